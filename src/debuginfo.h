@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* debuginfo.h - a binary's ELF symbols and DWARF (in the file or separate), function lookup */
+#ifndef UPF_DEBUGINFO_H
+#define UPF_DEBUGINFO_H
+
+#include <elfutils/libdw.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "diag.h"
+#include "util.h"
+
+struct debuginfo;
+
+/**
+ * debuginfo_open() - open a binary's symbols and DWARF
+ * @path: executable or library, as given with -x: a path, or a soname / bare name
+ *        resolved like the dynamic linker would (ld.so.cache, standard dirs) and then $PATH
+ * @d: filled in on failure ("no such binary", not ELF)
+ * Return: a handle for debuginfo_free(), or NULL; DIEs found through it stay valid until then.
+ *
+ * A binary without DWARF opens fine (symbols only); debuginfo_require_dwarf() reports it.
+ * Separate debuginfo is found by build-id and .gnu_debuglink under /usr/lib/debug.
+ */
+struct debuginfo *debuginfo_open(const char *path, struct diag *d);
+void debuginfo_free(struct debuginfo *dbg);
+
+/* debuginfo_path() - the binary's absolute, canonical path (what the kernel is given) */
+const char *debuginfo_path(const struct debuginfo *dbg);
+/* debuginfo_build_id() - hex build-id, or NULL */
+const char *debuginfo_build_id(const struct debuginfo *dbg);
+/* debuginfo_basename() - file name without directories ("dnsfwd", "libc.so.6") */
+const char *debuginfo_basename(const struct debuginfo *dbg);
+/* debuginfo_is_pie() - ET_DYN */
+bool debuginfo_is_pie(const struct debuginfo *dbg);
+
+/**
+ * debuginfo_require_dwarf() - 0 when DWARF is available; otherwise -ENOENT and @d says
+ * that the binary has no debug information and every place that was looked at
+ */
+int debuginfo_require_dwarf(struct debuginfo *dbg, struct diag *d);
+
+/**
+ * debuginfo_dwarf() - the Dwarf handle and the bias to add to DWARF addresses to get the
+ * binary's virtual addresses (0 unless debuginfo was prelinked differently), or NULL
+ */
+Dwarf *debuginfo_dwarf(struct debuginfo *dbg, Dwarf_Addr *bias);
+
+/* debuginfo_cfi() - call frame information (.eh_frame or .debug_frame) for CFA at a pc;
+ * NULL when there is none. Addresses are the binary's virtual addresses. */
+Dwarf_CFI *debuginfo_cfi(struct debuginfo *dbg);
+
+/* debuginfo_elf() - the binary's own ELF (for code bytes, program headers) */
+Elf *debuginfo_elf(struct debuginfo *dbg);
+
+/**
+ * debuginfo_vaddr_to_offset() - the file offset the kernel wants for a virtual address,
+ * from the PT_LOAD program header containing it (PIE, non-PIE, Go's 0x400000 layout)
+ * Return: 0, or -ERANGE with @d filled when no executable segment holds @vaddr.
+ */
+int debuginfo_vaddr_to_offset(struct debuginfo *dbg, uint64_t vaddr, uint64_t *offset,
+			      struct diag *d);
+/* debuginfo_offset_to_vaddr() - inverse, for -l and for probe ips in records */
+int debuginfo_offset_to_vaddr(struct debuginfo *dbg, uint64_t offset, uint64_t *vaddr);
+
+/* A function found by name: one per place it has code (out-of-line copy or inlined copy). */
+struct func {
+	char *name;		/* as the language spells it: "main.(*server).handleRequest",
+				 * "ns::Class::method", "crate::module::func", "getaddrinfo" */
+	char *signature;	/* C++ demangled with parameters ("ns::C::m(int)"), or NULL */
+	uint64_t entry;		/* virtual address of the first instruction */
+	uint64_t end;		/* one past the last (of the entry range), 0 if unknown */
+	bool inlined;		/* an inlined copy: die is a DW_TAG_inlined_subroutine */
+	bool has_die;		/* die and cu are valid (not when only the symbol table knows it) */
+	Dwarf_Die die;		/* DW_TAG_subprogram (concrete) or DW_TAG_inlined_subroutine */
+	Dwarf_Die cu;
+	int lang;		/* DW_LANG_* of the CU, 0 when unknown */
+};
+
+/**
+ * debuginfo_find_functions() - every copy of the functions @pattern names
+ * @pattern: a name as the language spells it, a glob, an unambiguous suffix
+ *           ("handleRequest" for "main.(*server).handleRequest"), or a C++ signature
+ * @out: array owned by the caller, freed with func_list_free()
+ * Return: 0 with @nr >= 1; -ENOENT with @d listing the closest names; -EINVAL (ambiguous
+ * suffix or overloads of a non-glob) with @d listing the candidates.
+ */
+int debuginfo_find_functions(struct debuginfo *dbg, const char *pattern, struct func **out,
+			     size_t *nr, struct diag *d);
+void func_list_free(struct func *funcs, size_t nr);
+
+/**
+ * debuginfo_list_functions() - names for -F: functions matching @glob (NULL: all), demangled,
+ * sorted, unique, one per line; from the symbol table first (fast)
+ */
+int debuginfo_list_functions(struct debuginfo *dbg, const char *glob, struct strbuf *out,
+			     struct diag *d);
+
+/**
+ * debuginfo_symbolize() - "symbol+0xoff" (demangled) for a virtual address in the binary
+ * Return: 0 and @out filled, or -ENOENT when no symbol covers @vaddr.
+ */
+int debuginfo_symbolize(struct debuginfo *dbg, uint64_t vaddr, struct strbuf *out);
+
+#endif

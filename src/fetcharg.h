@@ -1,0 +1,140 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* fetcharg.h - struct trace_probe (what the kernel gets) <-> uprobe_events text, and limits */
+#ifndef UPF_FETCHARG_H
+#define UPF_FETCHARG_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "diag.h"
+#include "util.h"
+
+/* The running kernel's limits and types (tracefs README); defaults are 6.18's. */
+struct kernel_features {
+	bool has_char;		/* the "char" type (6.2+); else u8[N] for text chunks */
+	bool has_ustring;
+	int max_args;		/* 128 */
+	int max_arg_len;	/* 63 characters after NAME=, including :TYPE */
+	int max_name_len;	/* 32 characters of an argument name */
+	int max_derefs;		/* 14 nested dereferences */
+	int max_array;		/* 64 elements */
+	int max_event_size;	/* 3072 bytes of fixed fields */
+	int max_event_name;	/* 63 characters for group and event names */
+};
+
+/* kernel_features_default() - the limits measured on kernel 6.18 */
+void kernel_features_default(struct kernel_features *kf);
+
+/* One kernel argument: NAME=FETCH:TYPE */
+struct fetch_field {
+	char *name;		/* kernel argument name, a C identifier */
+	char *fetch;		/* "+0(+40(%di))", "%ax", "@+0x1234", "$stack0" */
+	char *type;		/* "u64", "s32", "x64", "char[64]", "u8[64]", "string", "b3@5/32" */
+	bool hidden;		/* a guard or length field the user did not name */
+};
+
+/* How a user-visible value is made from its kernel fields and how to show it. */
+enum value_kind {
+	VK_SIGNED,	/* s8..s64 */
+	VK_UNSIGNED,	/* u8..u64 */
+	VK_HEX,		/* x8..x64, shown 0x... */
+	VK_POINTER,	/* an address, shown 0x... */
+	VK_BOOL,
+	VK_CHAR,	/* a single C char, shown 'c' */
+	VK_FLOAT,	/* raw bits in an x32/x64 field; size 4 or 8 */
+	VK_ENUM,	/* integer shown as its enumerator name */
+	VK_CSTRING,	/* kernel :string; an empty data_loc is a fault */
+	VK_LSTRING,	/* char[N] chunks + a length field; cut to the length */
+	VK_BYTES,	/* a fixed array of bytes shown as text (C char[N] member) */
+	VK_SYM,		/* an address shown as symbol+off from the binary (x64 field) */
+	VK_RAW,		/* a raw fetcharg / kernel type: shown as the kernel would */
+};
+
+struct enum_value {
+	int64_t value;
+	char *name;
+};
+
+#define TRACE_ARG_MAX_GUARDS 16
+
+/*
+ * One value the user asked for. It is made of fields[field] .. fields[field + nr_fields - 1]
+ * (for VK_LSTRING: nr_fields char[N] chunks in order), plus optional hidden fields.
+ */
+struct trace_arg {
+	char *name;			/* user-visible name; also the name of fields[field] */
+	char *expr;			/* the expression as typed, for -V, -l, detail views */
+	char *type_name;		/* the source-level type ("[]main.Item", "struct foo *") */
+	enum value_kind kind;
+	unsigned int size;		/* bytes of a scalar / float (4 or 8) */
+	bool is_signed;			/* VK_ENUM, VK_CHAR */
+	int field;			/* index of the first field making the value */
+	int nr_fields;			/* VK_LSTRING chunks; otherwise 1 */
+	int len_field;			/* VK_LSTRING: index of the length field; else -1 */
+	unsigned int max_len;		/* VK_LSTRING: bytes captured (sum of chunk sizes) */
+	/*
+	 * Fault detection: the kernel marks failed reads only for :string. Every pointer the
+	 * value is reached through is also fetched (hidden u64 fields, outermost first);
+	 * a NULL (below 4096) or non-canonical one means the value is a fault.
+	 */
+	int guards[TRACE_ARG_MAX_GUARDS];
+	char *guard_exprs[TRACE_ARG_MAX_GUARDS];	/* "r->Question", for the fault message */
+	int nr_guards;
+	struct enum_value *enums;	/* VK_ENUM */
+	size_t nr_enums;
+};
+
+/* One probe point as the kernel gets it: a line of uprobe_events plus how to decode it. */
+struct trace_probe {
+	char *group;		/* C identifier, <= 63 */
+	char *event;		/* C identifier, <= 63 */
+	char *path;		/* binary, absolute, as the kernel opens it */
+	char *build_id;		/* hex, or NULL */
+	char *func;		/* the function as the language names it, or NULL */
+	uint64_t vaddr;		/* the probe address in the binary */
+	uint64_t offset;	/* the file offset written for the kernel */
+	bool is_return;		/* r: a uretprobe */
+	struct fetch_field *fields;
+	size_t nr_fields;
+	struct trace_arg *args;
+	size_t nr_args;
+};
+
+/* trace_probe_add_field() - append a field; returns its index; strings are copied */
+int trace_probe_add_field(struct trace_probe *tp, const char *name, const char *fetch,
+			  const char *type, bool hidden);
+/* trace_probe_add_arg() - append a zeroed arg (len_field = -1) and return it */
+struct trace_arg *trace_probe_add_arg(struct trace_probe *tp);
+/* trace_probe_release() - free everything the probe owns; accepts a zeroed probe */
+void trace_probe_release(struct trace_probe *tp);
+/* trace_probe_copy() - deep copy of @src into @dst */
+void trace_probe_copy(struct trace_probe *dst, const struct trace_probe *src);
+
+/**
+ * fetcharg_format() - the uprobe_events line, without newline:
+ *   "p:GROUP/EVENT PATH:0xOFFSET NAME=FETCH:TYPE ..."  ("r:" for a return probe)
+ */
+int fetcharg_format(const struct trace_probe *tp, struct strbuf *out);
+
+/**
+ * fetcharg_parse() - parse a uprobe_events line (as -D prints it or as tracefs lists it)
+ * @tp: filled with group, event, path, offset, is_return and fields; args left empty
+ * Return: 0 or -EINVAL with @d filled.
+ */
+int fetcharg_parse(const char *line, struct trace_probe *tp, struct diag *d);
+
+/**
+ * fetcharg_check_limits() - check @tp against the kernel's limits before writing
+ * Return: 0, or -E2BIG / -EINVAL with @d naming the limit and the argument.
+ */
+int fetcharg_check_limits(const struct trace_probe *tp, const struct kernel_features *kf,
+			  struct diag *d);
+
+/* fetcharg_type_size() - bytes a kernel type takes in the record's fixed part
+ * ("u32" 4, "char[64]" 64, "string" 4 for its data_loc), or -1 if unknown */
+int fetcharg_type_size(const char *type);
+
+/* fetcharg_count_derefs() - how many nested +OFF(...) a fetch has */
+int fetcharg_count_derefs(const char *fetch);
+
+#endif

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* resolve.h - probe_spec + DWARF -> struct trace_probe (what the kernel gets) */
+#ifndef UPF_RESOLVE_H
+#define UPF_RESOLVE_H
+
+#include "debuginfo.h"
+#include "fetcharg.h"
+#include "probe.h"
+
+struct resolve_opts {
+	const char *group;		/* NULL: "probe_<binary>" as perf names it */
+	unsigned int string_size;	/* bytes captured of strings with a length (128) */
+	struct kernel_features kf;	/* what the running kernel accepts */
+};
+
+/**
+ * resolve_probe() - turn one parsed probe into kernel probes, one per probe site
+ * @spec: from parse_probe()
+ * @tps: array owned by the caller, freed with trace_probes_free(); event names are
+ *       C identifiers; sites of one glob whose fields agree share one event name
+ * Return: 0, or a negative errno with @d naming the token (spans index spec->text).
+ */
+int resolve_probe(const struct probe_spec *spec, struct debuginfo *dbg,
+		  const struct resolve_opts *o, struct trace_probe **tps, size_t *nr,
+		  struct diag *d);
+void trace_probes_free(struct trace_probe *tps, size_t nr);
+
+/**
+ * resolve_uniq_events() - make event names unique across probes from different specs
+ * (perf appends _1, _2 ...); probes that share a name on purpose (one spec) keep it
+ */
+void resolve_uniq_events(struct trace_probe *tps, size_t nr, const size_t *spec_of);
+
+/**
+ * resolve_list_vars() - -V: the variables available at a place with their types, perf-like:
+ *   Available variables at main.(*server).handleRequest
+ *           @<main.(*server).handleRequest+0>
+ *                   *dns.Msg        r
+ */
+int resolve_list_vars(const struct probe_spec *spec, struct debuginfo *dbg,
+		      const struct resolve_opts *o, struct strbuf *out, struct diag *d);
+
+#endif

@@ -1,0 +1,316 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* util.c - allocation, strbuf, escaping of untrusted bytes, globs, names */
+#include <ctype.h>
+#include <fnmatch.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+static void *oom(void)
+{
+	fputs("upfront: out of memory\n", stderr);
+	abort();
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	return p ? p : oom();
+}
+
+void *xcalloc(size_t nmemb, size_t n)
+{
+	void *p = calloc(nmemb ? nmemb : 1, n ? n : 1);
+
+	return p ? p : oom();
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	return p ? p : oom();
+}
+
+char *xstrdup(const char *s)
+{
+	char *p = strdup(s ? s : "");
+
+	return p ? p : oom();
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+	char *p = strndup(s, n);
+
+	return p ? p : oom();
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	return strbuf_detach(&sb);
+}
+
+void strbuf_init(struct strbuf *sb)
+{
+	sb->alloc = 64;
+	sb->len = 0;
+	sb->buf = xmalloc(sb->alloc);
+	sb->buf[0] = '\0';
+}
+
+void strbuf_release(struct strbuf *sb)
+{
+	free(sb->buf);
+	sb->buf = NULL;
+	sb->len = sb->alloc = 0;
+}
+
+void strbuf_reset(struct strbuf *sb)
+{
+	sb->len = 0;
+	if (sb->buf)
+		sb->buf[0] = '\0';
+}
+
+char *strbuf_detach(struct strbuf *sb)
+{
+	char *s = sb->buf ? sb->buf : xstrdup("");
+
+	sb->buf = NULL;
+	sb->len = sb->alloc = 0;
+	return s;
+}
+
+static void strbuf_grow(struct strbuf *sb, size_t extra)
+{
+	size_t want = sb->len + extra + 1;
+
+	if (!sb->buf)
+		strbuf_init(sb);
+	if (want <= sb->alloc)
+		return;
+	while (sb->alloc < want)
+		sb->alloc *= 2;
+	sb->buf = xrealloc(sb->buf, sb->alloc);
+}
+
+void strbuf_add(struct strbuf *sb, const void *data, size_t len)
+{
+	strbuf_grow(sb, len);
+	memcpy(sb->buf + sb->len, data, len);
+	sb->len += len;
+	sb->buf[sb->len] = '\0';
+}
+
+void strbuf_addstr(struct strbuf *sb, const char *s)
+{
+	strbuf_add(sb, s, strlen(s));
+}
+
+void strbuf_addch(struct strbuf *sb, char c)
+{
+	strbuf_grow(sb, 1);
+	sb->buf[sb->len++] = c;
+	sb->buf[sb->len] = '\0';
+}
+
+void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
+{
+	va_list cp;
+	int n;
+
+	strbuf_grow(sb, 64);
+	va_copy(cp, ap);
+	n = vsnprintf(sb->buf + sb->len, sb->alloc - sb->len, fmt, cp);
+	va_end(cp);
+	if (n < 0)
+		return;
+	if ((size_t)n >= sb->alloc - sb->len) {
+		strbuf_grow(sb, n);
+		vsnprintf(sb->buf + sb->len, sb->alloc - sb->len, fmt, ap);
+	}
+	sb->len += n;
+}
+
+void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(sb, fmt, ap);
+	va_end(ap);
+}
+
+const char *strbuf_cstr(const struct strbuf *sb)
+{
+	return sb->buf ? sb->buf : "";
+}
+
+/* utf8_len() - length of the valid UTF-8 sequence at @s (<= @len bytes), or 0 if invalid */
+static size_t utf8_len(const unsigned char *s, size_t len)
+{
+	size_t n, i;
+	uint32_t cp;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2, cp = s[0] & 0x1f;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3, cp = s[0] & 0x0f;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4, cp = s[0] & 0x07;
+	else
+		return 0;
+	if (n > len)
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (s[i] & 0x3f);
+	}
+	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	/* C1 controls (U+0080..U+009F) act on some terminals */
+	if (cp >= 0x80 && cp <= 0x9f)
+		return 0;
+	return n;
+}
+
+void escape_untrusted(struct strbuf *sb, const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0, n;
+
+	while (i < len) {
+		unsigned char c = p[i];
+
+		switch (c) {
+		case '\n': strbuf_addstr(sb, "\\n"); i++; continue;
+		case '\t': strbuf_addstr(sb, "\\t"); i++; continue;
+		case '\r': strbuf_addstr(sb, "\\r"); i++; continue;
+		case 0x1b: strbuf_addstr(sb, "\\e"); i++; continue;
+		case '\\': strbuf_addstr(sb, "\\\\"); i++; continue;
+		case '"': strbuf_addstr(sb, "\\\""); i++; continue;
+		}
+		if (c < 0x20 || c == 0x7f) {
+			strbuf_addf(sb, "\\x%02x", c);
+			i++;
+			continue;
+		}
+		n = utf8_len(p + i, len - i);
+		if (!n) {
+			strbuf_addf(sb, "\\x%02x", c);
+			i++;
+			continue;
+		}
+		strbuf_add(sb, p + i, n);
+		i += n;
+	}
+}
+
+void escape_json(struct strbuf *sb, const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0, n;
+
+	while (i < len) {
+		unsigned char c = p[i];
+
+		switch (c) {
+		case '"': strbuf_addstr(sb, "\\\""); i++; continue;
+		case '\\': strbuf_addstr(sb, "\\\\"); i++; continue;
+		case '\n': strbuf_addstr(sb, "\\n"); i++; continue;
+		case '\t': strbuf_addstr(sb, "\\t"); i++; continue;
+		case '\r': strbuf_addstr(sb, "\\r"); i++; continue;
+		}
+		if (c < 0x20 || c == 0x7f) {
+			strbuf_addf(sb, "\\u%04x", c);
+			i++;
+			continue;
+		}
+		n = utf8_len(p + i, len - i);
+		if (!n) {
+			strbuf_addf(sb, "\\u%04x", c);
+			i++;
+			continue;
+		}
+		strbuf_add(sb, p + i, n);
+		i += n;
+	}
+}
+
+bool glob_match(const char *pattern, const char *s)
+{
+	return fnmatch(pattern, s, 0) == 0;
+}
+
+bool has_glob(const char *s)
+{
+	return strpbrk(s, "*?[") != NULL;
+}
+
+int str_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), i, j;
+	int *row, best;
+
+	if (la > 256 || lb > 256)
+		return 1000;
+	row = xmalloc((lb + 1) * sizeof(*row));
+	for (j = 0; j <= lb; j++)
+		row[j] = j;
+	for (i = 1; i <= la; i++) {
+		int prev = row[0];
+
+		row[0] = i;
+		for (j = 1; j <= lb; j++) {
+			int cur = row[j];
+			int cost = a[i - 1] == b[j - 1] ? 0 : 1;
+			int v = prev + cost;
+
+			if (row[j] + 1 < v)
+				v = row[j] + 1;
+			if (row[j - 1] + 1 < v)
+				v = row[j - 1] + 1;
+			row[j] = v;
+			prev = cur;
+		}
+	}
+	best = row[lb];
+	free(row);
+	return best;
+}
+
+char *sanitize_ident(const char *s, size_t max)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_init(&sb);
+	if (isdigit((unsigned char)*s))
+		strbuf_addch(&sb, '_');
+	for (; *s && sb.len < max; s++) {
+		char c = isalnum((unsigned char)*s) ? *s : '_';
+
+		if (c == '_' && sb.len && sb.buf[sb.len - 1] == '_')
+			continue;
+		strbuf_addch(&sb, c);
+	}
+	/* a trailing '_' left by ')' or '*' carries nothing */
+	while (sb.len > 1 && sb.buf[sb.len - 1] == '_')
+		sb.buf[--sb.len] = '\0';
+	if (!sb.len)
+		strbuf_addch(&sb, '_');
+	return strbuf_detach(&sb);
+}

@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* util.h - allocation that never returns NULL, growable strings, escaping of untrusted bytes */
+#ifndef UPF_UTIL_H
+#define UPF_UTIL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define PRINTF(f, a) __attribute__((format(printf, f, a)))
+
+/* x*() abort with a message on out-of-memory; they never return NULL. */
+void *xmalloc(size_t n);
+void *xcalloc(size_t nmemb, size_t n);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+char *xasprintf(const char *fmt, ...) PRINTF(1, 2);
+
+/**
+ * ALLOC_GROW() - grow array @x to hold at least @nr elements; @alloc tracks capacity
+ */
+#define ALLOC_GROW(x, nr, alloc)                                                     \
+	do {                                                                         \
+		if ((size_t)(nr) > (size_t)(alloc)) {                                \
+			(alloc) = (alloc) ? (alloc) * 2 : 8;                         \
+			if ((size_t)(alloc) < (size_t)(nr))                          \
+				(alloc) = (nr);                                      \
+			(x) = xrealloc((x), sizeof(*(x)) * (alloc));                 \
+		}                                                                    \
+	} while (0)
+
+/* A growable NUL-terminated string; buf is never NULL after strbuf_init(). */
+struct strbuf {
+	char *buf;
+	size_t len;
+	size_t alloc;
+};
+
+#define STRBUF_INIT { NULL, 0, 0 }
+
+void strbuf_init(struct strbuf *sb);
+void strbuf_release(struct strbuf *sb);
+void strbuf_reset(struct strbuf *sb);
+/* strbuf_detach() - the buffer, now owned by the caller; @sb is left empty */
+char *strbuf_detach(struct strbuf *sb);
+void strbuf_add(struct strbuf *sb, const void *data, size_t len);
+void strbuf_addstr(struct strbuf *sb, const char *s);
+void strbuf_addch(struct strbuf *sb, char c);
+void strbuf_addf(struct strbuf *sb, const char *fmt, ...) PRINTF(2, 3);
+void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
+/* strbuf_cstr() - never NULL, also for an empty, never-used buffer */
+const char *strbuf_cstr(const struct strbuf *sb);
+
+/**
+ * escape_untrusted() - append bytes from a traced program so a terminal shows them inertly
+ * @sb: output
+ * @s: bytes, not necessarily NUL-terminated or valid UTF-8
+ * @len: number of bytes
+ *
+ * Valid UTF-8 printable text is kept; control bytes become \n \t \r \e \\ \" or \xHH,
+ * invalid UTF-8 bytes become \xHH, and DEL and C1 controls are escaped too.
+ */
+void escape_untrusted(struct strbuf *sb, const char *s, size_t len);
+
+/**
+ * escape_json() - append @len bytes as the inside of a JSON string (no quotes)
+ *
+ * Control bytes become \uXXXX / \n etc.; bytes that are not valid UTF-8 become \u00XX
+ * of the byte value, so the output is always valid JSON and valid UTF-8.
+ */
+void escape_json(struct strbuf *sb, const char *s, size_t len);
+
+/* glob_match() - fnmatch(3) without FNM_PATHNAME: '*' also matches '/' and '.' */
+bool glob_match(const char *pattern, const char *s);
+/* has_glob() - true when @s has a glob meta character (* ? [) */
+bool has_glob(const char *s);
+
+/* str_distance() - Levenshtein distance, for "did you mean" hints */
+int str_distance(const char *a, const char *b);
+
+/* sanitize_ident() - @s made a C identifier for tracefs names (perf's rules): other
+ * characters become '_', runs of '_' collapse, a leading digit gets '_' in front,
+ * cut at @max characters. Returns a new string. */
+char *sanitize_ident(const char *s, size_t max);
+
+#endif
