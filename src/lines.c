@@ -1,2 +1,818 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* lines.c - (being written) */
+/* lines.c - source lines <-> addresses from the DWARF line table; -L listings */
+#define LOG_DOMAIN "lines"
+
+#include <ctype.h>
+#include <dwarf.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lines.h"
+#include "log.h"
+
+/*
+ * A "run" is a maximal stretch of consecutive line-table rows (in address order, inside one
+ * sequence and inside the address ranges we look at) that all belong to the same line of the
+ * file we look at. A line in a loop body is one run; a line with code in several places (a
+ * for header, inlined copies, instantiations) is several. A run is probe-able at its first
+ * is_stmt row; a run without one (code the compiler moved there) is not a statement start.
+ */
+struct run {
+	uint64_t addr;		/* DWARF address of the run's first is_stmt row */
+	int line;
+	const char *file;	/* borrowed from libdw's file table */
+};
+
+struct runs {
+	struct run *v;
+	size_t nr, alloc;
+};
+
+/* Address ranges of a DIE (DWARF addresses), NULL ranges means "everything". */
+struct ranges {
+	Dwarf_Addr (*r)[2];
+	size_t nr, alloc;
+};
+
+/* Which file names of a CU's file table count as "the file". */
+struct file_match {
+	const char *pattern;	/* tail ("server.go", "c/lines.c") or a full path */
+	bool both_ways;		/* also accept @pattern ending in the candidate (same file,
+				 * named relative in one place and absolute in another) */
+	const char *last;	/* cache: the last file name looked at ... */
+	bool last_ok;		/* ... and whether it matched */
+};
+
+/* normalize_path() - drop "." components and fold "dir/.." (lexically), squeeze '/' */
+static char *normalize_path(const char *path)
+{
+	size_t len = strlen(path), n = 0;
+	char *out = xmalloc(len + 2);
+	bool abs = *path == '/';
+	const char *p = path;
+
+	if (abs)
+		out[n++] = '/';
+	while (*p) {
+		size_t cl = strcspn(p, "/");
+
+		if (cl == 0 || (cl == 1 && p[0] == '.')) {
+			/* empty or "." component */
+		} else if (cl == 2 && p[0] == '.' && p[1] == '.' && n > (size_t)abs &&
+			   !(n - abs >= 2 && out[n - 1] == '.' && out[n - 2] == '.' &&
+			     (n - abs == 2 || out[n - 3] == '/'))) {
+			/* drop the previous component */
+			while (n > (size_t)abs && out[n - 1] != '/')
+				n--;
+			if (n > (size_t)abs)
+				n--;
+		} else {
+			if (n > (size_t)abs)
+				out[n++] = '/';
+			memcpy(out + n, p, cl);
+			n += cl;
+		}
+		p += cl;
+		if (*p == '/')
+			p++;
+	}
+	if (!n)
+		out[n++] = '.';
+	out[n] = '\0';
+	return out;
+}
+
+/* path_tail_match() - @path is @tail, or ends with "/" @tail */
+static bool path_tail_match(const char *path, const char *tail)
+{
+	size_t pl = strlen(path), tl = strlen(tail);
+
+	while (tail[0] == '.' && tail[1] == '/') {
+		tail += 2;
+		tl -= 2;
+	}
+	if (!tl || tl > pl)
+		return false;
+	if (strcmp(path + pl - tl, tail))
+		return false;
+	return tl == pl || path[pl - tl - 1] == '/' || tail[0] == '/';
+}
+
+static bool file_matches(struct file_match *m, const char *name)
+{
+	char *norm;
+
+	if (!name)
+		return false;
+	if (name == m->last)
+		return m->last_ok;
+	norm = normalize_path(name);
+	m->last = name;
+	m->last_ok = path_tail_match(norm, m->pattern) ||
+		     (m->both_ways && path_tail_match(m->pattern, norm));
+	free(norm);
+	return m->last_ok;
+}
+
+static bool in_ranges(const struct ranges *rg, Dwarf_Addr a)
+{
+	if (!rg)
+		return true;
+	for (size_t i = 0; i < rg->nr; i++)
+		if (a >= rg->r[i][0] && a < rg->r[i][1])
+			return true;
+	return false;
+}
+
+static int die_ranges(Dwarf_Die *die, struct ranges *rg)
+{
+	Dwarf_Addr base, start, end;
+	ptrdiff_t off = 0;
+
+	while ((off = dwarf_ranges(die, off, &base, &start, &end)) > 0) {
+		ALLOC_GROW(rg->r, rg->nr + 1, rg->alloc);
+		rg->r[rg->nr][0] = start;
+		rg->r[rg->nr][1] = end;
+		rg->nr++;
+	}
+	return off < 0 ? -EINVAL : 0;
+}
+
+static void run_add(struct runs *rs, uint64_t addr, int line, const char *file)
+{
+	ALLOC_GROW(rs->v, rs->nr + 1, rs->alloc);
+	rs->v[rs->nr++] = (struct run){ .addr = addr, .line = line, .file = file };
+}
+
+/*
+ * collect_runs() - the runs of the CU @cu's line table for files @m matches, restricted to
+ * @rg (NULL: the whole CU). Also records every line that has any is_stmt row in @lines_seen
+ * via the same runs.
+ */
+static int collect_runs(Dwarf_Die *cu, struct file_match *m, const struct ranges *rg,
+			struct runs *rs)
+{
+	Dwarf_Lines *lines;
+	size_t nlines;
+	bool open = false, have_stmt = false;
+	int cur_line = -1;
+	const char *cur_file = NULL;
+	uint64_t cur_addr = 0;
+
+	if (dwarf_getsrclines(cu, &lines, &nlines) != 0)
+		return -ENOENT;
+
+#define CLOSE_RUN()                                                       \
+	do {                                                              \
+		if (open && have_stmt)                                    \
+			run_add(rs, cur_addr, cur_line, cur_file);        \
+		open = false;                                             \
+		have_stmt = false;                                        \
+	} while (0)
+
+	for (size_t i = 0; i < nlines; i++) {
+		Dwarf_Line *l = dwarf_onesrcline(lines, i);
+		Dwarf_Addr addr;
+		bool end = false, stmt = false;
+		int lineno = 0;
+		const char *src;
+
+		if (!l || dwarf_lineaddr(l, &addr) || dwarf_lineno(l, &lineno))
+			continue;
+		dwarf_lineendsequence(l, &end);
+		if (end || !in_ranges(rg, addr)) {
+			CLOSE_RUN();
+			continue;
+		}
+		dwarf_linebeginstatement(l, &stmt);
+		src = dwarf_linesrc(l, NULL, NULL);
+		if (!file_matches(m, src)) {
+			CLOSE_RUN();
+			continue;
+		}
+		if (open && lineno == cur_line) {
+			if (!have_stmt && stmt) {
+				have_stmt = true;
+				cur_addr = addr;
+			}
+			continue;
+		}
+		CLOSE_RUN();
+		open = true;
+		cur_line = lineno;
+		cur_file = src;
+		have_stmt = stmt;
+		cur_addr = addr;
+	}
+	CLOSE_RUN();
+#undef CLOSE_RUN
+	return 0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int cmp_line_addr(const void *a, const void *b)
+{
+	const struct line_addr *x = a, *y = b;
+
+	return cmp_u64(&x->vaddr, &y->vaddr);
+}
+
+/* nearest() - the closest lines before and after @line that have a run (0: none) */
+static void nearest(const struct runs *rs, long line, int *before, int *after)
+{
+	*before = 0;
+	*after = 0;
+	for (size_t i = 0; i < rs->nr; i++) {
+		int l = rs->v[i].line;
+
+		if (l < line && l > *before)
+			*before = l;
+		if (l > line && (!*after || l < *after))
+			*after = l;
+	}
+}
+
+/* runs_to_addrs() - the runs of @line as line_addrs (sorted, unique), with @bias added */
+static size_t runs_to_addrs(const struct runs *rs, long line, Dwarf_Addr bias,
+			    struct line_addr **out)
+{
+	struct line_addr *la = NULL;
+	size_t nr = 0, alloc = 0, n = 0;
+
+	for (size_t i = 0; i < rs->nr; i++) {
+		if (rs->v[i].line != line)
+			continue;
+		ALLOC_GROW(la, nr + 1, alloc);
+		la[nr].vaddr = rs->v[i].addr + bias;
+		la[nr].file = normalize_path(rs->v[i].file);
+		la[nr].line = (int)line;
+		nr++;
+	}
+	if (!nr)
+		return 0;
+	qsort(la, nr, sizeof(*la), cmp_line_addr);
+	for (size_t i = 0; i < nr; i++) {
+		if (n && la[n - 1].vaddr == la[i].vaddr) {
+			free(la[i].file);
+			continue;
+		}
+		la[n++] = la[i];
+	}
+	*out = la;
+	return n;
+}
+
+void line_addrs_free(struct line_addr *la, size_t nr)
+{
+	if (!la)
+		return;
+	for (size_t i = 0; i < nr; i++)
+		free(la[i].file);
+	free(la);
+}
+
+static const char *base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
+static const char *die_func_name(Dwarf_Die *die)
+{
+	const char *name = dwarf_diename(die);
+	Dwarf_Attribute attr;
+	Dwarf_Die origin;
+
+	if (name)
+		return name;
+	if (dwarf_attr(die, DW_AT_abstract_origin, &attr) && dwarf_formref_die(&attr, &origin))
+		return dwarf_diename(&origin);
+	return "?";
+}
+
+/* func_decl() - a function's first line and its file (for inlined copies: the origin's) */
+static int func_decl(Dwarf_Die *func_die, int *decl_line, const char **decl_file,
+		     struct diag *d)
+{
+	const char *name = die_func_name(func_die);
+
+	if (dwarf_decl_line(func_die, decl_line) != 0 || *decl_line <= 0) {
+		diag_error(d, SPAN_NONE, "the debug information has no line for '%s'", name);
+		return -ENOENT;
+	}
+	*decl_file = dwarf_decl_file(func_die);
+	if (!*decl_file) {
+		diag_error(d, SPAN_NONE, "the debug information has no source file for '%s'",
+			   name);
+		return -ENOENT;
+	}
+	return 0;
+}
+
+/* func_runs() - the runs of @func_die's own file inside its ranges */
+static int func_runs(Dwarf_Die *func_die, const char *decl_file, struct runs *rs)
+{
+	struct file_match m = { .pattern = NULL, .both_ways = true };
+	struct ranges rg = { 0 };
+	Dwarf_Die cu;
+	char *norm;
+	int ret;
+
+	if (!dwarf_diecu(func_die, &cu, NULL, NULL))
+		return -ENOENT;
+	if (die_ranges(func_die, &rg) < 0 || !rg.nr) {
+		free(rg.r);
+		return -ENOENT;
+	}
+	norm = normalize_path(decl_file);
+	m.pattern = norm;
+	ret = collect_runs(&cu, &m, &rg, rs);
+	free(norm);
+	free(rg.r);
+	return ret;
+}
+
+int lines_for_func(struct debuginfo *dbg, Dwarf_Die *func_die, long rel, struct line_addr **out,
+		   size_t *nr, struct diag *d)
+{
+	const char *name = die_func_name(func_die), *decl_file;
+	struct runs rs = { 0 };
+	Dwarf_Addr bias = 0;
+	int decl_line, before, after, ret;
+	long line;
+
+	*out = NULL;
+	*nr = 0;
+	if (!debuginfo_dwarf(dbg, &bias)) {
+		diag_error(d, SPAN_NONE, "no debug information for source lines");
+		return -ENOENT;
+	}
+	if (rel < 0) {
+		diag_error(d, SPAN_NONE, "line %ld of '%s' is before the function", rel, name);
+		return -EINVAL;
+	}
+	ret = func_decl(func_die, &decl_line, &decl_file, d);
+	if (ret)
+		return ret;
+	line = decl_line + rel;
+	ret = func_runs(func_die, decl_file, &rs);
+	if (ret) {
+		free(rs.v);
+		diag_error(d, SPAN_NONE, "no line table for '%s'", name);
+		return -ENOENT;
+	}
+	*nr = runs_to_addrs(&rs, line, bias, out);
+	if (*nr) {
+		pr_debug("%s:%ld (%s:%ld): %zu address(es)", name, rel, base_name(decl_file), line,
+			 *nr);
+		free(rs.v);
+		return 0;
+	}
+	nearest(&rs, line, &before, &after);
+	free(rs.v);
+	diag_error(d, SPAN_NONE, "line %ld of '%s' (%s:%ld) has no code", rel, name,
+		   base_name(decl_file), line);
+	if (before && after)
+		diag_hint(d, "nearest lines with code: %s:%ld and %s:%ld", name,
+			  (long)before - decl_line, name, (long)after - decl_line);
+	else if (before || after)
+		diag_hint(d, "nearest line with code: %s:%ld", name,
+			  (long)(before ? before : after) - decl_line);
+	else
+		diag_hint(d, "the function has no line information");
+	return -ENOENT;
+}
+
+/* The distinct files that a tail matches, to report an ambiguous SRCFILE. */
+struct name_set {
+	char **v;
+	size_t nr, alloc;
+};
+
+static void name_set_add(struct name_set *ns, const char *name)
+{
+	char *norm = normalize_path(name);
+
+	for (size_t i = 0; i < ns->nr; i++)
+		if (!strcmp(ns->v[i], norm)) {
+			free(norm);
+			return;
+		}
+	ALLOC_GROW(ns->v, ns->nr + 1, ns->alloc);
+	ns->v[ns->nr++] = norm;
+}
+
+static void name_set_free(struct name_set *ns)
+{
+	for (size_t i = 0; i < ns->nr; i++)
+		free(ns->v[i]);
+	free(ns->v);
+}
+
+/*
+ * file_runs() - the runs of every CU for the files whose name ends in @file; @names gets the
+ * distinct matching file names (more than one: ambiguous)
+ */
+static int file_runs(Dwarf *dw, const char *file, struct runs *rs, struct name_set *names)
+{
+	Dwarf_CU *cu = NULL;
+	Dwarf_Die cudie, subdie;
+	uint8_t unit_type;
+	Dwarf_Half version;
+	char *pattern = normalize_path(file);
+
+	while (dwarf_get_units(dw, cu, &cu, &version, &unit_type, &cudie, &subdie) == 0) {
+		struct file_match m = { .pattern = pattern };
+		Dwarf_Files *files;
+		size_t nfiles, before = rs->nr;
+		bool any = false;
+
+		if (unit_type == DW_UT_skeleton)
+			cudie = subdie;
+		if (dwarf_tag(&cudie) != DW_TAG_compile_unit && dwarf_tag(&cudie) != DW_TAG_partial_unit)
+			continue;
+		/* the file table is cheap to check before walking the rows */
+		if (dwarf_getsrcfiles(&cudie, &files, &nfiles) != 0)
+			continue;
+		for (size_t i = 0; i < nfiles; i++)
+			if (file_matches(&m, dwarf_filesrc(files, i, NULL, NULL)))
+				any = true;
+		if (!any)
+			continue;
+		m.last = NULL;
+		collect_runs(&cudie, &m, NULL, rs);
+		for (size_t i = before; i < rs->nr; i++)
+			name_set_add(names, rs->v[i].file);
+	}
+	free(pattern);
+	return 0;
+}
+
+int lines_for_file(struct debuginfo *dbg, const char *file, long line, struct line_addr **out,
+		   size_t *nr, struct diag *d)
+{
+	struct name_set names = { 0 };
+	struct runs rs = { 0 };
+	Dwarf_Addr bias = 0;
+	int before, after;
+	Dwarf *dw;
+
+	*out = NULL;
+	*nr = 0;
+	dw = debuginfo_dwarf(dbg, &bias);
+	if (!dw) {
+		diag_error(d, SPAN_NONE, "no debug information for source lines");
+		return -ENOENT;
+	}
+	file_runs(dw, file, &rs, &names);
+	if (!names.nr) {
+		free(rs.v);
+		diag_error(d, SPAN_NONE, "no source file '%s' in the debug information", file);
+		return -ENOENT;
+	}
+	if (names.nr > 1) {
+		struct strbuf sb = STRBUF_INIT;
+
+		for (size_t i = 0; i < names.nr && i < 10; i++)
+			strbuf_addf(&sb, "%s%s", i ? ", " : "", names.v[i]);
+		if (names.nr > 10)
+			strbuf_addf(&sb, ", ... (%zu in all)", names.nr);
+		diag_error(d, SPAN_NONE, "source file '%s' is ambiguous", file);
+		diag_hint(d, "matches %s", strbuf_cstr(&sb));
+		strbuf_release(&sb);
+		name_set_free(&names);
+		free(rs.v);
+		return -EINVAL;
+	}
+	*nr = runs_to_addrs(&rs, line, bias, out);
+	if (*nr) {
+		pr_debug("%s:%ld: %zu address(es)", names.v[0], line, *nr);
+		name_set_free(&names);
+		free(rs.v);
+		return 0;
+	}
+	nearest(&rs, line, &before, &after);
+	diag_error(d, SPAN_NONE, "line %ld of %s has no code", line, names.v[0]);
+	if (before && after)
+		diag_hint(d, "nearest lines with code: %d and %d", before, after);
+	else if (before || after)
+		diag_hint(d, "nearest line with code: %d", before ? before : after);
+	name_set_free(&names);
+	free(rs.v);
+	return -ENOENT;
+}
+
+/* ---- -L ---- */
+
+static bool looks_like_file(const char *s, size_t len)
+{
+	static const char *const exts[] = { ".c", ".h", ".cc", ".cpp", ".cxx", ".hpp", ".hh",
+					     ".hxx", ".C", ".go", ".rs", ".s", ".S", ".inc",
+					     ".ipp", ".tcc", ".y", ".l" };
+
+	if (memchr(s, '/', len))
+		return true;
+	for (size_t i = 0; i < ARRAY_SIZE(exts); i++) {
+		size_t el = strlen(exts[i]);
+
+		if (len > el && !memcmp(s + len - el, exts[i], el))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * parse_range() - "N", "N-M", "N+C" after the last ':'; false when @s is not a range
+ */
+static bool parse_range(const char *s, long *start, long *end)
+{
+	char *p;
+
+	if (!isdigit((unsigned char)*s))
+		return false;
+	*start = strtol(s, &p, 10);
+	*end = -1;
+	if (!*p) {
+		*end = *start;
+		return true;
+	}
+	if ((*p == '-' || *p == '+') && isdigit((unsigned char)p[1])) {
+		char op = *p;
+		long n = strtol(p + 1, &p, 10);
+
+		if (*p)
+			return false;
+		*end = op == '-' ? n : *start + n;
+		return *end >= *start;
+	}
+	return false;
+}
+
+/* A source file in memory, split into lines. */
+struct source {
+	char *text;
+	char **line;		/* line[1..nr] */
+	size_t nr;
+};
+
+static void source_release(struct source *src)
+{
+	free(src->text);
+	free(src->line);
+}
+
+static int source_read(const char *path, struct source *src, struct diag *d)
+{
+	size_t alloc = 0, len = 0;
+	char buf[65536];
+	FILE *f;
+	char *p;
+
+	memset(src, 0, sizeof(*src));
+	f = fopen(path, "r");
+	if (!f) {
+		int err = errno;
+
+		diag_error(d, SPAN_NONE, "cannot read the source file: %s", strerror(err));
+		diag_hint(d, "looked at %s (the path the debug information gives)", path);
+		return -err;
+	}
+	for (;;) {
+		size_t n = fread(buf, 1, sizeof(buf), f);
+
+		if (!n)
+			break;
+		ALLOC_GROW(src->text, len + n + 1, alloc);
+		memcpy(src->text + len, buf, n);
+		len += n;
+	}
+	fclose(f);
+	if (!src->text)
+		src->text = xstrdup("");
+	src->text[len] = '\0';
+	alloc = 0;
+	ALLOC_GROW(src->line, 2, alloc);
+	src->line[0] = NULL;
+	for (p = src->text; p < src->text + len;) {
+		char *nl = memchr(p, '\n', (size_t)(src->text + len - p));
+
+		ALLOC_GROW(src->line, src->nr + 2, alloc);
+		src->line[++src->nr] = p;
+		if (!nl)
+			break;
+		*nl = '\0';
+		p = nl + 1;
+	}
+	return 0;
+}
+
+/* add_source_line() - one line as perf probe -L prints it; control bytes but tabs escaped */
+static void add_source_line(struct strbuf *out, const char *text)
+{
+	const char *p = text;
+
+	while (*p) {
+		size_t n = strcspn(p, "\t");
+
+		escape_untrusted(out, p, n);
+		p += n;
+		if (*p == '\t') {
+			strbuf_addch(out, '\t');
+			p++;
+		}
+	}
+	strbuf_addch(out, '\n');
+}
+
+static bool runs_have_line(const struct runs *rs, long line)
+{
+	for (size_t i = 0; i < rs->nr; i++)
+		if (rs->v[i].line == line)
+			return true;
+	return false;
+}
+
+static long runs_max_line(const struct runs *rs)
+{
+	long m = 0;
+
+	for (size_t i = 0; i < rs->nr; i++)
+		if (rs->v[i].line > m)
+			m = rs->v[i].line;
+	return m;
+}
+
+/* How many lines perf probe -L shows after a function's last line with code. */
+#define TRAILING_LINES 3
+
+/*
+ * show() - lines [@first, @last] of @path, numbered (@line - @origin) where @rs has code;
+ * @last < 0: through the last line with code plus TRAILING_LINES
+ */
+static int show(const char *header_name, const char *path, long origin, long first, long last,
+		const struct runs *rs, struct strbuf *out, struct diag *d)
+{
+	struct source src;
+	int ret;
+
+	ret = source_read(path, &src, d);
+	if (ret)
+		return ret;
+	if (last < 0)
+		last = runs_max_line(rs) + TRAILING_LINES;
+	if (first < 1)
+		first = 1;
+	if (last > (long)src.nr)
+		last = (long)src.nr;
+	if (first > (long)src.nr) {
+		diag_error(d, SPAN_NONE, "%s has only %zu lines", path, src.nr);
+		source_release(&src);
+		return -ERANGE;
+	}
+	if (header_name)
+		strbuf_addf(out, "<%s@%s:%ld>\n", header_name, path, first - origin);
+	else
+		strbuf_addf(out, "<%s:%ld>\n", path, first);
+	for (long l = first; l <= last; l++) {
+		if (runs_have_line(rs, l))
+			strbuf_addf(out, "%7ld  ", l - origin);
+		else
+			strbuf_addstr(out, "         ");
+		add_source_line(out, src.line[l]);
+	}
+	source_release(&src);
+	return 0;
+}
+
+static int show_func(struct debuginfo *dbg, const char *name, bool has_range, long rstart,
+		     long rend, struct strbuf *out, struct diag *d)
+{
+	const char *decl_file = NULL;
+	struct runs rs = { 0 };
+	struct func *funcs = NULL;
+	size_t nfuncs = 0, pick = SIZE_MAX;
+	int decl_line = 0, ret;
+	char *path;
+
+	ret = debuginfo_find_functions(dbg, name, &funcs, &nfuncs, d);
+	if (ret)
+		return ret;
+	/* the out-of-line copy names the function best; inlined copies add their lines */
+	for (size_t i = 0; i < nfuncs; i++)
+		if (funcs[i].has_die && (pick == SIZE_MAX || (funcs[pick].inlined &&
+							      !funcs[i].inlined)))
+			pick = i;
+	if (pick == SIZE_MAX) {
+		diag_error(d, SPAN_NONE, "no debug information for '%s'", name);
+		func_list_free(funcs, nfuncs);
+		return -ENOENT;
+	}
+	ret = func_decl(&funcs[pick].die, &decl_line, &decl_file, d);
+	if (ret) {
+		func_list_free(funcs, nfuncs);
+		return ret;
+	}
+	path = normalize_path(decl_file);
+	for (size_t i = 0; i < nfuncs; i++) {
+		const char *f2;
+		int l2;
+
+		if (!funcs[i].has_die || dwarf_decl_line(&funcs[i].die, &l2) || l2 != decl_line)
+			continue;
+		f2 = dwarf_decl_file(&funcs[i].die);
+		if (!f2 || strcmp(base_name(f2), base_name(path)))
+			continue;
+		func_runs(&funcs[i].die, f2, &rs);
+	}
+	if (has_range)
+		ret = show(name, path, decl_line, decl_line + rstart, decl_line + rend, &rs, out, d);
+	else
+		ret = show(name, path, decl_line, decl_line, -1, &rs, out, d);
+	free(path);
+	free(rs.v);
+	func_list_free(funcs, nfuncs);
+	return ret;
+}
+
+static int show_file(struct debuginfo *dbg, const char *file, bool has_range, long start,
+		     long end, struct strbuf *out, struct diag *d)
+{
+	struct name_set names = { 0 };
+	struct runs rs = { 0 };
+	Dwarf_Addr bias;
+	Dwarf *dw;
+	int ret;
+
+	dw = debuginfo_dwarf(dbg, &bias);
+	if (!dw) {
+		diag_error(d, SPAN_NONE, "no debug information for source lines");
+		return -ENOENT;
+	}
+	file_runs(dw, file, &rs, &names);
+	if (names.nr != 1) {
+		if (!names.nr) {
+			diag_error(d, SPAN_NONE, "no source file '%s' in the debug information", file);
+			ret = -ENOENT;
+		} else {
+			diag_error(d, SPAN_NONE, "source file '%s' is ambiguous", file);
+			for (size_t i = 0; i < names.nr && i < 10; i++)
+				diag_hint(d, "%s", names.v[i]);
+			ret = -EINVAL;
+		}
+		name_set_free(&names);
+		free(rs.v);
+		return ret;
+	}
+	if (!has_range) {
+		start = 1;
+		end = LONG_MAX;
+	}
+	ret = show(NULL, names.v[0], 0, start, end, &rs, out, d);
+	name_set_free(&names);
+	free(rs.v);
+	return ret;
+}
+
+int lines_show(struct debuginfo *dbg, const char *place, struct strbuf *out, struct diag *d)
+{
+	const char *colon = strrchr(place, ':');
+	bool has_range = false;
+	long start = 0, end = 0;
+	size_t len = strlen(place);
+	char *name;
+	int ret;
+
+	if (colon && parse_range(colon + 1, &start, &end)) {
+		has_range = true;
+		len = (size_t)(colon - place);
+	} else if (colon && colon > place && colon[-1] != ':' && colon[1] != ':' &&
+		   isdigit((unsigned char)colon[1])) {
+		return diag_error(d, SPAN_NONE, "bad line range '%s' (want N, N-M or N+COUNT)",
+				  colon + 1);
+	}
+	if (!len)
+		return diag_error(d, SPAN_NONE, "-L wants FUNC[:RANGE] or SRCFILE[:RANGE]");
+	name = xstrndup(place, len);
+	if (looks_like_file(name, len)) {
+		ret = show_file(dbg, name, has_range, start, end, out, d);
+	} else {
+		/* FUNC@SRCFILE: the function is looked up by name; the file is for humans */
+		char *at = strchr(name, '@');
+
+		if (at)
+			*at = '\0';
+		ret = show_func(dbg, name, has_range, start, end, out, d);
+	}
+	free(name);
+	return ret;
+}

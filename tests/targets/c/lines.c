@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* lines.c - target for source-line probes: a local in a loop, an inlined helper, returns */
+#include <stdio.h>
+#include <stdlib.h>
+
+struct item {
+	const char *name;
+	int qty;
+};
+
+static struct item items[] = { { "apple", 3 }, { "pear", 5 }, { "plum", 7 } };
+static volatile int sink;
+
+__attribute__((noinline)) void consume(int v)
+{
+	sink += v;
+}
+
+/* Inlined into both callers below: its body line has code in two places. */
+static inline __attribute__((always_inline)) int scale(int v, int f)
+{
+	int scaled = v * f + 1;
+
+	consume(scaled);
+	return scaled;
+}
+
+__attribute__((noinline)) int sum_loop(int n)
+{
+	int total = 0;
+
+	for (int i = 0; i < n; i++) {
+		int sq = i * i + 1;
+
+		consume(sq);
+		total += sq;
+	}
+	return total;
+}
+
+__attribute__((noinline)) int twice(int a, int b)
+{
+	int x = scale(a, 2);
+	int y = scale(b, 3);
+
+	return x + y;
+}
+
+__attribute__((noinline)) const char *item_name(int i)
+{
+	return items[i % 3].name;
+}
+
+__attribute__((noinline)) struct item *item_at(int i)
+{
+	return &items[i % 3];
+}
+
+int main(int argc, char **argv)
+{
+	int n = argc > 1 ? atoi(argv[1]) : 5;
+
+	printf("sum=%d\n", sum_loop(n));
+	printf("twice=%d\n", twice(n, n + 1));
+	printf("name=%s qty=%d\n", item_name(n), item_at(n)->qty);
+	return 0;
+}
