@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+//! orders.rs - Rust test target: calls its probed functions a known number of times with
+//! known values (tests/targets/README.md lists them) and exits. Builds with rustc >= 1.63.
+
+use std::env;
+use std::thread;
+use std::time::Duration;
+
+pub mod shop {
+    /// A C-like enum: shown by its variant name.
+    #[derive(Clone, Copy, Debug, PartialEq)]
+    pub enum Kind {
+        Retail,
+        Wholesale = 7,
+        Online,
+    }
+
+    pub struct Item {
+        pub name: String,
+        pub qty: u32,
+    }
+
+    pub struct Order {
+        pub id: u64,
+        pub name: String,
+        pub tags: Vec<String>,
+        pub items: Vec<Item>,
+        pub kind: Kind,
+        pub paid: bool,
+        pub weight: f64,
+    }
+
+    /// Called twice: with order 11 ("alice") and order 12 ("bob").
+    #[inline(never)]
+    pub fn add(o: &Order) -> u64 {
+        o.id + o.tags.len() as u64 + o.items.iter().map(|i| i.qty as u64).sum::<u64>()
+    }
+
+    /// Called once with "hello, rust".
+    #[inline(never)]
+    pub fn greet(who: &str) -> usize {
+        who.len() * 2
+    }
+
+    /// Called once with [3, 5, 7, 11].
+    #[inline(never)]
+    pub fn sum(xs: &[u32]) -> u64 {
+        xs.iter().map(|&x| x as u64).sum()
+    }
+
+    /// Returns a u64: called once with order 11 (returns 11 * 1000 + 3 = 11003).
+    #[inline(never)]
+    pub fn total(o: &Order) -> u64 {
+        o.id * 1000 + o.items.len() as u64
+    }
+
+    /// Returns a String: called once with order 11 ("alice/11").
+    #[inline(never)]
+    pub fn label(o: &Order) -> String {
+        format!("{}/{}", o.name, o.id)
+    }
+}
+
+use shop::{Item, Kind, Order};
+
+/// Hides a value from the optimizer, so constant arguments are not folded into the callee
+/// (std::hint::black_box is newer than Debian's rustc 1.63).
+fn opaque<T: Copy>(x: T) -> T {
+    unsafe { std::ptr::read_volatile(&x) }
+}
+
+fn run_once(sink: &mut u64) {
+    let a = Order {
+        id: 11,
+        name: String::from("alice"),
+        tags: vec![String::from("new"), String::from("priority")],
+        items: vec![
+            Item { name: String::from("pen"), qty: 2 },
+            Item { name: String::from("ink"), qty: 3 },
+            Item { name: String::from("pad"), qty: 4 },
+        ],
+        kind: Kind::Wholesale,
+        paid: true,
+        weight: 1.25,
+    };
+    let b = Order {
+        id: 12,
+        name: String::from("bob"),
+        tags: vec![String::from("gift")],
+        items: vec![Item { name: String::from("cable"), qty: 6 }],
+        kind: Kind::Online,
+        paid: false,
+        weight: -0.5,
+    };
+    *sink += shop::add(&a);
+    *sink += shop::add(&b);
+    *sink += shop::greet(opaque("hello, rust")) as u64;
+    *sink += shop::sum(opaque(&[3u32, 5, 7, 11][..]));
+    *sink += shop::total(&a);
+    *sink += shop::label(&a).len() as u64;
+    if a.kind == Kind::Retail || b.paid || a.weight < 0.0 {
+        *sink += 1;
+    }
+}
+
+/// usage: orders [REPEAT [INTERVAL_MS]]; REPEAT 0 = forever; UPFT_TARGET_DELAY_MS delays the start.
+fn main() {
+    let args: Vec<String> = env::args().collect();
+    if let Ok(ms) = env::var("UPFT_TARGET_DELAY_MS") {
+        thread::sleep(Duration::from_millis(ms.parse().unwrap_or(0)));
+    }
+    let repeat: u64 = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(1);
+    let interval: u64 = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(0);
+    let mut sink = 0u64;
+    let mut i = 0;
+    while repeat == 0 || i < repeat {
+        run_once(&mut sink);
+        if interval > 0 {
+            thread::sleep(Duration::from_millis(interval));
+        }
+        i += 1;
+    }
+    println!("orders: sink={}", sink);
+}
