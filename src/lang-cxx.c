@@ -1,2 +1,50 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* lang-cxx.c - (being written) */
+/* lang-cxx.c - C++ rules: libstdc++ std::string and std::vector, qualified type names */
+#include <dwarf.h>
+#include <string.h>
+
+#include "lang.h"
+
+static bool starts(const char *s, const char *prefix)
+{
+	return s && !strncmp(s, prefix, strlen(prefix));
+}
+
+/* libstdc++'s new ABI: _M_dataplus._M_p is the data, _M_string_length the length */
+static bool cxx_string_layout(Dwarf_Die *type, const char *name, struct lang_layout *l)
+{
+	Dwarf_Die m;
+	int64_t off;
+
+	if (!starts(name, "basic_string<char,") && !starts(name, "basic_string<char8_t,"))
+		return false;
+	if (!lang_find_member(type, "_M_string_length", &m, &off))
+		return false;
+	*l = (struct lang_layout){ .ptr = "_M_dataplus._M_p", .len = "_M_string_length" };
+	return true;
+}
+
+static bool cxx_slice_layout(Dwarf_Die *type, const char *name, struct lang_layout *l)
+{
+	Dwarf_Die m;
+	int64_t off;
+
+	if (!starts(name, "vector<") || !lang_find_member(type, "_M_start", &m, &off))
+		return false;
+	/* _M_start's own type is the element pointer; no length member (finish - start) */
+	*l = (struct lang_layout){ .ptr = "_M_impl._M_start" };
+	return true;
+}
+
+static void cxx_type_name(Dwarf_Die *type, struct strbuf *out)
+{
+	lang_c_type_name(type, true, out);
+}
+
+const struct lang_ops lang_cxx = {
+	.name			= "C++",
+	.string_layout		= cxx_string_layout,
+	.slice_layout		= cxx_slice_layout,
+	.type_name		= cxx_type_name,
+	.char_ptr_is_string	= true,
+};

@@ -1,2 +1,61 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* lang-rust.c - (being written) */
+/* lang-rust.c - Rust rules: &str, String, slices and Vec<T> found by member names */
+#include <dwarf.h>
+#include <string.h>
+
+#include "lang.h"
+
+static bool starts(const char *s, const char *prefix)
+{
+	return s && !strncmp(s, prefix, strlen(prefix));
+}
+
+static bool rust_string_layout(Dwarf_Die *type, const char *name, struct lang_layout *l)
+{
+	if (!name)
+		return false;
+	if (!strcmp(name, "&str") || !strcmp(name, "&mut str")) {
+		*l = (struct lang_layout){ .ptr = "data_ptr", .len = "length" };
+		return true;
+	}
+	/* String { vec: Vec<u8> { buf: RawVec { .. ptr .. }, len } }: the inner layout of
+	 * RawVec changes between rustc versions, so take the first pointer below it */
+	if (!strcmp(name, "String") || !strcmp(name, "alloc::string::String")) {
+		*l = (struct lang_layout){ .ptr = "vec.buf", .ptr_below = true, .len = "vec.len" };
+		return true;
+	}
+	return false;
+}
+
+static bool rust_slice_layout(Dwarf_Die *type, const char *name, struct lang_layout *l)
+{
+	(void)type;
+	if (starts(name, "&[") || starts(name, "&mut [")) {
+		*l = (struct lang_layout){ .ptr = "data_ptr", .len = "length" };
+		return true;
+	}
+	if (starts(name, "Vec<") || starts(name, "alloc::vec::Vec<")) {
+		*l = (struct lang_layout){ .ptr = "buf", .ptr_below = true, .len = "len",
+					   .elem_param = "T" };
+		return true;
+	}
+	return false;
+}
+
+/* rustc names every type the way Rust spells it ("&str", "*const u8", "Vec<i32, ...>") */
+static void rust_type_name(Dwarf_Die *type, struct strbuf *out)
+{
+	const char *name = dwarf_diename(type);
+
+	if (name)
+		strbuf_addstr(out, name);
+	else
+		lang_c_type_name(type, false, out);
+}
+
+const struct lang_ops lang_rust = {
+	.name		= "Rust",
+	.string_layout	= rust_string_layout,
+	.slice_layout	= rust_slice_layout,
+	.type_name	= rust_type_name,
+};

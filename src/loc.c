@@ -1,2 +1,482 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* loc.c - (being written) */
+/* loc.c - DWARF location expressions at one pc -> pieces the kernel can fetch */
+#define LOG_DOMAIN "loc"
+#include <dwarf.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "loc.h"
+#include "log.h"
+#include "regs.h"
+
+/* A DWARF stack entry, kept symbolic: value = value(fetch) + add, a constant, or an address
+ * in the file. */
+struct sel {
+	char *fetch;		/* NULL: a constant (@add) or a file address */
+	int64_t add;
+	bool file;		/* @add is a kernel file offset ("@+OFF") */
+};
+
+#define STACK_MAX 8
+
+struct machine {
+	struct sel st[STACK_MAX];
+	int sp;
+	const struct loc_ctx *ctx;
+	struct strbuf *err;
+	int depth;
+};
+
+static const struct {
+	unsigned int op;
+	const char *name;
+} op_names[] = {
+	{ DW_OP_deref, "DW_OP_deref" },
+	{ DW_OP_xderef, "DW_OP_xderef" },
+	{ DW_OP_deref_size, "DW_OP_deref_size" },
+	{ DW_OP_entry_value, "DW_OP_entry_value" },
+	{ DW_OP_GNU_entry_value, "DW_OP_GNU_entry_value" },
+	{ DW_OP_GNU_push_tls_address, "DW_OP_GNU_push_tls_address" },
+	{ DW_OP_form_tls_address, "DW_OP_form_tls_address" },
+	{ DW_OP_implicit_pointer, "DW_OP_implicit_pointer" },
+	{ DW_OP_GNU_implicit_pointer, "DW_OP_GNU_implicit_pointer" },
+	{ DW_OP_GNU_parameter_ref, "DW_OP_GNU_parameter_ref" },
+	{ DW_OP_convert, "DW_OP_convert" },
+	{ DW_OP_GNU_convert, "DW_OP_GNU_convert" },
+	{ DW_OP_regval_type, "DW_OP_regval_type" },
+	{ DW_OP_GNU_regval_type, "DW_OP_GNU_regval_type" },
+	{ DW_OP_deref_type, "DW_OP_deref_type" },
+	{ DW_OP_GNU_deref_type, "DW_OP_GNU_deref_type" },
+	{ DW_OP_const_type, "DW_OP_const_type" },
+	{ DW_OP_GNU_const_type, "DW_OP_GNU_const_type" },
+	{ DW_OP_mul, "DW_OP_mul" },
+	{ DW_OP_div, "DW_OP_div" },
+	{ DW_OP_and, "DW_OP_and" },
+	{ DW_OP_or, "DW_OP_or" },
+	{ DW_OP_xor, "DW_OP_xor" },
+	{ DW_OP_shl, "DW_OP_shl" },
+	{ DW_OP_shr, "DW_OP_shr" },
+	{ DW_OP_shra, "DW_OP_shra" },
+	{ DW_OP_neg, "DW_OP_neg" },
+	{ DW_OP_not, "DW_OP_not" },
+	{ DW_OP_abs, "DW_OP_abs" },
+	{ DW_OP_bra, "DW_OP_bra" },
+	{ DW_OP_skip, "DW_OP_skip" },
+	{ DW_OP_call2, "DW_OP_call2" },
+	{ DW_OP_call4, "DW_OP_call4" },
+	{ DW_OP_call_ref, "DW_OP_call_ref" },
+	{ DW_OP_bit_piece, "DW_OP_bit_piece" },
+	{ DW_OP_push_object_address, "DW_OP_push_object_address" },
+	{ DW_OP_addrx, "DW_OP_addrx" },
+	{ DW_OP_constx, "DW_OP_constx" },
+};
+
+const char *loc_op_name(unsigned int op, char *buf)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(op_names); i++)
+		if (op_names[i].op == op)
+			return op_names[i].name;
+	snprintf(buf, 24, "DW_OP_0x%x", op);
+	return buf;
+}
+
+char *loc_mem_fetch(const char *base, int64_t off)
+{
+	if (!base)
+		return xasprintf("@+0x%" PRIx64, (uint64_t)off);
+	return xasprintf("%s%" PRId64 "(%s)", off >= 0 ? "+" : "", off, base);
+}
+
+void loc_release(struct loc *l)
+{
+	for (size_t i = 0; i < l->nr; i++) {
+		free(l->pieces[i].fetch);
+		free(l->pieces[i].base);
+		free(l->pieces[i].why);
+	}
+	free(l->pieces);
+	l->pieces = NULL;
+	l->nr = 0;
+}
+
+void loc_add_piece(struct loc *l, const struct loc_piece *p)
+{
+	struct loc_piece *n;
+
+	l->pieces = xrealloc(l->pieces, sizeof(*l->pieces) * (l->nr + 1));
+	n = &l->pieces[l->nr++];
+	*n = *p;
+	n->fetch = p->fetch ? xstrdup(p->fetch) : NULL;
+	n->base = p->base ? xstrdup(p->base) : NULL;
+	n->why = p->why ? xstrdup(p->why) : NULL;
+}
+
+void loc_copy(struct loc *dst, const struct loc *src)
+{
+	dst->pieces = NULL;
+	dst->nr = 0;
+	for (size_t i = 0; i < src->nr; i++)
+		loc_add_piece(dst, &src->pieces[i]);
+}
+
+static void m_clear(struct machine *m)
+{
+	while (m->sp > 0)
+		free(m->st[--m->sp].fetch);
+}
+
+static int m_push(struct machine *m, char *fetch, int64_t add, bool file)
+{
+	if (m->sp == STACK_MAX) {
+		free(fetch);
+		strbuf_addstr(m->err, "a DWARF expression too deep for upfront");
+		return -EINVAL;
+	}
+	m->st[m->sp++] = (struct sel){ fetch, add, file };
+	return 0;
+}
+
+static int push_reg(struct machine *m, int reg, int64_t off)
+{
+	const char *name = regs_kernel_name(reg);
+	char buf[16];
+
+	if (!name) {
+		strbuf_addf(m->err, "is addressed through register %s, which uprobes cannot read",
+			    regs_describe(reg, buf));
+		return -EINVAL;
+	}
+	return m_push(m, xasprintf("%%%s", name), off, false);
+}
+
+static int run_ops(struct machine *m, const Dwarf_Op *ops, size_t n, struct loc *out);
+
+/* The CFA at the pc from CFI: usually DW_OP_breg7 (rsp) +N. */
+static int push_cfa(struct machine *m)
+{
+	const struct loc_ctx *c = m->ctx;
+	Dwarf_Frame *frame = NULL;
+	Dwarf_Op *ops;
+	size_t nops;
+	struct loc tmp = { 0 };
+	int ret;
+
+	if (!c->cfi || dwarf_cfi_addrframe(c->cfi, c->vaddr, &frame) != 0 ||
+	    dwarf_frame_cfa(frame, &ops, &nops) != 0) {
+		free(frame);
+		strbuf_addf(m->err, "needs the frame's CFA, but there is no call frame "
+			    "information for 0x%" PRIx64, c->vaddr);
+		return -EINVAL;
+	}
+	if (++m->depth > 4) {
+		free(frame);
+		strbuf_addstr(m->err, "has a recursive frame base");
+		return -EINVAL;
+	}
+	ret = run_ops(m, ops, nops, &tmp);
+	m->depth--;
+	free(frame);
+	loc_release(&tmp);
+	return ret;
+}
+
+/* DW_AT_frame_base of the function at the pc, pushed as an address. */
+static int push_frame_base(struct machine *m)
+{
+	const struct loc_ctx *c = m->ctx;
+	Dwarf_Attribute attr;
+	Dwarf_Op *ops;
+	size_t nops;
+	int ret, nloc;
+
+	if (!c->func || !dwarf_attr(c->func, DW_AT_frame_base, &attr)) {
+		strbuf_addstr(m->err, "uses DW_OP_fbreg, but the function has no frame base");
+		return -EINVAL;
+	}
+	nloc = dwarf_getlocation_addr(&attr, c->pc, &ops, &nops, 1);
+	if (nloc <= 0) {
+		strbuf_addf(m->err, "uses DW_OP_fbreg, but the frame base is unknown at 0x%" PRIx64,
+			    c->vaddr);
+		return -EINVAL;
+	}
+	if (++m->depth > 4) {
+		strbuf_addstr(m->err, "has a recursive frame base");
+		return -EINVAL;
+	}
+	/* A frame base "in a register" (DW_OP_reg6) means the register's value. */
+	if (nops == 1 && ops[0].atom >= DW_OP_reg0 && ops[0].atom <= DW_OP_reg31) {
+		ret = push_reg(m, ops[0].atom - DW_OP_reg0, 0);
+	} else if (nops == 1 && ops[0].atom == DW_OP_regx) {
+		ret = push_reg(m, (int)ops[0].number, 0);
+	} else {
+		struct loc tmp = { 0 };
+
+		ret = run_ops(m, ops, nops, &tmp);
+		loc_release(&tmp);
+	}
+	m->depth--;
+	return ret;
+}
+
+/* Turn the machine's state at the end of a piece into a piece. */
+static int finish_piece(struct machine *m, int reg, bool stack_value, bool empty,
+			unsigned int size, struct loc *out)
+{
+	struct loc_piece p = { .reg = -1, .size = size };
+	char buf[16];
+
+	if (empty) {
+		p.kind = LOC_NONE;
+	} else if (reg >= 0) {
+		const char *name = regs_kernel_name(reg);
+
+		if (name) {
+			p.kind = LOC_VAL;
+			p.fetch = xasprintf("%%%s", name);
+			p.reg = reg;
+		} else {
+			p.kind = LOC_BAD;
+			p.why = xasprintf("is in register %s, which uprobes cannot read",
+					  regs_describe(reg, buf));
+		}
+	} else if (m->sp == 0) {
+		p.kind = LOC_NONE;
+	} else {
+		struct sel *t = &m->st[m->sp - 1];
+
+		if (stack_value) {
+			if (!t->fetch && !t->file) {
+				p.kind = LOC_IMM;
+				p.imm = (uint64_t)t->add;
+			} else if (t->fetch && t->add == 0) {
+				p.kind = LOC_VAL;
+				p.fetch = xstrdup(t->fetch);
+			} else {
+				p.kind = LOC_BAD;
+				p.why = xstrdup("is a computed value (an address plus an offset), "
+						"which uprobes cannot fetch");
+			}
+		} else if (t->file) {
+			p.kind = LOC_MEM;
+			p.off = t->add;
+		} else if (t->fetch) {
+			p.kind = LOC_MEM;
+			p.base = xstrdup(t->fetch);
+			p.off = t->add;
+		} else {
+			p.kind = LOC_MEM;
+			p.base = xasprintf("\\%" PRIu64, (uint64_t)t->add);
+			p.off = 0;
+		}
+	}
+	loc_add_piece(out, &p);
+	free(p.fetch);
+	free(p.base);
+	free(p.why);
+	m_clear(m);
+	return 0;
+}
+
+static void bad_piece(struct loc *out, unsigned int size, char *why)
+{
+	struct loc_piece p = { .kind = LOC_BAD, .reg = -1, .size = size, .why = why };
+
+	loc_add_piece(out, &p);
+	free(why);
+}
+
+static int run_ops(struct machine *m, const Dwarf_Op *ops, size_t n, struct loc *out)
+{
+	const struct loc_ctx *c = m->ctx;
+	bool stack_value = false, since_piece = false, skip_piece = false;
+	int reg = -1, ret = 0;
+	char buf[24];
+
+	for (size_t i = 0; i < n; i++) {
+		unsigned int a = ops[i].atom;
+
+		if (a == DW_OP_piece) {
+			if (skip_piece && out->nr)
+				out->pieces[out->nr - 1].size = (unsigned int)ops[i].number;
+			else
+				finish_piece(m, reg, stack_value, !since_piece,
+					     (unsigned int)ops[i].number, out);
+			m_clear(m);
+			reg = -1;
+			stack_value = skip_piece = since_piece = false;
+			continue;
+		}
+		if (skip_piece)
+			continue;
+		since_piece = true;
+		if (a >= DW_OP_reg0 && a <= DW_OP_reg31) {
+			reg = a - DW_OP_reg0;
+		} else if (a == DW_OP_regx) {
+			reg = (int)ops[i].number;
+		} else if (a >= DW_OP_breg0 && a <= DW_OP_breg31) {
+			ret = push_reg(m, a - DW_OP_breg0, (int64_t)ops[i].number);
+		} else if (a == DW_OP_bregx) {
+			ret = push_reg(m, (int)ops[i].number, (int64_t)ops[i].number2);
+		} else if (a >= DW_OP_lit0 && a <= DW_OP_lit31) {
+			ret = m_push(m, NULL, a - DW_OP_lit0, false);
+		} else if (a == DW_OP_const1u || a == DW_OP_const2u || a == DW_OP_const4u ||
+			   a == DW_OP_const8u || a == DW_OP_constu || a == DW_OP_const1s ||
+			   a == DW_OP_const2s || a == DW_OP_const4s || a == DW_OP_const8s ||
+			   a == DW_OP_consts) {
+			ret = m_push(m, NULL, (int64_t)ops[i].number, false);
+		} else if (a == DW_OP_addr) {
+			ret = m_push(m, NULL, (int64_t)(ops[i].number + c->file_delta), true);
+		} else if (a == DW_OP_fbreg) {
+			ret = push_frame_base(m);
+			if (!ret)
+				m->st[m->sp - 1].add += (int64_t)ops[i].number;
+		} else if (a == DW_OP_call_frame_cfa) {
+			ret = push_cfa(m);
+		} else if (a == DW_OP_plus_uconst) {
+			if (!m->sp)
+				goto underflow;
+			m->st[m->sp - 1].add += (int64_t)ops[i].number;
+		} else if (a == DW_OP_plus || a == DW_OP_minus) {
+			struct sel *x, *y;
+
+			if (m->sp < 2)
+				goto underflow;
+			y = &m->st[m->sp - 1];
+			x = &m->st[m->sp - 2];
+			if (y->fetch || y->file) {
+				if (a == DW_OP_minus || x->fetch || x->file)
+					goto cannot;
+				y->add += x->add;
+				*x = *y;
+			} else {
+				x->add += a == DW_OP_plus ? y->add : -y->add;
+			}
+			m->sp--;
+		} else if (a == DW_OP_deref) {
+			struct sel *t;
+			char *f;
+
+			if (!m->sp)
+				goto underflow;
+			t = &m->st[m->sp - 1];
+			if (t->file)
+				f = loc_mem_fetch(NULL, t->add);
+			else if (t->fetch)
+				f = loc_mem_fetch(t->fetch, t->add);
+			else
+				goto cannot;
+			free(t->fetch);
+			t->fetch = f;
+			t->add = 0;
+			t->file = false;
+		} else if (a == DW_OP_stack_value) {
+			stack_value = true;
+		} else if (a == DW_OP_implicit_value) {
+			uint64_t v = 0;
+
+			if (ops[i].number > 8)
+				goto cannot;
+			memcpy(&v, (const void *)(uintptr_t)ops[i].number2, ops[i].number);
+			ret = m_push(m, NULL, (int64_t)v, false);
+			stack_value = true;
+		} else if (a == DW_OP_entry_value || a == DW_OP_GNU_entry_value) {
+			bad_piece(out, 0, xstrdup("is only known as its value at the function's "
+						  "entry (DW_OP_entry_value), which uprobes cannot "
+						  "read here"));
+			skip_piece = true;
+			m_clear(m);
+		} else if (a == DW_OP_nop) {
+			;
+		} else {
+			goto cannot;
+		}
+		if (ret)
+			return ret;
+	}
+	/* ops after the last DW_OP_piece carry nothing; a piece-less expression is one piece */
+	if (!skip_piece && !out->nr)
+		finish_piece(m, reg, stack_value, n == 0, 0, out);
+	m_clear(m);
+	return 0;
+underflow:
+	strbuf_addstr(m->err, "has a malformed DWARF expression (stack underflow)");
+	return -EINVAL;
+cannot:
+	for (size_t i = 0; i < n; i++) {
+		unsigned int a = ops[i].atom;
+
+		if (!(a == DW_OP_plus || a == DW_OP_minus || a == DW_OP_deref ||
+		      (a >= DW_OP_lit0 && a <= DW_OP_lit31) || (a >= DW_OP_reg0 && a <= DW_OP_breg31) ||
+		      a == DW_OP_stack_value || a == DW_OP_piece || a == DW_OP_fbreg ||
+		      a == DW_OP_call_frame_cfa || a == DW_OP_plus_uconst || a == DW_OP_addr ||
+		      a == DW_OP_regx || a == DW_OP_bregx || a == DW_OP_constu || a == DW_OP_consts)) {
+			strbuf_addf(m->err, "uses %s, which upfront cannot express as a fetcharg",
+				    loc_op_name(a, buf));
+			return -EINVAL;
+		}
+	}
+	strbuf_addstr(m->err, "has a location computed in a way uprobes cannot fetch");
+	return -EINVAL;
+}
+
+int loc_from_ops(const Dwarf_Op *ops, size_t n, const struct loc_ctx *ctx, struct loc *out,
+		 struct strbuf *err)
+{
+	struct machine m = { .ctx = ctx, .err = err };
+	int ret;
+
+	out->pieces = NULL;
+	out->nr = 0;
+	ret = run_ops(&m, ops, n, out);
+	m_clear(&m);
+	return ret;
+}
+
+int loc_from_die(Dwarf_Die *var, const struct loc_ctx *ctx, struct loc *out, struct strbuf *err)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Op *ops;
+	size_t nops;
+	int nloc;
+
+	out->pieces = NULL;
+	out->nr = 0;
+	if (dwarf_attr_integrate(var, DW_AT_const_value, &attr)) {
+		struct loc_piece p = { .kind = LOC_IMM, .reg = -1 };
+		Dwarf_Sword s;
+		Dwarf_Word u;
+
+		if (dwarf_formsdata(&attr, &s) == 0) {
+			p.imm = (uint64_t)s;
+		} else if (dwarf_formudata(&attr, &u) == 0) {
+			p.imm = u;
+		} else {
+			p.kind = LOC_BAD;
+			p.why = xstrdup("is a constant that upfront cannot read from the DWARF");
+		}
+		loc_add_piece(out, &p);
+		free(p.why);
+		return 0;
+	}
+	if (!dwarf_attr(var, DW_AT_location, &attr)) {
+		struct loc_piece p = { .kind = LOC_NONE, .reg = -1 };
+
+		loc_add_piece(out, &p);
+		return 0;
+	}
+	nloc = dwarf_getlocation_addr(&attr, ctx->pc, &ops, &nops, 1);
+	if (nloc < 0) {
+		strbuf_addf(err, "has a location upfront cannot read: %s", dwarf_errmsg(-1));
+		return -EINVAL;
+	}
+	if (nloc == 0 || nops == 0) {
+		struct loc_piece p = { .kind = LOC_NONE, .reg = -1 };
+
+		loc_add_piece(out, &p);
+		return 0;
+	}
+	return loc_from_ops(ops, nops, ctx, out, err);
+}

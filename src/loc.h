@@ -1,5 +1,73 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* loc.h - (being written) */
+/* loc.h - DWARF location expressions at one pc -> pieces the kernel can fetch */
 #ifndef UPF_LOC_H
 #define UPF_LOC_H
+
+#include <elfutils/libdw.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "util.h"
+
+enum loc_kind {
+	LOC_VAL,	/* the value itself is what @fetch reads ("%ax", "+8(%sp)") */
+	LOC_MEM,	/* the value is in memory at @base + @off; @base NULL: file offset @off */
+	LOC_IMM,	/* a constant @imm (DW_OP_stack_value of a literal, DW_AT_const_value) */
+	LOC_NONE,	/* optimized out here (no location at the pc, an empty piece) */
+	LOC_BAD,	/* somewhere uprobes cannot read; @why says where ("in register xmm0") */
+};
+
+/* One piece of a value: Go's register ABI splits a string into ptr and len pieces. */
+struct loc_piece {
+	enum loc_kind kind;
+	char *fetch;		/* LOC_VAL */
+	char *base;		/* LOC_MEM: fetch giving the base address; NULL: @off is a file offset */
+	int64_t off;		/* LOC_MEM */
+	uint64_t imm;		/* LOC_IMM */
+	char *why;		/* LOC_BAD */
+	int reg;		/* LOC_VAL of a plain register: its DWARF number; else -1 */
+	unsigned int size;	/* bytes the piece covers; 0: the whole value (single piece) */
+};
+
+struct loc {
+	struct loc_piece *pieces;
+	size_t nr;
+};
+
+/* Where an expression is evaluated. */
+struct loc_ctx {
+	Dwarf_Addr pc;		/* the probe address in DWARF addresses */
+	uint64_t vaddr;		/* the same in the binary's virtual addresses (for CFI) */
+	Dwarf_CFI *cfi;		/* CFI, or NULL */
+	Dwarf_Die *func;	/* the subprogram (DW_AT_frame_base), or NULL */
+	int64_t file_delta;	/* kernel "@+OFF" = DWARF address + file_delta */
+};
+
+/**
+ * loc_from_die() - the location of variable/parameter @var at ctx->pc
+ * (DW_AT_location, a location list evaluated at the pc, or DW_AT_const_value)
+ * @out: filled; release with loc_release() (also on failure)
+ * @err: on failure the reason ("uses DW_OP_foo, which upfront cannot express")
+ * Return: 0 (a variable without a location at the pc gets one LOC_NONE piece), or -EINVAL.
+ */
+int loc_from_die(Dwarf_Die *var, const struct loc_ctx *ctx, struct loc *out, struct strbuf *err);
+
+/* loc_from_ops() - translate one DWARF expression (see loc_from_die()) */
+int loc_from_ops(const Dwarf_Op *ops, size_t n, const struct loc_ctx *ctx, struct loc *out,
+		 struct strbuf *err);
+
+void loc_release(struct loc *l);
+void loc_copy(struct loc *dst, const struct loc *src);
+/* loc_add_piece() - append a copy of @p (strings are duplicated) */
+void loc_add_piece(struct loc *l, const struct loc_piece *p);
+
+/**
+ * loc_mem_fetch() - the fetcharg that reads the value at @base+@off ("+8(%di)", "-16(%bp)",
+ * "@+0x2010" when @base is NULL); a new string
+ */
+char *loc_mem_fetch(const char *base, int64_t off);
+
+/* loc_op_name() - "DW_OP_entry_value" etc. for messages; @buf at least 24 bytes */
+const char *loc_op_name(unsigned int op, char *buf);
+
 #endif
