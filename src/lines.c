@@ -148,12 +148,132 @@ static void run_add(struct runs *rs, uint64_t addr, int line, const char *file)
 }
 
 /*
+ * A function's entry: as perf probe does, the rows at a function's first address (its "{",
+ * the first statements an optimizer moved there) count as the function's declaration line,
+ * so FUNC:0 is the entry and the lines after it are where the body really starts.
+ */
+struct entries {
+	struct entry {
+		Dwarf_Addr addr;
+		int line;
+	} *v;
+	size_t nr, alloc;
+};
+
+static void entry_add(struct entries *es, Dwarf_Die *die)
+{
+	Dwarf_Addr pc;
+	int line;
+
+	if (dwarf_entrypc(die, &pc) || dwarf_decl_line(die, &line) || line <= 0)
+		return;
+	ALLOC_GROW(es->v, es->nr + 1, es->alloc);
+	es->v[es->nr++] = (struct entry){ .addr = pc, .line = line };
+}
+
+static int cmp_entry(const void *a, const void *b)
+{
+	const struct entry *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/*
+ * relabel_entries() - for each entry, the row at its address with the smallest line not
+ * before the declaration ("{" at -O0; the first body line at -O2) is relabelled to the
+ * declaration line; other rows there keep their lines (an inlined callee's, moved code).
+ * Return: per-row new line or 0, or NULL when there is nothing to relabel.
+ */
+static int *relabel_entries(Dwarf_Lines *lines, size_t nlines, struct file_match *m,
+			    struct entries *es)
+{
+	int *relabel = NULL;
+	size_t g = 0;
+
+	if (!es || !es->nr)
+		return NULL;
+	qsort(es->v, es->nr, sizeof(*es->v), cmp_entry);
+	while (g < nlines) {
+		Dwarf_Addr addr, a2;
+		struct entry key, *e;
+		size_t h = g + 1;
+
+		if (dwarf_lineaddr(dwarf_onesrcline(lines, g), &addr)) {
+			g++;
+			continue;
+		}
+		while (h < nlines && !dwarf_lineaddr(dwarf_onesrcline(lines, h), &a2) && a2 == addr)
+			h++;
+		key.addr = addr;
+		e = bsearch(&key, es->v, es->nr, sizeof(*es->v), cmp_entry);
+		while (e && e > es->v && e[-1].addr == addr)
+			e--;
+		for (; e && e < es->v + es->nr && e->addr == addr; e++) {
+			size_t best = SIZE_MAX;
+			int best_line = 0;
+
+			for (size_t i = g; i < h; i++) {
+				Dwarf_Line *l = dwarf_onesrcline(lines, i);
+				bool end = false;
+				int ln;
+
+				if (dwarf_lineno(l, &ln) || ln < e->line ||
+				    (best != SIZE_MAX && ln >= best_line))
+					continue;
+				if (dwarf_lineendsequence(l, &end) || end ||
+				    !file_matches(m, dwarf_linesrc(l, NULL, NULL)))
+					continue;
+				best = i;
+				best_line = ln;
+			}
+			if (best == SIZE_MAX || best_line == e->line)
+				continue;
+			if (!relabel)
+				relabel = xcalloc(nlines, sizeof(*relabel));
+			relabel[best] = e->line;
+		}
+		g = h;
+	}
+	return relabel;
+}
+
+/* cu_entries() - the entries of the functions (and inlined copies) declared in a file @m
+ * matches */
+static void cu_entries(Dwarf_Die *parent, struct file_match *m, struct entries *es)
+{
+	Dwarf_Die child;
+
+	if (dwarf_child(parent, &child) != 0)
+		return;
+	do {
+		int tag = dwarf_tag(&child);
+
+		if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine) {
+			if (file_matches(m, dwarf_decl_file(&child)))
+				entry_add(es, &child);
+		}
+		switch (tag) {
+		case DW_TAG_subprogram:
+		case DW_TAG_inlined_subroutine:
+		case DW_TAG_lexical_block:
+		case DW_TAG_namespace:
+		case DW_TAG_class_type:
+		case DW_TAG_structure_type:
+		case DW_TAG_module:
+			cu_entries(&child, m, es);
+			break;
+		default:
+			break;
+		}
+	} while (dwarf_siblingof(&child, &child) == 0);
+}
+
+/*
  * collect_runs() - the runs of the CU @cu's line table for files @m matches, restricted to
- * @rg (NULL: the whole CU). Also records every line that has any is_stmt row in @lines_seen
- * via the same runs.
+ * @rg (NULL: the whole CU); @es: function entries (see relabel_entries())
  */
 static int collect_runs(Dwarf_Die *cu, struct file_match *m, const struct ranges *rg,
-			struct runs *rs)
+			struct entries *es, struct runs *rs)
 {
 	Dwarf_Lines *lines;
 	size_t nlines;
@@ -161,9 +281,11 @@ static int collect_runs(Dwarf_Die *cu, struct file_match *m, const struct ranges
 	int cur_line = -1;
 	const char *cur_file = NULL;
 	uint64_t cur_addr = 0;
+	int *relabel;
 
 	if (dwarf_getsrclines(cu, &lines, &nlines) != 0)
 		return -ENOENT;
+	relabel = relabel_entries(lines, nlines, m, es);
 
 #define CLOSE_RUN()                                                       \
 	do {                                                              \
@@ -193,6 +315,8 @@ static int collect_runs(Dwarf_Die *cu, struct file_match *m, const struct ranges
 			CLOSE_RUN();
 			continue;
 		}
+		if (relabel && relabel[i])
+			lineno = relabel[i];
 		if (open && lineno == cur_line) {
 			if (!have_stmt && stmt) {
 				have_stmt = true;
@@ -209,6 +333,7 @@ static int collect_runs(Dwarf_Die *cu, struct file_match *m, const struct ranges
 	}
 	CLOSE_RUN();
 #undef CLOSE_RUN
+	free(relabel);
 	return 0;
 }
 
@@ -319,14 +444,70 @@ static int func_decl(Dwarf_Die *func_die, int *decl_line, const char **decl_file
 	return 0;
 }
 
-/* func_runs() - the runs of @func_die's own file inside its ranges */
-static int func_runs(Dwarf_Die *func_die, const char *decl_file, struct runs *rs)
+/* inlined_ranges() - the ranges of every inlined copy nested in @die */
+static void inlined_ranges(Dwarf_Die *die, struct ranges *rg)
+{
+	Dwarf_Die child;
+
+	if (dwarf_child(die, &child) != 0)
+		return;
+	do {
+		int tag = dwarf_tag(&child);
+
+		if (tag == DW_TAG_inlined_subroutine)
+			die_ranges(&child, rg);
+		else if (tag == DW_TAG_lexical_block)
+			inlined_ranges(&child, rg);
+	} while (dwarf_siblingof(&child, &child) == 0);
+}
+
+/*
+ * own_last_line() - the last line of a function's file that has code of its own: rows that
+ * cover at least one byte (not the zero-length rows optimizers leave at a block's start),
+ * inside @rg and outside the inlined copies in @inl
+ */
+static int own_last_line(Dwarf_Die *cu, struct file_match *m, const struct ranges *rg,
+			 const struct ranges *inl)
+{
+	Dwarf_Lines *lines;
+	size_t nlines;
+	int last = 0;
+
+	if (dwarf_getsrclines(cu, &lines, &nlines) != 0)
+		return 0;
+	for (size_t i = 0; i + 1 < nlines; i++) {
+		Dwarf_Line *l = dwarf_onesrcline(lines, i);
+		Dwarf_Addr addr, next;
+		bool end = false;
+		int ln;
+
+		if (dwarf_lineaddr(l, &addr) || dwarf_lineno(l, &ln) ||
+		    dwarf_lineaddr(dwarf_onesrcline(lines, i + 1), &next))
+			continue;
+		if (next <= addr || ln <= last || dwarf_lineendsequence(l, &end) || end)
+			continue;
+		if (!in_ranges(rg, addr) || (inl->nr && in_ranges(inl, addr)))
+			continue;
+		if (file_matches(m, dwarf_linesrc(l, NULL, NULL)))
+			last = ln;
+	}
+	return last;
+}
+
+/*
+ * func_runs() - the runs of @func_die's own lines inside its ranges: lines of its file from
+ * its declaration to its last line with code of its own (@last_line)
+ */
+static int func_runs(Dwarf_Die *func_die, const char *decl_file, struct runs *rs,
+		     int *last_line)
 {
 	struct file_match m = { .pattern = NULL, .both_ways = true };
-	struct ranges rg = { 0 };
+	struct ranges rg = { 0 }, inl = { 0 };
+	struct entries es = { 0 };
+	size_t first = rs->nr, n;
+	int ret, decl_line = 0, last;
 	Dwarf_Die cu;
 	char *norm;
-	int ret;
 
 	if (!dwarf_diecu(func_die, &cu, NULL, NULL))
 		return -ENOENT;
@@ -334,9 +515,24 @@ static int func_runs(Dwarf_Die *func_die, const char *decl_file, struct runs *rs
 		free(rg.r);
 		return -ENOENT;
 	}
+	dwarf_decl_line(func_die, &decl_line);
 	norm = normalize_path(decl_file);
 	m.pattern = norm;
-	ret = collect_runs(&cu, &m, &rg, rs);
+	entry_add(&es, func_die);
+	ret = collect_runs(&cu, &m, &rg, &es, rs);
+	inlined_ranges(func_die, &inl);
+	m.last = NULL;
+	last = own_last_line(&cu, &m, &rg, &inl);
+	if (last < decl_line)
+		last = INT_MAX;
+	for (size_t i = n = first; i < rs->nr; i++)
+		if (rs->v[i].line >= decl_line && rs->v[i].line <= last)
+			rs->v[n++] = rs->v[i];
+	rs->nr = n;
+	if (last_line && last != INT_MAX && last > *last_line)
+		*last_line = last;
+	free(inl.r);
+	free(es.v);
 	free(norm);
 	free(rg.r);
 	return ret;
@@ -365,7 +561,7 @@ int lines_for_func(struct debuginfo *dbg, Dwarf_Die *func_die, long rel, struct 
 	if (ret)
 		return ret;
 	line = decl_line + rel;
-	ret = func_runs(func_die, decl_file, &rs);
+	ret = func_runs(func_die, decl_file, &rs, NULL);
 	if (ret) {
 		free(rs.v);
 		diag_error(d, SPAN_NONE, "no line table for '%s'", name);
@@ -430,6 +626,7 @@ static int file_runs(Dwarf *dw, const char *file, struct runs *rs, struct name_s
 	uint8_t unit_type;
 	Dwarf_Half version;
 	char *pattern = normalize_path(file);
+	struct entries es = { 0 };
 
 	while (dwarf_get_units(dw, cu, &cu, &version, &unit_type, &cudie, &subdie) == 0) {
 		struct file_match m = { .pattern = pattern };
@@ -449,11 +646,13 @@ static int file_runs(Dwarf *dw, const char *file, struct runs *rs, struct name_s
 				any = true;
 		if (!any)
 			continue;
-		m.last = NULL;
-		collect_runs(&cudie, &m, NULL, rs);
+		es.nr = 0;
+		cu_entries(&cudie, &m, &es);
+		collect_runs(&cudie, &m, NULL, &es, rs);
 		for (size_t i = before; i < rs->nr; i++)
 			name_set_add(names, rs->v[i].file);
 	}
+	free(es.v);
 	free(pattern);
 	return 0;
 }
@@ -732,7 +931,7 @@ static int show_func(struct debuginfo *dbg, const char *name, bool has_range, lo
 		f2 = dwarf_decl_file(&funcs[i].die);
 		if (!f2 || strcmp(base_name(f2), base_name(path)))
 			continue;
-		func_runs(&funcs[i].die, f2, &rs);
+		func_runs(&funcs[i].die, f2, &rs, NULL);
 	}
 	if (has_range)
 		ret = show(name, path, decl_line, decl_line + rstart, decl_line + rend, &rs, out, d);
