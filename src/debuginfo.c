@@ -1,2 +1,1130 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* debuginfo.c - (being written) */
+/* debuginfo.c - a binary's ELF symbols and DWARF (in the file or separate), function lookup */
+#include <dwarf.h>
+#include <elfutils/libdwfl.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define LOG_DOMAIN "debuginfo"
+#include "debuginfo.h"
+#include "demangle.h"
+#include "elfinfo.h"
+#include "log.h"
+
+/* One ELF symbol; names are borrowed from the ELF string tables, lname is ours. */
+struct sym {
+	uint64_t addr;
+	uint64_t size;
+	const char *raw;
+	char *lname;		/* as the language spells it, without parameters (lazy) */
+	char *dname;		/* demangled with parameters (lazy; == raw when not mangled) */
+	bool func;
+};
+
+/* One DIE of the DWARF index: a subprogram with code or DW_AT_inline, or an inlined copy. */
+struct idx_ent {
+	Dwarf_Die die;		/* kept whole: dwz alt files make bare offsets ambiguous */
+	const void *origin;	/* inlined: the abstract origin's Dwarf_Die.addr */
+	const char *dwname;	/* DW_AT_name (integrated), borrowed */
+	const char *linkage;	/* DW_AT_linkage_name (integrated), borrowed */
+	const char *scope;	/* "ns::Class" of the parents, interned, or NULL */
+	char *name;		/* lazy: as the language spells it */
+	int lang;
+	bool inlined;
+	bool has_code;
+	bool is_abstract;	/* has DW_AT_inline */
+};
+
+struct debuginfo {
+	char *path;
+	char *base;
+	char *build_id;
+	bool is_pie;
+	Dwfl *dwfl;
+	Dwfl_Module *mod;
+	Elf *elf;
+	Dwarf *dw;
+	Dwarf_Addr bias;
+	bool dwarf_tried;
+	Dwarf_CFI *cfi;
+	bool cfi_tried;
+
+	struct sym *syms;	/* sorted by address */
+	size_t nr_syms;
+	bool syms_loaded;
+
+	struct idx_ent *idx;
+	size_t nr_idx, alloc_idx;
+	bool idx_built;
+	char **scopes;		/* interned scope strings */
+	size_t nr_scopes, alloc_scopes;
+};
+
+static char *debuginfo_search_path = NULL;
+
+static const Dwfl_Callbacks dwfl_callbacks = {
+	.find_elf = dwfl_build_id_find_elf,
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.section_address = dwfl_offline_section_address,
+	.debuginfo_path = &debuginfo_search_path,
+};
+
+struct debuginfo *debuginfo_open(const char *path, struct diag *d)
+{
+	struct strbuf looked = STRBUF_INIT;
+	struct debuginfo *dbg;
+	const unsigned char *bits;
+	GElf_Addr bid_vaddr;
+	GElf_Ehdr ehdr;
+	char magic[4];
+	char *real;
+	int fd, n;
+
+	real = elfinfo_find_binary(path, &looked);
+	if (!real) {
+		diag_error(d, SPAN_NONE, "no such binary '%s'", path);
+		if (looked.len && strcmp(looked.buf, path))
+			diag_hint(d, "looked in: %s", looked.buf);
+		strbuf_release(&looked);
+		return NULL;
+	}
+	strbuf_release(&looked);
+	fd = open(real, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		diag_fail(d, "cannot open %s: %s", real, strerror(errno));
+		free(real);
+		return NULL;
+	}
+	n = read(fd, magic, sizeof(magic));
+	close(fd);
+	if (n != sizeof(magic) || memcmp(magic, ELFMAG, SELFMAG)) {
+		diag_error(d, SPAN_NONE, "%s is not an ELF binary", real);
+		free(real);
+		return NULL;
+	}
+
+	dbg = xcalloc(1, sizeof(*dbg));
+	dbg->path = real;
+	dbg->base = xstrdup(strrchr(real, '/') ? strrchr(real, '/') + 1 : real);
+	dbg->dwfl = dwfl_begin(&dwfl_callbacks);
+	if (!dbg->dwfl) {
+		diag_fail(d, "libdwfl: %s", dwfl_errmsg(-1));
+		goto err;
+	}
+	dwfl_report_begin(dbg->dwfl);
+	/* base 0, add_p_vaddr: a PIE's DWARF addresses stay the file's own virtual addresses */
+	dbg->mod = dwfl_report_elf(dbg->dwfl, dbg->base, real, -1, 0, true);
+	dwfl_report_end(dbg->dwfl, NULL, NULL);
+	if (!dbg->mod) {
+		diag_error(d, SPAN_NONE, "cannot read ELF %s: %s", real, dwfl_errmsg(-1));
+		goto err;
+	}
+	{
+		Dwarf_Addr b;
+
+		dbg->elf = dwfl_module_getelf(dbg->mod, &b);
+		if (!dbg->elf || b != 0) {
+			diag_error(d, SPAN_NONE, "cannot read ELF %s: %s", real, dwfl_errmsg(-1));
+			goto err;
+		}
+	}
+	if (!gelf_getehdr(dbg->elf, &ehdr)) {
+		diag_error(d, SPAN_NONE, "%s: %s", real, elf_errmsg(-1));
+		goto err;
+	}
+	if (ehdr.e_type != ET_EXEC && ehdr.e_type != ET_DYN) {
+		diag_error(d, SPAN_NONE, "%s is not an executable or shared library", real);
+		goto err;
+	}
+	dbg->is_pie = ehdr.e_type == ET_DYN;
+	n = dwfl_module_build_id(dbg->mod, &bits, &bid_vaddr);
+	if (n > 0) {
+		struct strbuf sb = STRBUF_INIT;
+
+		for (int i = 0; i < n; i++)
+			strbuf_addf(&sb, "%02x", bits[i]);
+		dbg->build_id = strbuf_detach(&sb);
+	}
+	pr_debug("opened %s build-id %s %s", real, dbg->build_id ?: "-",
+		 dbg->is_pie ? "ET_DYN" : "ET_EXEC");
+	return dbg;
+err:
+	debuginfo_free(dbg);
+	return NULL;
+}
+
+void debuginfo_free(struct debuginfo *dbg)
+{
+	if (!dbg)
+		return;
+	for (size_t i = 0; i < dbg->nr_syms; i++) {
+		if (dbg->syms[i].lname != dbg->syms[i].raw)
+			free(dbg->syms[i].lname);
+		if (dbg->syms[i].dname != dbg->syms[i].raw)
+			free(dbg->syms[i].dname);
+	}
+	free(dbg->syms);
+	for (size_t i = 0; i < dbg->nr_idx; i++)
+		free(dbg->idx[i].name);
+	free(dbg->idx);
+	for (size_t i = 0; i < dbg->nr_scopes; i++)
+		free(dbg->scopes[i]);
+	free(dbg->scopes);
+	if (dbg->dwfl)
+		dwfl_end(dbg->dwfl);
+	free(dbg->path);
+	free(dbg->base);
+	free(dbg->build_id);
+	free(dbg);
+}
+
+const char *debuginfo_path(const struct debuginfo *dbg)
+{
+	return dbg->path;
+}
+
+const char *debuginfo_build_id(const struct debuginfo *dbg)
+{
+	return dbg->build_id;
+}
+
+const char *debuginfo_basename(const struct debuginfo *dbg)
+{
+	return dbg->base;
+}
+
+bool debuginfo_is_pie(const struct debuginfo *dbg)
+{
+	return dbg->is_pie;
+}
+
+Elf *debuginfo_elf(struct debuginfo *dbg)
+{
+	return dbg->elf;
+}
+
+Dwarf *debuginfo_dwarf(struct debuginfo *dbg, Dwarf_Addr *bias)
+{
+	if (!dbg->dwarf_tried) {
+		dbg->dwarf_tried = true;
+		dbg->dw = dwfl_module_getdwarf(dbg->mod, &dbg->bias);
+		if (dbg->dw) {
+			const char *mainfile, *debugfile;
+
+			dwfl_module_info(dbg->mod, NULL, NULL, NULL, NULL, NULL, &mainfile,
+					 &debugfile);
+			pr_info("DWARF of %s from %s (bias %#lx)", dbg->path,
+				debugfile ?: mainfile ?: "?", (unsigned long)dbg->bias);
+		}
+	}
+	if (bias)
+		*bias = dbg->bias;
+	return dbg->dw;
+}
+
+Dwarf_CFI *debuginfo_cfi(struct debuginfo *dbg)
+{
+	Dwarf_Addr bias;
+
+	if (!dbg->cfi_tried) {
+		dbg->cfi_tried = true;
+		dbg->cfi = dwfl_module_eh_cfi(dbg->mod, &bias);
+		if (!dbg->cfi)
+			dbg->cfi = dwfl_module_dwarf_cfi(dbg->mod, &bias);
+	}
+	return dbg->cfi;
+}
+
+int debuginfo_require_dwarf(struct debuginfo *dbg, struct diag *d)
+{
+	struct strbuf looked = STRBUF_INIT;
+	const char *link;
+
+	if (debuginfo_dwarf(dbg, NULL))
+		return 0;
+	strbuf_addstr(&looked, dbg->path);
+	if (dbg->build_id && strlen(dbg->build_id) > 2)
+		strbuf_addf(&looked, ", /usr/lib/debug/.build-id/%.2s/%s.debug", dbg->build_id,
+			    dbg->build_id + 2);
+	link = elfinfo_debuglink(dbg->elf);
+	if (link) {
+		char *dir = xstrndup(dbg->path, strrchr(dbg->path, '/') - dbg->path);
+
+		strbuf_addf(&looked, ", %s/%s, %s/.debug/%s, /usr/lib/debug%s/%s", dir, link, dir,
+			    link, dir, link);
+		free(dir);
+	} else {
+		strbuf_addf(&looked, ", /usr/lib/debug%s.debug", dbg->path);
+	}
+	diag_error(d, SPAN_NONE, "no debug information in %s (looked in: %s)", dbg->base,
+		   looked.buf);
+	diag_hint(d, "install the binary's -dbg/-dbgsym package or rebuild it with -g");
+	strbuf_release(&looked);
+	return -ENOENT;
+}
+
+int debuginfo_vaddr_to_offset(struct debuginfo *dbg, uint64_t vaddr, uint64_t *offset,
+			      struct diag *d)
+{
+	if (!elfinfo_vaddr_to_offset(dbg->elf, vaddr, true, offset))
+		return 0;
+	diag_error(d, SPAN_NONE, "address %#lx is not in an executable segment of %s",
+		   (unsigned long)vaddr, dbg->base);
+	return -ERANGE;
+}
+
+int debuginfo_offset_to_vaddr(struct debuginfo *dbg, uint64_t offset, uint64_t *vaddr)
+{
+	return elfinfo_offset_to_vaddr(dbg->elf, offset, vaddr);
+}
+
+/* ---- symbols ---- */
+
+static int sym_cmp(const void *a, const void *b)
+{
+	const struct sym *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	/* functions first, then larger, then the shorter (not __GI_-style alias) name */
+	if (x->func != y->func)
+		return x->func ? -1 : 1;
+	if (x->size != y->size)
+		return x->size > y->size ? -1 : 1;
+	return strlen(x->raw) < strlen(y->raw) ? -1 : strlen(x->raw) > strlen(y->raw);
+}
+
+static void load_symbols(struct debuginfo *dbg)
+{
+	size_t alloc = 0;
+	int n;
+
+	if (dbg->syms_loaded)
+		return;
+	dbg->syms_loaded = true;
+	n = dwfl_module_getsymtab(dbg->mod);
+	for (int i = 1; i < n; i++) {
+		GElf_Word shndx;
+		GElf_Addr addr;
+		GElf_Sym s;
+		const char *name;
+		int type;
+
+		name = dwfl_module_getsym_info(dbg->mod, i, &s, &addr, &shndx, NULL, NULL);
+		if (!name || !*name || shndx == SHN_UNDEF || shndx == SHN_ABS || !addr)
+			continue;
+		type = GELF_ST_TYPE(s.st_info);
+		if (type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_OBJECT &&
+		    type != STT_NOTYPE)
+			continue;
+		if (type == STT_NOTYPE && !s.st_size)
+			continue;
+		ALLOC_GROW(dbg->syms, dbg->nr_syms + 1, alloc);
+		dbg->syms[dbg->nr_syms++] = (struct sym){
+			.addr = addr,
+			.size = s.st_size,
+			.raw = name,
+			.func = type == STT_FUNC || type == STT_GNU_IFUNC,
+		};
+	}
+	qsort(dbg->syms, dbg->nr_syms, sizeof(*dbg->syms), sym_cmp);
+	pr_debug("%zu symbols", dbg->nr_syms);
+}
+
+static const char *sym_lname(struct sym *s)
+{
+	if (!s->lname)
+		s->lname = is_mangled(s->raw) ? demangle(s->raw, false) : (char *)s->raw;
+	return s->lname;
+}
+
+/* the demangled name with parameters, or NULL when that says no more than sym_lname() */
+static const char *sym_signature(struct sym *s)
+{
+	if (!s->dname)
+		s->dname = is_mangled(s->raw) ? demangle(s->raw, true) : (char *)s->raw;
+	if (s->dname == s->raw || !strcmp(s->dname, sym_lname(s)))
+		return NULL;
+	return s->dname;
+}
+
+int debuginfo_symbolize(struct debuginfo *dbg, uint64_t vaddr, struct strbuf *out)
+{
+	size_t lo = 0, hi;
+	struct sym *s;
+
+	load_symbols(dbg);
+	hi = dbg->nr_syms;
+	/* the last symbol starting at or below vaddr */
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (dbg->syms[mid].addr <= vaddr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return -ENOENT;
+	s = &dbg->syms[lo - 1];
+	/* several at one address: sym_cmp put the preferred one first */
+	while (s > dbg->syms && (s - 1)->addr == s->addr)
+		s--;
+	if (s->size && vaddr >= s->addr + s->size) {
+		/* maybe an enclosing, larger symbol further left (rare) */
+		struct sym *t = s;
+		bool found = false;
+
+		while (t > dbg->syms && vaddr - (t - 1)->addr < (1u << 20)) {
+			t--;
+			if (t->size && vaddr < t->addr + t->size) {
+				s = t;
+				found = true;
+				break;
+			}
+		}
+		if (!found)
+			return -ENOENT;
+	}
+	strbuf_addf(out, "%s+%#lx", sym_lname(s), (unsigned long)(vaddr - s->addr));
+	return 0;
+}
+
+static int strcmp_ptr(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+int debuginfo_list_functions(struct debuginfo *dbg, const char *glob, struct strbuf *out,
+			     struct diag *d)
+{
+	const char **names = NULL;
+	size_t nr = 0;
+
+	(void)d;
+	load_symbols(dbg);
+	names = xmalloc(sizeof(*names) * (dbg->nr_syms + 1));
+	for (size_t i = 0; i < dbg->nr_syms; i++) {
+		const char *n;
+
+		if (!dbg->syms[i].func)
+			continue;
+		n = sym_lname(&dbg->syms[i]);
+		if (glob && !glob_match(glob, n))
+			continue;
+		names[nr++] = n;
+	}
+	qsort(names, nr, sizeof(*names), strcmp_ptr);
+	for (size_t i = 0; i < nr; i++) {
+		if (i && !strcmp(names[i], names[i - 1]))
+			continue;
+		strbuf_addstr(out, names[i]);
+		strbuf_addch(out, '\n');
+	}
+	free(names);
+	return 0;
+}
+
+/* ---- DWARF: the subprogram at an address, the index of every function DIE ---- */
+
+static bool die_code_range(Dwarf_Die *die, uint64_t *entry, uint64_t *end)
+{
+	Dwarf_Addr base, start, stop, pc;
+	ptrdiff_t off = 0;
+	bool have = false;
+
+	if (dwarf_entrypc(die, &pc) == 0)
+		have = true;
+	*end = 0;
+	while ((off = dwarf_ranges(die, off, &base, &start, &stop)) > 0) {
+		if (!have) {
+			pc = start;
+			have = true;
+		}
+		if (pc >= start && pc < stop) {
+			*end = stop;
+			break;
+		}
+	}
+	if (have)
+		*entry = pc;
+	return have;
+}
+
+static bool is_scope_tag(int tag)
+{
+	return tag == DW_TAG_namespace || tag == DW_TAG_module || tag == DW_TAG_class_type ||
+	       tag == DW_TAG_structure_type || tag == DW_TAG_union_type;
+}
+
+/* the subprogram with code at @pc in the children of @parent (namespaces, classes, nesting) */
+static bool find_subprogram(Dwarf_Die *parent, Dwarf_Addr pc, Dwarf_Die *out, int depth)
+{
+	Dwarf_Die child;
+	bool found = false;
+
+	if (depth > 16 || dwarf_child(parent, &child) != 0)
+		return false;
+	do {
+		int tag = dwarf_tag(&child);
+		Dwarf_Addr low;
+
+		if (tag == DW_TAG_subprogram) {
+			if (dwarf_lowpc(&child, &low) == 0 && low == pc) {
+				*out = child;
+				return true;
+			}
+			if (!found && dwarf_haspc(&child, pc) == 1) {
+				*out = child;
+				found = true;
+				/* a nested function may start right here */
+				if (find_subprogram(&child, pc, out, depth + 1))
+					return true;
+				*out = child;
+			}
+		} else if (is_scope_tag(tag)) {
+			if (find_subprogram(&child, pc, out, depth + 1))
+				return true;
+		}
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return found;
+}
+
+/* the function DIE whose code starts at (or holds) @vaddr, and its CU */
+static bool func_die_at(struct debuginfo *dbg, uint64_t vaddr, Dwarf_Die *die, Dwarf_Die *cu)
+{
+	Dwarf_Addr bias;
+	Dwarf_Die *cudie;
+
+	if (!debuginfo_dwarf(dbg, NULL))
+		return false;
+	cudie = dwfl_module_addrdie(dbg->mod, vaddr, &bias);
+	if (!cudie)
+		return false;
+	*cu = *cudie;
+	return find_subprogram(cudie, vaddr - bias, die, 0);
+}
+
+bool debuginfo_addr_cu(struct debuginfo *dbg, uint64_t vaddr, Dwarf_Die *cu)
+{
+	Dwarf_Addr bias;
+	Dwarf_Die *cudie;
+
+	if (!debuginfo_dwarf(dbg, NULL))
+		return false;
+	cudie = dwfl_module_addrdie(dbg->mod, vaddr, &bias);
+	if (!cudie)
+		return false;
+	*cu = *cudie;
+	return true;
+}
+
+static const char *intern_scope(struct debuginfo *dbg, const char *outer, const char *name)
+{
+	char *s = outer ? xasprintf("%s::%s", outer, name) : xstrdup(name);
+
+	ALLOC_GROW(dbg->scopes, dbg->nr_scopes + 1, dbg->alloc_scopes);
+	dbg->scopes[dbg->nr_scopes++] = s;
+	return s;
+}
+
+static const char *die_str(Dwarf_Die *die, int at)
+{
+	Dwarf_Attribute mem;
+
+	return dwarf_formstring(dwarf_attr_integrate(die, at, &mem));
+}
+
+static void index_walk(struct debuginfo *dbg, Dwarf_Die *parent, const char *scope, int lang,
+		       int depth)
+{
+	Dwarf_Die child;
+
+	if (depth > 64 || dwarf_child(parent, &child) != 0)
+		return;
+	do {
+		int tag = dwarf_tag(&child);
+		struct idx_ent *e;
+
+		switch (tag) {
+		case DW_TAG_namespace:
+		case DW_TAG_module:
+		case DW_TAG_class_type:
+		case DW_TAG_structure_type:
+		case DW_TAG_union_type:
+			if (lang == DW_LANG_C_plus_plus || lang == DW_LANG_C_plus_plus_11 ||
+			    lang == DW_LANG_C_plus_plus_14 || lang == DW_LANG_Rust ||
+			    tag == DW_TAG_namespace) {
+				const char *n = dwarf_diename(&child);
+
+				if (!dwarf_haschildren(&child))
+					break;
+				index_walk(dbg, &child, n ? intern_scope(dbg, scope, n) : scope,
+					   lang, depth + 1);
+			}
+			break;
+		case DW_TAG_subprogram:
+		case DW_TAG_inlined_subroutine: {
+			bool code = dwarf_hasattr(&child, DW_AT_low_pc) ||
+				    dwarf_hasattr(&child, DW_AT_ranges);
+			bool abstract = tag == DW_TAG_subprogram &&
+					dwarf_hasattr(&child, DW_AT_inline);
+
+			if (!code && !abstract)
+				break;
+			ALLOC_GROW(dbg->idx, dbg->nr_idx + 1, dbg->alloc_idx);
+			e = &dbg->idx[dbg->nr_idx++];
+			memset(e, 0, sizeof(*e));
+			e->die = child;
+			e->lang = lang;
+			e->has_code = code;
+			e->is_abstract = abstract;
+			e->scope = scope;
+			if (tag == DW_TAG_inlined_subroutine) {
+				Dwarf_Attribute am;
+				Dwarf_Die o;
+
+				e->inlined = true;
+				if (dwarf_attr(&child, DW_AT_abstract_origin, &am) &&
+				    dwarf_formref_die(&am, &o))
+					e->origin = o.addr;
+			} else {
+				e->dwname = die_str(&child, DW_AT_name);
+				e->linkage = die_str(&child, DW_AT_linkage_name);
+				if (!e->linkage)
+					e->linkage = die_str(&child, DW_AT_MIPS_linkage_name);
+			}
+			/* e may move while the children are added; not used below */
+			if (code)
+				index_walk(dbg, &child, scope, lang, depth + 1);
+			break;
+		}
+		case DW_TAG_lexical_block:
+			index_walk(dbg, &child, scope, lang, depth + 1);
+			break;
+		default:
+			break;
+		}
+	} while (dwarf_siblingof(&child, &child) == 0);
+}
+
+/* one pass over every unit, once per debuginfo */
+static void index_build(struct debuginfo *dbg)
+{
+	Dwarf_CU *cu = NULL;
+	Dwarf_Die cudie, subdie;
+	uint8_t unit_type;
+	Dwarf *dw;
+
+	if (dbg->idx_built)
+		return;
+	dbg->idx_built = true;
+	dw = debuginfo_dwarf(dbg, NULL);
+	if (!dw)
+		return;
+	while (dwarf_get_units(dw, cu, &cu, NULL, &unit_type, &cudie, &subdie) == 0) {
+		Dwarf_Die *top = unit_type == DW_UT_skeleton ? &subdie : &cudie;
+		int lang = dwarf_srclang(top);
+
+		index_walk(dbg, top, NULL, lang < 0 ? 0 : lang, 0);
+	}
+	pr_debug("DWARF index: %zu function DIEs", dbg->nr_idx);
+}
+
+static const char *idx_name(struct idx_ent *e)
+{
+	if (!e->name) {
+		if (e->linkage && is_mangled(e->linkage))
+			e->name = demangle(e->linkage, false);
+		else if (e->scope && e->dwname)
+			e->name = xasprintf("%s::%s", e->scope, e->dwname);
+		else
+			e->name = xstrdup(e->dwname ?: "");
+	}
+	return e->name;
+}
+
+/* ---- matching a FUNC pattern ---- */
+
+struct pattern {
+	const char *text;
+	char *nospace;		/* text without blanks, for signatures */
+	char key[256];		/* trailing identifier every match's symbol contains, or "" */
+	bool glob;
+	bool sig;		/* "C::f(int)": compared with the demangled signature */
+};
+
+static bool is_ident_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       c == '_';
+}
+
+/* a '*' in Go's "(*T)" is not a glob */
+static bool pattern_is_glob(const char *s)
+{
+	for (const char *p = s; *p; p++) {
+		if (*p == '?' || *p == '[')
+			return true;
+		if (*p == '*' && !(p > s && p[-1] == '(' && is_ident_char(p[1])))
+			return true;
+	}
+	return false;
+}
+
+static void pattern_init(struct pattern *pt, const char *text)
+{
+	size_t len = strlen(text), end = len, start;
+	char *q;
+
+	memset(pt, 0, sizeof(*pt));
+	pt->text = text;
+	pt->glob = pattern_is_glob(text);
+	pt->nospace = xstrdup(text);
+	for (q = pt->nospace; *text; text++)
+		if (*text != ' ')
+			*q++ = *text;
+	*q = 0;
+	text = pt->text;
+	/* "C::f(int)": the parameter list is the '(' matching the last ')' */
+	if (len > 2 && text[len - 1] == ')') {
+		int depth = 0;
+
+		for (size_t i = len; i-- > 0;) {
+			if (text[i] == ')')
+				depth++;
+			else if (text[i] == '(' && !--depth) {
+				/* Go's "main.(*T)" has a '(' right after a '.', C++ never */
+				if (i > 0 && text[i - 1] != '.') {
+					pt->sig = true;
+					end = i;
+				}
+				break;
+			}
+		}
+	}
+	start = end;
+	while (start > 0 && is_ident_char(text[start - 1]))
+		start--;
+	if (end - start < sizeof(pt->key) && (end == len || pt->sig))
+		memcpy(pt->key, text + start, end - start);
+	/* a key followed by glob characters says nothing */
+	if (pt->glob && end == len && len && !is_ident_char(text[len - 1]))
+		pt->key[0] = 0;
+}
+
+static void pattern_release(struct pattern *pt)
+{
+	free(pt->nospace);
+}
+
+static bool eq_nospace(const char *a, const char *b)
+{
+	for (;;) {
+		while (*a == ' ')
+			a++;
+		while (*b == ' ')
+			b++;
+		if (*a != *b)
+			return false;
+		if (!*a)
+			return true;
+		a++;
+		b++;
+	}
+}
+
+/* @pat is a tail of @name starting after '.', "::", ')' or '/' */
+static bool suffix_match(const char *name, const char *pat)
+{
+	size_t ln = strlen(name), lp = strlen(pat);
+	char c;
+
+	if (!lp || lp >= ln || strcmp(name + ln - lp, pat))
+		return false;
+	c = name[ln - lp - 1];
+	return c == '.' || c == ':' || c == ')' || c == '/';
+}
+
+static char *strip_spaces(const char *s)
+{
+	char *r = xstrdup(s), *q = r;
+
+	for (; *s; s++)
+		if (*s != ' ')
+			*q++ = *s;
+	*q = 0;
+	return r;
+}
+
+enum { MATCH_NONE, MATCH_SUFFIX, MATCH_EXACT };
+
+static int pattern_match(const struct pattern *pt, const char *name, const char *sig)
+{
+	if (pt->sig) {
+		const char *target = sig ? sig : name;
+		int ret = MATCH_NONE;
+		char *ns;
+
+		if (pt->glob)
+			return glob_match(pt->text, target) ? MATCH_EXACT : MATCH_NONE;
+		if (eq_nospace(pt->text, target))
+			return MATCH_EXACT;
+		ns = strip_spaces(target);
+		if (suffix_match(ns, pt->nospace))
+			ret = MATCH_SUFFIX;
+		free(ns);
+		return ret;
+	}
+	if (pt->glob)
+		return glob_match(pt->text, name) ? MATCH_EXACT : MATCH_NONE;
+	if (!strcmp(name, pt->text))
+		return MATCH_EXACT;
+	return suffix_match(name, pt->text) ? MATCH_SUFFIX : MATCH_NONE;
+}
+
+/* ---- debuginfo_find_functions() ---- */
+
+struct cand {
+	const char *name;
+	const char *sig;
+	struct sym *s;		/* from the symbol table, or */
+	struct idx_ent *e;	/* from DWARF */
+	int q;
+};
+
+static int cand_cmp_name(const void *a, const void *b)
+{
+	const struct cand *x = a, *y = b;
+	int r = strcmp(x->name, y->name);
+
+	if (r)
+		return r;
+	return strcmp(x->sig ?: "", y->sig ?: "");
+}
+
+static void func_fill_die(struct func *f, Dwarf_Die *die)
+{
+	f->has_die = true;
+	f->die = *die;
+	if (!dwarf_diecu(die, &f->cu, NULL, NULL)) {
+		f->has_die = false;
+		return;
+	}
+	f->lang = dwarf_srclang(&f->cu);
+	if (f->lang < 0)
+		f->lang = 0;
+}
+
+static void add_func(struct func **out, size_t *nr, size_t *alloc, const struct func *f)
+{
+	for (size_t i = 0; i < *nr; i++)
+		if ((*out)[i].entry == f->entry && (*out)[i].inlined == f->inlined) {
+			free(f->name);
+			free(f->signature);
+			return;
+		}
+	ALLOC_GROW(*out, *nr + 1, *alloc);
+	(*out)[(*nr)++] = *f;
+}
+
+static int ptr_cmp(const void *a, const void *b)
+{
+	const void *x = *(const void *const *)a, *y = *(const void *const *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* the abstract DIE address of a function DIE, when it is (also) inlined somewhere */
+static const void *inline_origin(Dwarf_Die *die)
+{
+	Dwarf_Attribute am;
+	Dwarf_Die o, *src = die;
+
+	if (dwarf_attr(die, DW_AT_abstract_origin, &am) && dwarf_formref_die(&am, &o))
+		src = &o;
+	if (dwarf_hasattr(src, DW_AT_inline))
+		return src->addr;
+	return NULL;
+}
+
+static void hint_closest(struct debuginfo *dbg, const char *pattern, struct diag *d)
+{
+	const char *best[3] = { NULL, NULL, NULL };
+	int bestd[3] = { 1 << 30, 1 << 30, 1 << 30 };
+
+	for (size_t i = 0; i < dbg->nr_syms; i++) {
+		const char *n, *tail;
+		int dist, k;
+
+		if (!dbg->syms[i].func)
+			continue;
+		n = sym_lname(&dbg->syms[i]);
+		/* compare with the whole name and with its last component */
+		tail = n + strlen(n);
+		while (tail > n && tail[-1] != '.' && tail[-1] != ':' && tail[-1] != '/')
+			tail--;
+		if (abs((int)strlen(tail) - (int)strlen(pattern)) > bestd[2] &&
+		    abs((int)strlen(n) - (int)strlen(pattern)) > bestd[2])
+			continue;
+		dist = str_distance(pattern, n);
+		if (tail != n) {
+			int dt = str_distance(pattern, tail);
+
+			if (dt < dist)
+				dist = dt;
+		}
+		if (dist >= bestd[2])
+			continue;
+		for (k = 0; k < 3; k++)
+			if (best[k] && !strcmp(best[k], n))
+				break;
+		if (k < 3)
+			continue;
+		for (k = 2; k > 0 && dist < bestd[k - 1]; k--) {
+			best[k] = best[k - 1];
+			bestd[k] = bestd[k - 1];
+		}
+		best[k] = n;
+		bestd[k] = dist;
+	}
+	if (best[0])
+		diag_hint(d, "closest: %s%s%s%s%s", best[0], best[1] ? ", " : "", best[1] ?: "",
+			  best[2] ? ", " : "", best[2] ?: "");
+}
+
+int debuginfo_find_functions(struct debuginfo *dbg, const char *pattern, struct func **out,
+			     size_t *nr, struct diag *d)
+{
+	struct cand *cands = NULL;
+	size_t nr_cands = 0, alloc_cands = 0, alloc_out = 0;
+	const void **origins = NULL;
+	size_t nr_origins = 0, alloc_origins = 0;
+	struct pattern pt;
+	struct func *funcs = NULL;
+	size_t nr_funcs = 0;
+	int best = MATCH_NONE, ret = 0;
+	bool from_dwarf = false;
+
+	*out = NULL;
+	*nr = 0;
+	pattern_init(&pt, pattern);
+	load_symbols(dbg);
+	for (size_t i = 0; i < dbg->nr_syms; i++) {
+		struct sym *s = &dbg->syms[i];
+		const char *name, *sig = NULL;
+		int q;
+
+		if (!s->func || (pt.key[0] && !strstr(s->raw, pt.key)))
+			continue;
+		name = sym_lname(s);
+		if (pt.sig || (!pt.glob && is_mangled(s->raw)))
+			sig = sym_signature(s);
+		q = pattern_match(&pt, name, sig);
+		if (q == MATCH_NONE || q < best)
+			continue;
+		if (q > best) {
+			best = q;
+			nr_cands = 0;
+		}
+		ALLOC_GROW(cands, nr_cands + 1, alloc_cands);
+		cands[nr_cands++] = (struct cand){ .name = name, .sig = sig, .s = s, .q = q };
+	}
+	if (!nr_cands && debuginfo_dwarf(dbg, NULL)) {
+		/* only DWARF knows it: static/inlined-only functions, a stripped symbol table */
+		index_build(dbg);
+		from_dwarf = true;
+		for (size_t i = 0; i < dbg->nr_idx; i++) {
+			struct idx_ent *e = &dbg->idx[i];
+			int q;
+
+			if (e->inlined || !e->dwname)
+				continue;
+			if (pt.key[0] && !strstr(e->dwname, pt.key) &&
+			    !(e->linkage && strstr(e->linkage, pt.key)))
+				continue;
+			q = pattern_match(&pt, idx_name(e), NULL);
+			if (q == MATCH_NONE || q < best)
+				continue;
+			if (q > best) {
+				best = q;
+				nr_cands = 0;
+			}
+			ALLOC_GROW(cands, nr_cands + 1, alloc_cands);
+			cands[nr_cands++] = (struct cand){ .name = idx_name(e), .e = e, .q = q };
+		}
+	}
+	if (!nr_cands) {
+		diag_error(d, SPAN_NONE, "no function '%s' in %s", pattern, dbg->base);
+		hint_closest(dbg, pattern, d);
+		ret = -ENOENT;
+		goto out;
+	}
+	qsort(cands, nr_cands, sizeof(*cands), cand_cmp_name);
+	if (!pt.glob) {
+		struct strbuf list = STRBUF_INIT;
+		size_t names = 0, sigs = 0;
+
+		for (size_t i = 0; i < nr_cands; i++) {
+			if (!i || strcmp(cands[i].name, cands[i - 1].name))
+				names++;
+			if (cands[i].sig && (!i || !cands[i - 1].sig ||
+					     strcmp(cands[i].sig, cands[i - 1].sig)))
+				sigs++;
+		}
+		if (names > 1 || (sigs > 1 && !pt.sig)) {
+			for (size_t i = 0; i < nr_cands; i++) {
+				const char *show = names > 1 ? cands[i].name :
+						   cands[i].sig ?: cands[i].name;
+				const char *prev = !i ? NULL : names > 1 ? cands[i - 1].name :
+						   cands[i - 1].sig ?: cands[i - 1].name;
+
+				if (prev && !strcmp(prev, show))
+					continue;
+				strbuf_addf(&list, "%s%s", list.len ? ", " : "", show);
+			}
+			diag_error(d, SPAN_NONE, "ambiguous function '%s': %s", pattern, list.buf);
+			diag_hint(d, names > 1 ? "name one of them, or use a glob" :
+				  "add the parameters, as in '%s', or use a glob",
+				  cands[0].sig ?: cands[0].name);
+			strbuf_release(&list);
+			ret = -EINVAL;
+			goto out;
+		}
+	}
+
+	for (size_t i = 0; i < nr_cands; i++) {
+		struct func f = { 0 };
+		Dwarf_Die die, cu;
+
+		f.name = xstrdup(cands[i].name);
+		f.signature = cands[i].sig ? xstrdup(cands[i].sig) : NULL;
+		if (cands[i].s) {
+			f.entry = cands[i].s->addr;
+			f.end = cands[i].s->size ? f.entry + cands[i].s->size : 0;
+			if (func_die_at(dbg, f.entry, &die, &cu)) {
+				uint64_t e, end;
+
+				func_fill_die(&f, &die);
+				if (!f.end && die_code_range(&die, &e, &end) && e == f.entry)
+					f.end = end;
+			}
+		} else {
+			if (!cands[i].e->has_code)
+				goto origin;
+			if (!die_code_range(&cands[i].e->die, &f.entry, &f.end))
+				goto origin;
+			func_fill_die(&f, &cands[i].e->die);
+		}
+		add_func(&funcs, &nr_funcs, &alloc_out, &f);
+origin:
+		if (cands[i].e && cands[i].e->is_abstract) {
+			ALLOC_GROW(origins, nr_origins + 1, alloc_origins);
+			origins[nr_origins++] = cands[i].e->die.addr;
+		} else if (!cands[i].e && nr_funcs && funcs[nr_funcs - 1].has_die &&
+			   funcs[nr_funcs - 1].entry == cands[i].s->addr) {
+			const void *o = inline_origin(&funcs[nr_funcs - 1].die);
+
+			if (o) {
+				ALLOC_GROW(origins, nr_origins + 1, alloc_origins);
+				origins[nr_origins++] = o;
+			}
+		}
+	}
+
+	/* inlined copies, of this CU's abstract DIE and of other CUs' (a header's static inline) */
+	if (nr_origins) {
+		size_t nr_names = 0;
+		const char **names = xmalloc(sizeof(*names) * nr_cands);
+
+		index_build(dbg);
+		for (size_t i = 0; i < nr_cands; i++)
+			if (!i || strcmp(cands[i].name, cands[i - 1].name))
+				names[nr_names++] = cands[i].name;
+		for (size_t i = 0; i < dbg->nr_idx; i++) {
+			struct idx_ent *e = &dbg->idx[i];
+
+			if (!e->is_abstract || !e->dwname)
+				continue;
+			if (pt.key[0] && !strstr(e->dwname, pt.key) &&
+			    !(e->linkage && strstr(e->linkage, pt.key)))
+				continue;
+			if (!bsearch(&(const char *){ idx_name(e) }, names, nr_names,
+				     sizeof(*names), strcmp_ptr))
+				continue;
+			ALLOC_GROW(origins, nr_origins + 1, alloc_origins);
+			origins[nr_origins++] = e->die.addr;
+		}
+		free(names);
+		qsort(origins, nr_origins, sizeof(*origins), ptr_cmp);
+		for (size_t i = 0; i < dbg->nr_idx; i++) {
+			struct idx_ent *e = &dbg->idx[i];
+			struct func f = { 0 };
+
+			if (!e->inlined || !e->origin ||
+			    !bsearch(&e->origin, origins, nr_origins, sizeof(*origins), ptr_cmp))
+				continue;
+			if (!die_code_range(&e->die, &f.entry, &f.end))
+				continue;
+			f.inlined = true;
+			/* the abstract DIE's name, which is what was matched */
+			{
+				Dwarf_Attribute am;
+				Dwarf_Die o;
+				const char *lk, *n;
+
+				if (!dwarf_attr(&e->die, DW_AT_abstract_origin, &am) ||
+				    !dwarf_formref_die(&am, &o))
+					continue;
+				lk = die_str(&o, DW_AT_linkage_name);
+				n = die_str(&o, DW_AT_name);
+				f.name = lk && is_mangled(lk) ? demangle(lk, false) :
+					 xstrdup(e->scope && n ? e->scope : n ?: "?");
+				if (!(lk && is_mangled(lk)) && e->scope && n) {
+					free(f.name);
+					f.name = xasprintf("%s::%s", e->scope, n);
+				}
+				if (lk && is_mangled(lk)) {
+					char *sig = demangle(lk, true);
+
+					if (strcmp(sig, f.name))
+						f.signature = sig;
+					else
+						free(sig);
+				}
+			}
+			func_fill_die(&f, &e->die);
+			add_func(&funcs, &nr_funcs, &alloc_out, &f);
+		}
+	}
+	(void)from_dwarf;
+	if (!nr_funcs) {
+		diag_error(d, SPAN_NONE, "function '%s' in %s has no code (declared only)",
+			   pattern, dbg->base);
+		ret = -ENOENT;
+		goto out;
+	}
+	*out = funcs;
+	*nr = nr_funcs;
+	funcs = NULL;
+	nr_funcs = 0;
+out:
+	func_list_free(funcs, nr_funcs);
+	free(cands);
+	free(origins);
+	pattern_release(&pt);
+	return ret;
+}
+
+void func_list_free(struct func *funcs, size_t nr)
+{
+	for (size_t i = 0; i < nr; i++) {
+		free(funcs[i].name);
+		free(funcs[i].signature);
+	}
+	free(funcs);
+}

@@ -50,6 +50,13 @@ Dwarf *debuginfo_dwarf(struct debuginfo *dbg, Dwarf_Addr *bias);
  * NULL when there is none. Addresses are the binary's virtual addresses. */
 Dwarf_CFI *debuginfo_cfi(struct debuginfo *dbg);
 
+/**
+ * debuginfo_addr_cu() - the compile unit whose code holds @vaddr (from .debug_aranges)
+ * @cu: filled on success
+ * Return: true, or false when there is no DWARF for @vaddr. DWARF pc = @vaddr - bias.
+ */
+bool debuginfo_addr_cu(struct debuginfo *dbg, uint64_t vaddr, Dwarf_Die *cu);
+
 /* debuginfo_elf() - the binary's own ELF (for code bytes, program headers) */
 Elf *debuginfo_elf(struct debuginfo *dbg);
 

@@ -1,2 +1,246 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* elfinfo.c - (being written) */
+/* elfinfo.c - finding a binary like the dynamic linker does; ELF segments and offsets */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define LOG_DOMAIN "elfinfo"
+#include "elfinfo.h"
+#include "log.h"
+
+/* glibc's ld.so.cache, new format (glibc >= 2.32 writes only this one) */
+#define LDCACHE_MAGIC "glibc-ld.so.cache1.1"
+#define LDCACHE_FLAG_TYPE_MASK 0x00ff
+#define LDCACHE_FLAG_ELF_LIBC6 0x0003
+#define LDCACHE_FLAG_REQ_MASK 0x0f00
+#define LDCACHE_FLAG_X8664_LIB64 0x0300
+
+struct ldcache_head {
+	char magic[20];		/* "glibc-ld.so.cache" "1.1" */
+	uint32_t nlibs;
+	uint32_t len_strings;
+	uint8_t flags;
+	uint8_t pad[3];
+	uint32_t extension_offset;
+	uint32_t unused[3];
+};
+
+struct ldcache_entry {
+	int32_t flags;
+	uint32_t key;		/* string offsets from the start of the file */
+	uint32_t value;
+	uint32_t osversion;
+	uint64_t hwcap;
+};
+
+char *elfinfo_ldcache_lookup(const char *soname)
+{
+	const struct ldcache_head *h;
+	const struct ldcache_entry *e;
+	char *ret = NULL;
+	struct stat st;
+	size_t off;
+	void *map;
+	int fd;
+
+	fd = open("/etc/ld.so.cache", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) < 0 || (size_t)st.st_size < sizeof(*h)) {
+		close(fd);
+		return NULL;
+	}
+	map = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (map == MAP_FAILED)
+		return NULL;
+	/* an old-format ("ld.so-1.7.0") part may come first; the new one is what we read */
+	off = 0;
+	if (memcmp(map, LDCACHE_MAGIC, strlen(LDCACHE_MAGIC))) {
+		void *p = memmem(map, st.st_size, LDCACHE_MAGIC, strlen(LDCACHE_MAGIC));
+
+		if (!p)
+			goto out;
+		off = (char *)p - (char *)map;
+	}
+	h = (const struct ldcache_head *)((char *)map + off);
+	if (off + sizeof(*h) + (size_t)h->nlibs * sizeof(*e) > (size_t)st.st_size)
+		goto out;
+	e = (const struct ldcache_entry *)(h + 1);
+	for (uint32_t i = 0; i < h->nlibs; i++) {
+		const char *key, *val;
+
+		if ((e[i].flags & LDCACHE_FLAG_TYPE_MASK) != LDCACHE_FLAG_ELF_LIBC6 ||
+		    (e[i].flags & LDCACHE_FLAG_REQ_MASK) != LDCACHE_FLAG_X8664_LIB64)
+			continue;
+		if (e[i].key >= st.st_size || e[i].value >= st.st_size)
+			continue;
+		key = (const char *)map + e[i].key;
+		val = (const char *)map + e[i].value;
+		if (!memchr(key, 0, st.st_size - e[i].key) || !memchr(val, 0, st.st_size - e[i].value))
+			continue;
+		if (!strcmp(key, soname)) {
+			ret = xstrdup(val);
+			break;
+		}
+	}
+out:
+	munmap(map, st.st_size);
+	return ret;
+}
+
+static char *try_path(const char *path, struct strbuf *looked)
+{
+	struct stat st;
+	char *rp;
+
+	if (looked) {
+		if (looked->len)
+			strbuf_addstr(looked, ", ");
+		strbuf_addstr(looked, path);
+	}
+	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode))
+		return NULL;
+	rp = realpath(path, NULL);
+	if (!rp)
+		return NULL;
+	pr_debug("%s -> %s", path, rp);
+	return rp;
+}
+
+/* each directory of a ':'-separated list */
+static char *try_dirs(const char *list, const char *name, struct strbuf *looked)
+{
+	const char *p = list, *colon;
+	char *ret = NULL;
+
+	while (p && *p && !ret) {
+		colon = strchr(p, ':');
+		size_t n = colon ? (size_t)(colon - p) : strlen(p);
+
+		if (n) {
+			char *path = xasprintf("%.*s/%s", (int)n, p, name);
+
+			ret = try_path(path, looked);
+			free(path);
+		}
+		p = colon ? colon + 1 : NULL;
+	}
+	return ret;
+}
+
+char *elfinfo_find_binary(const char *name, struct strbuf *looked)
+{
+	static const char std_dirs[] =
+		"/lib/x86_64-linux-gnu:/usr/lib/x86_64-linux-gnu:/lib64:/usr/lib64:/lib:/usr/lib";
+	char *ret, *cached;
+
+	if (strchr(name, '/'))
+		return try_path(name, looked);
+	/* perf probe -x takes a file in the current directory; so do we */
+	ret = try_path(name, NULL);
+	if (ret)
+		return ret;
+	if (strstr(name, ".so")) {
+		ret = try_dirs(getenv("LD_LIBRARY_PATH"), name, looked);
+		if (ret)
+			return ret;
+		cached = elfinfo_ldcache_lookup(name);
+		if (cached) {
+			ret = try_path(cached, looked);
+			free(cached);
+			if (ret)
+				return ret;
+		}
+		ret = try_dirs(std_dirs, name, looked);
+		if (ret)
+			return ret;
+	}
+	ret = try_dirs(getenv("PATH") ? getenv("PATH") : "/usr/local/bin:/usr/bin:/bin", name,
+		       looked);
+	if (ret)
+		return ret;
+	if (!strstr(name, ".so")) {
+		cached = elfinfo_ldcache_lookup(name);
+		if (cached) {
+			ret = try_path(cached, looked);
+			free(cached);
+		}
+	}
+	return ret;
+}
+
+int elfinfo_vaddr_to_offset(Elf *elf, uint64_t vaddr, bool exec_only, uint64_t *offset)
+{
+	size_t n;
+
+	if (elf_getphdrnum(elf, &n) < 0)
+		return -ERANGE;
+	for (size_t i = 0; i < n; i++) {
+		GElf_Phdr mem, *ph = gelf_getphdr(elf, i, &mem);
+
+		if (!ph || ph->p_type != PT_LOAD)
+			continue;
+		if (exec_only && !(ph->p_flags & PF_X))
+			continue;
+		if (vaddr >= ph->p_vaddr && vaddr < ph->p_vaddr + ph->p_filesz) {
+			*offset = vaddr - ph->p_vaddr + ph->p_offset;
+			return 0;
+		}
+	}
+	return -ERANGE;
+}
+
+int elfinfo_offset_to_vaddr(Elf *elf, uint64_t offset, uint64_t *vaddr)
+{
+	size_t n;
+
+	if (elf_getphdrnum(elf, &n) < 0)
+		return -ERANGE;
+	/* executable segments first: an offset can be in two segments' page-aligned ranges */
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; i < n; i++) {
+			GElf_Phdr mem, *ph = gelf_getphdr(elf, i, &mem);
+
+			if (!ph || ph->p_type != PT_LOAD)
+				continue;
+			if (!pass != !!(ph->p_flags & PF_X))
+				continue;
+			if (offset >= ph->p_offset && offset < ph->p_offset + ph->p_filesz) {
+				*vaddr = offset - ph->p_offset + ph->p_vaddr;
+				return 0;
+			}
+		}
+	}
+	return -ERANGE;
+}
+
+const char *elfinfo_debuglink(Elf *elf)
+{
+	size_t shstrndx;
+	Elf_Scn *scn = NULL;
+
+	if (elf_getshdrstrndx(elf, &shstrndx) < 0)
+		return NULL;
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr mem, *sh = gelf_getshdr(scn, &mem);
+		const char *name;
+		Elf_Data *data;
+
+		if (!sh)
+			continue;
+		name = elf_strptr(elf, shstrndx, sh->sh_name);
+		if (!name || strcmp(name, ".gnu_debuglink"))
+			continue;
+		data = elf_getdata(scn, NULL);
+		if (!data || !data->d_size || !memchr(data->d_buf, 0, data->d_size))
+			return NULL;
+		return data->d_buf;
+	}
+	return NULL;
+}

@@ -1,2 +1,358 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* place.c - (being written) */
+/* place.c - a probe's PLACE -> the addresses to probe, each with its function and scope */
+#include <dwarf.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define LOG_DOMAIN "place"
+#include "lines.h"
+#include "log.h"
+#include "place.h"
+#include "retsite.h"
+
+static bool lang_is_go(int lang)
+{
+	return lang == DW_LANG_Go;
+}
+
+/*
+ * The parameters of @fn live in frame-base slots (DW_OP_fbreg, one location for the whole
+ * function) that the prologue writes: -O0 C/C++/Rust. Then the entry reads garbage.
+ */
+static bool params_need_prologue(Dwarf_Die *fn)
+{
+	Dwarf_Die child;
+	bool fbreg = false;
+
+	if (dwarf_child(fn, &child) != 0)
+		return false;
+	do {
+		int tag = dwarf_tag(&child);
+		Dwarf_Attribute attr;
+		Dwarf_Op *ops;
+		size_t nops;
+
+		if (tag != DW_TAG_formal_parameter && tag != DW_TAG_variable)
+			continue;
+		if (!dwarf_attr(&child, DW_AT_location, &attr))
+			continue;
+		if (dwarf_whatform(&attr) != DW_FORM_exprloc &&
+		    dwarf_whatform(&attr) != DW_FORM_block1 &&
+		    dwarf_whatform(&attr) != DW_FORM_block)
+			return false;	/* a location list: the compiler tracked it */
+		if (dwarf_getlocation(&attr, &ops, &nops) != 0 || !nops)
+			continue;
+		if (ops[0].atom == DW_OP_fbreg)
+			fbreg = true;
+		else if (tag == DW_TAG_formal_parameter)
+			return false;
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return fbreg;
+}
+
+/*
+ * Past the prologue: the row flagged prologue_end, else the first statement row after the
+ * entry (gcc -O0 starts the body with a new row after storing the parameters).
+ * Return: the address, or @entry when the line table says nothing useful.
+ */
+static uint64_t skip_prologue(struct debuginfo *dbg, Dwarf_Die *cu, uint64_t entry, uint64_t end)
+{
+	Dwarf_Lines *lines;
+	Dwarf_Addr bias;
+	uint64_t best = 0, pe = 0;
+	size_t n;
+
+	debuginfo_dwarf(dbg, &bias);
+	if (dwarf_getsrclines(cu, &lines, &n) != 0)
+		return entry;
+	for (size_t i = 0; i < n; i++) {
+		Dwarf_Line *l = dwarf_onesrcline(lines, i);
+		Dwarf_Addr a;
+		bool stmt = true, pend = false, endseq = false;
+
+		if (!l || dwarf_lineaddr(l, &a) != 0)
+			continue;
+		a += bias;
+		if (a <= entry || (end && a >= end))
+			continue;
+		dwarf_lineendsequence(l, &endseq);
+		if (endseq)
+			continue;
+		dwarf_linebeginstatement(l, &stmt);
+		dwarf_lineprologueend(l, &pend);
+		if (pend && (!pe || a < pe))
+			pe = a;
+		if (stmt && (!best || a < best))
+			best = a;
+	}
+	if (pe)
+		return pe;
+	return best ? best : entry;
+}
+
+static void site_from_func(struct probe_site *s, const struct func *f, uint64_t vaddr)
+{
+	memset(s, 0, sizeof(*s));
+	s->vaddr = vaddr;
+	s->func = xstrdup(f->name);
+	s->has_die = f->has_die;
+	if (f->has_die) {
+		s->die = f->die;
+		s->cu = f->cu;
+	}
+	s->lang = f->lang;
+}
+
+static int site_offset(struct debuginfo *dbg, struct probe_site *s, struct diag *d)
+{
+	return debuginfo_vaddr_to_offset(dbg, s->vaddr, &s->offset, d);
+}
+
+static void add_site(struct probe_site **sites, size_t *nr, size_t *alloc,
+		     const struct probe_site *s)
+{
+	ALLOC_GROW(*sites, *nr + 1, *alloc);
+	(*sites)[(*nr)++] = *s;
+}
+
+/* the innermost function DIE (subprogram or inlined copy) holding @vaddr, and its name */
+static void site_at_addr(struct debuginfo *dbg, uint64_t vaddr, struct probe_site *s)
+{
+	struct strbuf sb = STRBUF_INIT;
+	Dwarf_Die cudie, *scopes = NULL;
+	Dwarf_Addr bias;
+	int n;
+
+	memset(s, 0, sizeof(*s));
+	s->vaddr = vaddr;
+	if (debuginfo_symbolize(dbg, vaddr, &sb) == 0) {
+		char *plus = strrchr(sb.buf, '+');
+
+		if (plus)
+			*plus = 0;
+		s->func = strbuf_detach(&sb);
+	}
+	strbuf_release(&sb);
+	if (!debuginfo_dwarf(dbg, &bias) || !debuginfo_addr_cu(dbg, vaddr, &cudie))
+		return;
+	s->cu = cudie;
+	s->lang = dwarf_srclang(&cudie);
+	if (s->lang < 0)
+		s->lang = 0;
+	n = dwarf_getscopes(&cudie, vaddr - bias, &scopes);
+	for (int i = 0; i < n; i++) {
+		int tag = dwarf_tag(&scopes[i]);
+
+		if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine) {
+			s->die = scopes[i];
+			s->has_die = true;
+			break;
+		}
+	}
+	free(scopes);
+}
+
+/* move the error in @from to @d, pointing at @sp when it has no place of its own */
+static int diag_take(struct diag *d, struct diag *from, struct span sp, int ret)
+{
+	if (from->msg) {
+		if (from->exit_code == 1)
+			diag_fail(d, "%s", from->msg);
+		else
+			diag_error(d, from->span.start >= 0 ? from->span : sp, "%s", from->msg);
+		if (from->hints.len)
+			diag_hint(d, "%s", from->hints.buf);
+	}
+	diag_release(from);
+	return ret;
+}
+
+static bool tail_match(const char *path, const char *tail)
+{
+	size_t lp, lt;
+
+	if (!path || !tail)
+		return false;
+	lp = strlen(path);
+	lt = strlen(tail);
+	if (lt > lp || strcmp(path + lp - lt, tail))
+		return false;
+	return lt == lp || tail[0] == '/' || path[lp - lt - 1] == '/';
+}
+
+static bool func_in_file(struct func *f, const char *file)
+{
+	if (!f->has_die)
+		return false;
+	return tail_match(dwarf_decl_file(&f->die), file) ||
+	       tail_match(dwarf_diename(&f->cu), file);
+}
+
+static int resolve_lines(const struct probe_place *pl, struct debuginfo *dbg, struct func *f,
+			 struct probe_site **sites, size_t *nr, size_t *alloc, struct diag *d)
+{
+	struct line_addr *la = NULL;
+	size_t n = 0;
+	int ret;
+
+	if (f) {
+		if (!f->has_die)
+			return diag_error(d, pl->span, "%s has no DWARF: no line information",
+					  f->name);
+		ret = lines_for_func(dbg, &f->die, pl->line, &la, &n, d);
+	} else {
+		ret = lines_for_file(dbg, pl->srcfile, pl->line, &la, &n, d);
+	}
+	if (ret < 0)
+		return ret;
+	for (size_t i = 0; i < n; i++) {
+		struct probe_site s;
+
+		if (f) {
+			site_from_func(&s, f, la[i].vaddr);
+		} else {
+			site_at_addr(dbg, la[i].vaddr, &s);
+		}
+		add_site(sites, nr, alloc, &s);
+	}
+	line_addrs_free(la, n);
+	return 0;
+}
+
+static int resolve_return(const struct probe_place *pl, struct debuginfo *dbg, struct func *f,
+			  struct probe_site **sites, size_t *nr, size_t *alloc, struct diag *d)
+{
+	struct probe_site s;
+	uint64_t *addrs = NULL;
+	size_t n = 0;
+	int ret;
+
+	if (!lang_is_go(f->lang)) {
+		site_from_func(&s, f, f->entry);
+		s.is_return = true;
+		add_site(sites, nr, alloc, &s);
+		return 0;
+	}
+	/* Go: a uretprobe crashes the program when the goroutine stack moves */
+	if (!f->end)
+		return diag_error(d, pl->span, "%%return: the end of %s is unknown", f->name);
+	ret = retsite_find(dbg, f->entry, f->end, &addrs, &n, d);
+	if (ret < 0)
+		return ret;
+	for (size_t i = 0; i < n; i++) {
+		site_from_func(&s, f, addrs[i]);
+		s.at_ret_insn = true;
+		add_site(sites, nr, alloc, &s);
+	}
+	free(addrs);
+	return 0;
+}
+
+static int resolve_func(const struct probe_place *pl, struct debuginfo *dbg,
+			struct probe_site **sites, size_t *nr, size_t *alloc, struct diag *d)
+{
+	struct func *funcs = NULL;
+	struct diag ld;
+	size_t nf = 0, kept = 0;
+	int ret;
+
+	diag_init(&ld, d->input);
+	ret = debuginfo_find_functions(dbg, pl->func, &funcs, &nf, &ld);
+	if (ret < 0)
+		return diag_take(d, &ld, pl->span, ret);
+	diag_release(&ld);
+	for (size_t i = 0; i < nf; i++) {
+		struct func *f = &funcs[i];
+		struct probe_site s;
+
+		if (pl->srcfile && !func_in_file(f, pl->srcfile))
+			continue;
+		kept++;
+		if (f->inlined && (pl->is_return || pl->has_offset))
+			continue;	/* an inlined copy has no return and no own offsets */
+		if (pl->is_return) {
+			ret = resolve_return(pl, dbg, f, sites, nr, alloc, d);
+		} else if (pl->has_line) {
+			ret = resolve_lines(pl, dbg, f, sites, nr, alloc, d);
+		} else if (pl->has_offset) {
+			if (f->end && f->entry + pl->offset >= f->end) {
+				ret = diag_error(d, pl->span,
+						 "offset +%lu is beyond the end of %s (size %lu)",
+						 pl->offset, f->name,
+						 (unsigned long)(f->end - f->entry));
+			} else {
+				site_from_func(&s, f, f->entry + pl->offset);
+				add_site(sites, nr, alloc, &s);
+			}
+		} else {
+			uint64_t at = f->entry;
+
+			if (f->has_die && !lang_is_go(f->lang) && params_need_prologue(&f->die))
+				at = skip_prologue(dbg, &f->cu, f->entry, f->end);
+			site_from_func(&s, f, at);
+			s.after_prologue = at != f->entry;
+			add_site(sites, nr, alloc, &s);
+		}
+		if (ret < 0)
+			break;
+	}
+	if (ret >= 0 && !kept)
+		ret = diag_error(d, pl->span, "no function '%s' in %s", pl->func, pl->srcfile);
+	else if (ret >= 0 && !*nr)
+		ret = diag_error(d, pl->span, "%s is only inlined: it has no %s", pl->func,
+				 pl->is_return ? "return to probe" : "code of its own for +OFFSET");
+	func_list_free(funcs, nf);
+	return ret;
+}
+
+int place_resolve(const struct probe_place *pl, struct debuginfo *dbg, struct probe_site **sites,
+		  size_t *nr, struct diag *d)
+{
+	size_t alloc = 0;
+	int ret = 0;
+
+	*sites = NULL;
+	*nr = 0;
+	switch (pl->kind) {
+	case PLACE_FUNC:
+		ret = resolve_func(pl, dbg, sites, nr, &alloc, d);
+		break;
+	case PLACE_SRCLINE:
+		ret = debuginfo_require_dwarf(dbg, d);
+		if (!ret)
+			ret = resolve_lines(pl, dbg, NULL, sites, nr, &alloc, d);
+		break;
+	case PLACE_ADDR: {
+		struct probe_site s;
+
+		site_at_addr(dbg, pl->addr, &s);
+		add_site(sites, nr, &alloc, &s);
+		break;
+	}
+	default:
+		ret = diag_error(d, pl->span, "unknown kind of place");
+	}
+	for (size_t i = 0; ret >= 0 && i < *nr; i++) {
+		ret = site_offset(dbg, &(*sites)[i], d);
+		if (ret < 0 && d->span.start < 0)
+			d->span = pl->span;
+	}
+	if (ret >= 0 && !*nr)
+		ret = diag_error(d, pl->span, "no address to probe");
+	if (ret < 0) {
+		probe_sites_free(*sites, *nr);
+		*sites = NULL;
+		*nr = 0;
+		return ret;
+	}
+	pr_debug("%zu site(s) for %s", *nr, pl->func ?: pl->srcfile ?: "address");
+	return 0;
+}
+
+void probe_sites_free(struct probe_site *sites, size_t nr)
+{
+	for (size_t i = 0; i < nr; i++)
+		free(sites[i].func);
+	free(sites);
+}
