@@ -1,2 +1,678 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* decode.c - (being written) */
+/* decode.c - raw tracefs records -> typed values, following the translator's trace_arg */
+#define LOG_DOMAIN "decode"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <traceevent/event-parse.h>
+#include <traceevent/trace-seq.h>
+
+#undef ARRAY_SIZE
+#include "debuginfo.h"
+#include "decode.h"
+#include "log.h"
+#include "symbolize.h"
+
+#define ARENA_SIZE (64 * 1024)	/* strings of one event; a record is at most a page */
+#define TASK_CACHE 4096		/* power of two */
+#define IP_CACHE 1024		/* power of two */
+
+/* Where a kernel field is in the record. */
+struct fld {
+	int off;
+	int size;
+	bool dyn;		/* __data_loc / __rel_loc */
+	bool rel;
+	bool is_signed;
+	const char *type;	/* kernel type of the fetch ("u64", "char[64]") */
+};
+
+struct dprobe {
+	const struct trace_probe *tp;
+	struct fld *flds;	/* one per tp->fields */
+};
+
+struct dev {
+	struct tep_event *te;
+	char *sys, *name;
+	bool generic;
+	struct dprobe *probes;
+	size_t nr_probes;
+	int ip_off;		/* __probe_ip (p:) or __probe_func (r:), -1 if none */
+	struct tep_format_field **gfields;	/* generic: the non-common fields */
+	size_t nr_gfields;
+	struct value *vals;
+	size_t max_vals;
+};
+
+struct task {
+	int tid;
+	int tgid;
+	char comm[16];
+};
+
+struct ip_entry {
+	int tgid;
+	uint64_t ip;
+	int probe;		/* index in dev->probes */
+	struct dev *dev;
+};
+
+struct decoder {
+	struct tep_handle *tep;
+	struct debuginfo *dbg;
+	struct symbolizer *sym;
+	bool lookup_tasks;
+	int pid_off, type_off, type_size;
+	struct dev **by_id;
+	size_t nr_ids;
+	char *arena;
+	size_t arena_used;
+	struct task tasks[TASK_CACHE];
+	struct ip_entry ips[IP_CACHE];
+	struct trace_seq seq;
+};
+
+struct decoder *decoder_new(struct tep_handle *tep, struct debuginfo *dbg, bool lookup_tasks)
+{
+	struct decoder *dc = xcalloc(1, sizeof(*dc));
+
+	dc->tep = tep;
+	dc->dbg = dbg;
+	dc->sym = symbolizer_new(dbg);
+	dc->lookup_tasks = lookup_tasks;
+	dc->arena = xmalloc(ARENA_SIZE);
+	dc->pid_off = 4;
+	dc->type_off = 0;
+	dc->type_size = 2;
+	trace_seq_init(&dc->seq);
+	return dc;
+}
+
+static void dev_free(struct dev *e)
+{
+	if (!e)
+		return;
+	for (size_t i = 0; i < e->nr_probes; i++)
+		free(e->probes[i].flds);
+	free(e->probes);
+	free(e->gfields);
+	free(e->vals);
+	free(e->sys);
+	free(e->name);
+	free(e);
+}
+
+void decoder_free(struct decoder *dc)
+{
+	if (!dc)
+		return;
+	for (size_t i = 0; i < dc->nr_ids; i++) {
+		/* an event is in the table once */
+		dev_free(dc->by_id[i]);
+	}
+	free(dc->by_id);
+	symbolizer_free(dc->sym);
+	free(dc->arena);
+	trace_seq_destroy(&dc->seq);
+	free(dc);
+}
+
+static struct dev *dev_get(struct decoder *dc, const char *sys, const char *name, bool generic,
+			   struct diag *d)
+{
+	struct tep_event *te = tep_find_event_by_name(dc->tep, sys, name);
+	struct tep_format_field *f;
+	struct dev *e;
+
+	if (!te) {
+		if (d)
+			diag_fail(d, "no format for event %s:%s", sys, name);
+		return NULL;
+	}
+	if ((size_t)te->id < dc->nr_ids && dc->by_id[te->id])
+		return dc->by_id[te->id];
+	if ((size_t)te->id >= dc->nr_ids) {
+		size_t n = te->id + 64;
+
+		dc->by_id = xrealloc(dc->by_id, n * sizeof(*dc->by_id));
+		memset(dc->by_id + dc->nr_ids, 0, (n - dc->nr_ids) * sizeof(*dc->by_id));
+		dc->nr_ids = n;
+	}
+	e = xcalloc(1, sizeof(*e));
+	e->te = te;
+	e->sys = xstrdup(sys);
+	e->name = xstrdup(name);
+	e->generic = generic;
+	e->ip_off = -1;
+	f = tep_find_field(te, "__probe_ip");
+	if (!f)
+		f = tep_find_field(te, "__probe_func");
+	if (f)
+		e->ip_off = f->offset;
+	f = tep_find_common_field(te, "common_pid");
+	if (f)
+		dc->pid_off = f->offset;
+	f = tep_find_common_field(te, "common_type");
+	if (f) {
+		dc->type_off = f->offset;
+		dc->type_size = f->size;
+	}
+	dc->by_id[te->id] = e;
+	return e;
+}
+
+static void fld_from(struct fld *fl, const struct tep_format_field *f)
+{
+	fl->off = f->offset;
+	fl->size = f->size;
+	fl->dyn = f->flags & TEP_FIELD_IS_DYNAMIC;
+	fl->rel = f->flags & TEP_FIELD_IS_RELATIVE;
+	fl->is_signed = f->flags & TEP_FIELD_IS_SIGNED;
+}
+
+int decoder_add_probe(struct decoder *dc, const struct trace_probe *tp, struct diag *d)
+{
+	struct dev *e = dev_get(dc, tp->group, tp->event, false, d);
+	struct dprobe *p;
+
+	if (!e)
+		return -ENOENT;
+	e->probes = xrealloc(e->probes, (e->nr_probes + 1) * sizeof(*e->probes));
+	p = &e->probes[e->nr_probes];
+	p->tp = tp;
+	p->flds = xcalloc(tp->nr_fields ? tp->nr_fields : 1, sizeof(*p->flds));
+	for (size_t i = 0; i < tp->nr_fields; i++) {
+		struct tep_format_field *f = tep_find_field(e->te, tp->fields[i].name);
+
+		if (!f) {
+			free(p->flds);
+			return diag_fail(d, "event %s:%s has no field %s", tp->group, tp->event,
+					 tp->fields[i].name);
+		}
+		fld_from(&p->flds[i], f);
+		p->flds[i].type = tp->fields[i].type;
+	}
+	e->nr_probes++;
+	if (tp->nr_args > e->max_vals) {
+		e->max_vals = tp->nr_args;
+		e->vals = xrealloc(e->vals, e->max_vals * sizeof(*e->vals));
+	}
+	return 0;
+}
+
+int decoder_add_generic(struct decoder *dc, const char *sys, const char *event, struct diag *d)
+{
+	struct dev *e = dev_get(dc, sys, event, true, d);
+	struct tep_format_field **fields;
+
+	if (!e)
+		return -ENOENT;
+	if (e->gfields)
+		return 0;
+	fields = tep_event_fields(e->te);
+	for (size_t i = 0; fields && fields[i]; i++)
+		e->nr_gfields++;
+	e->gfields = xcalloc(e->nr_gfields + 1, sizeof(*e->gfields));
+	for (size_t i = 0; i < e->nr_gfields; i++)
+		e->gfields[i] = fields[i];
+	free(fields);
+	e->max_vals = e->nr_gfields;
+	e->vals = xcalloc(e->max_vals + 1, sizeof(*e->vals));
+	return 0;
+}
+
+void decoder_remove(struct decoder *dc, const char *sys, const char *event)
+{
+	for (size_t i = 0; i < dc->nr_ids; i++) {
+		struct dev *e = dc->by_id[i];
+
+		if (e && !strcmp(e->sys, sys) && !strcmp(e->name, event)) {
+			dc->by_id[i] = NULL;
+			for (size_t k = 0; k < IP_CACHE; k++)
+				if (dc->ips[k].dev == e)
+					dc->ips[k].dev = NULL;
+			dev_free(e);
+		}
+	}
+}
+
+bool decode_fault_addr(uint64_t addr)
+{
+	uint64_t top = addr >> 47;
+
+	return addr < 4096 || (top != 0 && top != 0x1ffff);
+}
+
+static uint64_t rd_u(const char *p, int size)
+{
+	switch (size) {
+	case 1:
+		return *(const uint8_t *)p;
+	case 2: {
+		uint16_t v;
+
+		memcpy(&v, p, 2);
+		return v;
+	}
+	case 4: {
+		uint32_t v;
+
+		memcpy(&v, p, 4);
+		return v;
+	}
+	default: {
+		uint64_t v;
+
+		memcpy(&v, p, 8);
+		return v;
+	}
+	}
+}
+
+static int64_t rd_s(const char *p, int size)
+{
+	switch (size) {
+	case 1:
+		return *(const int8_t *)p;
+	case 2:
+		return (int16_t)rd_u(p, 2);
+	case 4:
+		return (int32_t)rd_u(p, 4);
+	default:
+		return (int64_t)rd_u(p, 8);
+	}
+}
+
+static char *arena_alloc(struct decoder *dc, size_t n)
+{
+	char *p;
+
+	if (dc->arena_used + n > ARENA_SIZE)
+		return NULL;
+	p = dc->arena + dc->arena_used;
+	dc->arena_used += n;
+	return p;
+}
+
+static const char *arena_str(struct decoder *dc, const char *s, size_t n)
+{
+	char *p = arena_alloc(dc, n + 1);
+
+	if (!p)
+		return "";
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+/* A __data_loc / __rel_loc field: where its bytes are and how many. */
+static const char *rd_loc(const char *rec, int size, const struct fld *fl, size_t *len)
+{
+	uint32_t loc = (uint32_t)rd_u(rec + fl->off, 4);
+	size_t off = loc & 0xffff;
+
+	*len = loc >> 16;
+	if (fl->rel)
+		off += fl->off + fl->size;
+	if (off + *len > (size_t)size) {
+		*len = 0;
+		return rec;
+	}
+	return rec + off;
+}
+
+/* Load base of the probed binary in this process: the probe's runtime ip less its vaddr. */
+static struct dprobe *probe_of(struct decoder *dc, struct dev *e, const char *rec, int tgid,
+			       uint64_t *base)
+{
+	uint64_t ip = e->ip_off >= 0 ? rd_u(rec + e->ip_off, 8) : 0;
+	struct dprobe *p = &e->probes[0];
+
+	if (e->nr_probes > 1 && e->ip_off >= 0) {
+		struct ip_entry *c = &dc->ips[((ip >> 2) ^ (uint64_t)tgid) & (IP_CACHE - 1)];
+		int found = -1, nr_aligned = 0;
+
+		if (c->dev == e && c->ip == ip && c->tgid == tgid) {
+			found = c->probe;
+		} else {
+			/* a PIE loads at a page boundary: only the right probe gives one */
+			for (size_t i = 0; i < e->nr_probes; i++) {
+				uint64_t b = ip - e->probes[i].tp->vaddr;
+
+				if (!(b & 0xfff)) {
+					if (found < 0)
+						found = i;
+					nr_aligned++;
+				}
+			}
+			if (nr_aligned > 1) {
+				/* same page offset: ask /proc/PID/maps for the file offset */
+				char path[64], line[512];
+				FILE *f;
+
+				snprintf(path, sizeof(path), "/proc/%d/maps", tgid);
+				f = fopen(path, "re");
+				while (f && fgets(line, sizeof(line), f)) {
+					unsigned long long lo, hi, pgoff;
+
+					if (sscanf(line, "%llx-%llx %*s %llx", &lo, &hi, &pgoff) != 3 ||
+					    ip < lo || ip >= hi)
+						continue;
+					for (size_t i = 0; i < e->nr_probes; i++)
+						if (e->probes[i].tp->offset == ip - lo + pgoff)
+							found = i;
+					break;
+				}
+				if (f)
+					fclose(f);
+			}
+			if (found < 0)
+				found = 0;
+			c->dev = e;
+			c->ip = ip;
+			c->tgid = tgid;
+			c->probe = found;
+		}
+		p = &e->probes[found];
+	}
+	*base = ip ? ip - p->tp->vaddr : 0;
+	return p;
+}
+
+static void task_lookup(struct decoder *dc, int tid, struct event *ev)
+{
+	struct task *t = &dc->tasks[(unsigned int)tid & (TASK_CACHE - 1)];
+	char path[64], buf[512];
+	FILE *f;
+
+	if (t->tid == tid && tid) {
+		ev->pid = t->tgid;
+		memcpy(ev->comm, t->comm, sizeof(ev->comm));
+		return;
+	}
+	ev->pid = tid;
+	strcpy(ev->comm, tid ? "<...>" : "<idle>");
+	if (!dc->lookup_tasks || !tid)
+		return;
+	snprintf(path, sizeof(path), "/proc/%d/status", tid);
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	while (fgets(buf, sizeof(buf), f)) {
+		if (!strncmp(buf, "Name:\t", 6)) {
+			size_t n = strcspn(buf + 6, "\n");
+
+			if (n > 15)
+				n = 15;
+			memcpy(ev->comm, buf + 6, n);
+			ev->comm[n] = '\0';
+		} else if (!strncmp(buf, "Tgid:\t", 6)) {
+			ev->pid = atoi(buf + 6);
+			break;
+		}
+	}
+	fclose(f);
+	t->tid = tid;
+	t->tgid = ev->pid;
+	memcpy(t->comm, ev->comm, sizeof(t->comm));
+}
+
+static void decode_arg(struct decoder *dc, const struct dprobe *p, const char *rec, int size,
+		       uint64_t base, const struct trace_arg *a, struct value *v)
+{
+	const struct fld *fl = &p->flds[a->field];
+	const char *at = rec + fl->off;
+
+	memset(v, 0, sizeof(*v));
+	v->name = a->name;
+	v->arg = a;
+	v->kind = a->kind;
+	for (int k = 0; k < a->nr_guards; k++) {
+		const struct fld *g = &p->flds[a->guards[k]];
+
+		if (decode_fault_addr(rd_u(rec + g->off, g->size))) {
+			v->fault = true;
+			v->fault_expr = a->guard_exprs[k];
+			return;
+		}
+	}
+	switch (a->kind) {
+	case VK_SIGNED:
+		v->num.s = rd_s(at, fl->size);
+		break;
+	case VK_CHAR:
+	case VK_ENUM:
+		if (a->is_signed || fl->is_signed)
+			v->num.s = rd_s(at, fl->size);
+		else
+			v->num.u = rd_u(at, fl->size);
+		if (a->kind == VK_ENUM) {
+			for (size_t i = 0; i < a->nr_enums; i++)
+				if (a->enums[i].value == v->num.s)
+					v->text = a->enums[i].name;
+		}
+		break;
+	case VK_UNSIGNED:
+	case VK_HEX:
+	case VK_POINTER:
+	case VK_BOOL:
+		v->num.u = rd_u(at, fl->size);
+		break;
+	case VK_FLOAT:
+		if (a->size == 4) {
+			uint32_t bits = (uint32_t)rd_u(at, 4);
+			float f;
+
+			memcpy(&f, &bits, 4);
+			v->num.f = f;
+		} else {
+			uint64_t bits = rd_u(at, 8);
+			double f;
+
+			memcpy(&f, &bits, 8);
+			v->num.f = f;
+		}
+		break;
+	case VK_CSTRING: {
+		size_t len;
+		const char *s = rd_loc(rec, size, fl, &len);
+
+		if (!fl->dyn || !len) {
+			v->fault = true;	/* the kernel stores an empty data_loc on -EFAULT */
+			break;
+		}
+		if (s[len - 1] == '\0')
+			len--;
+		v->str = s;
+		v->len = len;
+		break;
+	}
+	case VK_LSTRING: {
+		uint64_t want = a->len_field >= 0 ?
+			rd_u(rec + p->flds[a->len_field].off, p->flds[a->len_field].size) : 0;
+		size_t have = 0, cap = a->max_len;
+		char *buf;
+
+		for (int i = 0; i < a->nr_fields; i++)
+			have += p->flds[a->field + i].size;
+		if (!cap || cap > have)
+			cap = have;
+		buf = arena_alloc(dc, cap + 1);
+		if (!buf)
+			break;
+		have = 0;
+		for (int i = 0; i < a->nr_fields && have < cap; i++) {
+			const struct fld *c = &p->flds[a->field + i];
+			size_t n = c->size < (int)(cap - have) ? (size_t)c->size : cap - have;
+
+			memcpy(buf + have, rec + c->off, n);
+			have += n;
+		}
+		v->cut = want > cap;
+		v->len = want > cap ? cap : want;
+		v->str = buf;
+		buf[v->len] = '\0';
+		break;
+	}
+	case VK_BYTES: {
+		/* a C char[N]: text up to the first NUL */
+		v->str = at;
+		v->len = strnlen(at, fl->size);
+		break;
+	}
+	case VK_SYM: {
+		const char *s;
+
+		v->num.u = rd_u(at, fl->size);
+		s = v->num.u ? symbolizer_lookup(dc->sym, v->num.u - base) : NULL;
+		if (s)
+			v->text = arena_str(dc, s, strlen(s));
+		break;
+	}
+	case VK_RAW:
+	default: {
+		const char *t = fl->type ? fl->type : "";
+
+		if (fl->dyn) {
+			size_t len;
+			const char *s = rd_loc(rec, size, fl, &len);
+
+			v->kind = VK_CSTRING;
+			if (!len) {
+				v->fault = true;
+				break;
+			}
+			if (s[len - 1] == '\0')
+				len--;
+			v->str = s;
+			v->len = len;
+		} else if (strchr(t, '[')) {
+			/* an array: {a,b,c} as the kernel prints it */
+			struct tep_format_field *f = tep_find_field(
+				tep_find_event(dc->tep, (int)rd_u(rec + dc->type_off, dc->type_size)),
+				p->tp->fields[a->field].name);
+
+			trace_seq_reset(&dc->seq);
+			if (f)
+				tep_print_field_content(&dc->seq, (void *)rec, size, f);
+			trace_seq_terminate(&dc->seq);
+			v->text = arena_str(dc, dc->seq.buffer, dc->seq.len);
+		} else if (t[0] == 's') {
+			v->kind = VK_SIGNED;
+			v->num.s = rd_s(at, fl->size);
+		} else if (t[0] == 'x') {
+			v->kind = VK_HEX;
+			v->num.u = rd_u(at, fl->size);
+		} else {
+			v->kind = VK_UNSIGNED;
+			v->num.u = rd_u(at, fl->size);
+		}
+		break;
+	}
+	}
+}
+
+static void decode_generic(struct decoder *dc, struct dev *e, const char *rec, int size,
+			   struct event *ev)
+{
+	for (size_t i = 0; i < e->nr_gfields; i++) {
+		struct tep_format_field *f = e->gfields[i];
+		struct value *v = &e->vals[i];
+		unsigned long fl = f->flags;
+
+		memset(v, 0, sizeof(*v));
+		v->name = f->name;
+		if (fl & TEP_FIELD_IS_DYNAMIC) {
+			struct fld l;
+			size_t len;
+			const char *s;
+
+			fld_from(&l, f);
+			s = rd_loc(rec, size, &l, &len);
+			v->kind = VK_CSTRING;
+			if (fl & TEP_FIELD_IS_STRING || strstr(f->type, "char")) {
+				while (len && s[len - 1] == '\0')
+					len--;
+				v->str = s;
+				v->len = len;
+			} else {
+				v->kind = VK_RAW;
+			}
+		} else if (fl & TEP_FIELD_IS_ARRAY) {
+			if (fl & TEP_FIELD_IS_STRING || strstr(f->type, "char")) {
+				v->kind = VK_BYTES;
+				v->str = rec + f->offset;
+				v->len = strnlen(v->str, f->size);
+				continue;
+			}
+			v->kind = VK_RAW;
+		} else if (fl & TEP_FIELD_IS_POINTER) {
+			v->kind = VK_POINTER;
+			v->num.u = rd_u(rec + f->offset, f->size);
+			continue;
+		} else if (f->size <= 8) {
+			if (fl & TEP_FIELD_IS_SIGNED) {
+				v->kind = VK_SIGNED;
+				v->num.s = rd_s(rec + f->offset, f->size);
+			} else {
+				v->kind = VK_UNSIGNED;
+				v->num.u = rd_u(rec + f->offset, f->size);
+			}
+			continue;
+		} else {
+			v->kind = VK_RAW;
+		}
+		if (v->kind == VK_RAW) {
+			trace_seq_reset(&dc->seq);
+			tep_print_field_content(&dc->seq, (void *)rec, size, f);
+			trace_seq_terminate(&dc->seq);
+			v->text = arena_str(dc, dc->seq.buffer, dc->seq.len);
+		}
+	}
+	ev->vals = e->vals;
+	ev->nr_vals = e->nr_gfields;
+}
+
+int decode_record(struct decoder *dc, void *data, int size, uint64_t ts, int cpu,
+		  struct event *ev)
+{
+	const char *rec = data;
+	int id = (int)rd_u(rec + dc->type_off, dc->type_size);
+	struct dev *e = (size_t)id < dc->nr_ids ? dc->by_id[id] : NULL;
+	int tid;
+
+	if (!e)
+		return -ENOENT;
+	dc->arena_used = 0;
+	tid = (int)rd_s(rec + dc->pid_off, 4);
+	ev->ts = ts;
+	ev->cpu = cpu;
+	ev->tid = tid;
+	task_lookup(dc, tid, ev);
+	ev->probe = e->name;
+	ev->ustack = NULL;
+	ev->nr_ustack = 0;
+	if (e->generic || !e->nr_probes) {
+		ev->tp = NULL;
+		ev->func = NULL;
+		decode_generic(dc, e, rec, size, ev);
+		return 0;
+	}
+	{
+		uint64_t base = 0;
+		struct dprobe *p = probe_of(dc, e, rec, ev->pid, &base);
+		const struct trace_probe *tp = p->tp;
+
+		ev->tp = tp;
+		ev->func = tp->func;
+		for (size_t i = 0; i < tp->nr_args && i < e->max_vals; i++)
+			decode_arg(dc, p, rec, size, base, &tp->args[i], &e->vals[i]);
+		ev->vals = e->vals;
+		ev->nr_vals = tp->nr_args < e->max_vals ? tp->nr_args : e->max_vals;
+	}
+	return 0;
+}

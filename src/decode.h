@@ -43,4 +43,43 @@ struct event {
 	size_t nr_ustack;
 };
 
+struct decoder;
+struct tep_handle;
+struct debuginfo;
+
+/**
+ * decoder_new() - a decoder for records described by @tep (borrowed; tracefs_local_events()
+ * or tep_parse_format() in tests)
+ * @dbg: the binary, to symbolize VK_SYM values; may be NULL
+ * @lookup_tasks: resolve tgid and comm of a tid through /proc (off in tests)
+ */
+struct decoder *decoder_new(struct tep_handle *tep, struct debuginfo *dbg, bool lookup_tasks);
+void decoder_free(struct decoder *dc);
+
+/**
+ * decoder_add_probe() - records of tracefs event @tp->group/@tp->event decode through @tp
+ * (borrowed; it must outlive the decoder). Several probe points of one event are told apart
+ * by the record's probe address.
+ * Return: 0, or -ENOENT when @tep does not know the event, -EINVAL when a field is missing.
+ */
+int decoder_add_probe(struct decoder *dc, const struct trace_probe *tp, struct diag *d);
+
+/* decoder_add_generic() - records of SYS:EVENT decode generically from their format fields */
+int decoder_add_generic(struct decoder *dc, const char *sys, const char *event, struct diag *d);
+
+/* decoder_remove() - forget SYS:EVENT (records of it are skipped from now on) */
+void decoder_remove(struct decoder *dc, const char *sys, const char *event);
+
+/**
+ * decode_record() - one raw record -> @ev
+ * @data: the payload (common fields first), @size its length, @ts and @cpu from the stream
+ * @ev: filled; its values and strings live in the decoder until the next decode_record()
+ * Return: 0, or -ENOENT for a record of an event the decoder does not know (skip it).
+ */
+int decode_record(struct decoder *dc, void *data, int size, uint64_t ts, int cpu,
+		  struct event *ev);
+
+/* decode_fault_addr() - a guard pointer that cannot be dereferenced (< 4096, non-canonical) */
+bool decode_fault_addr(uint64_t addr);
+
 #endif

@@ -1,2 +1,426 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* stream.c - (being written) */
+/* stream.c - drain per-CPU trace_pipe_raw into bounded queues on a thread; merge by time */
+#define LOG_DOMAIN "stream"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <traceevent/event-parse.h>
+#include <traceevent/kbuffer.h>
+#include <tracefs.h>
+
+#include "log.h"
+#include "stream.h"
+
+/* Events a CPU found empty at T may still commit a record stamped a little before T. */
+#define MERGE_SLACK_NS 5000000ULL
+
+struct cpu_queue {
+	int cpu;
+	int fd;
+	char *slots;			/* nr_slots sub-buffers */
+	/* producer (drain thread) advances head, consumer advances tail */
+	_Atomic uint64_t head;
+	_Atomic uint64_t tail;
+	_Atomic uint64_t empty_at;	/* mono ns before a read that found the ring empty */
+	uint64_t wm;			/* consumer's copy of empty_at */
+	/* consumer side */
+	struct kbuffer *kbuf;
+	bool loaded;			/* the slot at tail is loaded into kbuf */
+	void *ev;			/* current record in the loaded slot, or NULL */
+	uint64_t ev_ts;
+	uint64_t missed;		/* lost events reported through sub-buffers */
+	uint64_t pending_lost;		/* to report before the next record */
+	/* ring buffer stats at open, to report the difference at the end */
+	uint64_t stat_base;
+};
+
+struct stream {
+	struct cpu_queue *q;
+	int nr_cpus;
+	unsigned int nr_slots;
+	int subbuf;
+	struct tracefs_instance *inst;
+	pthread_t thread;
+	bool thread_started;
+	_Atomic int finish;		/* 1: final pass requested; 2: final pass done */
+	_Atomic int stop;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;		/* the drain pushed something */
+	_Atomic uint64_t pages;
+	_Atomic uint64_t bytes;
+	_Atomic uint64_t queue_full;
+	uint64_t lost;
+	bool stats_done;
+};
+
+static uint64_t now_mono(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+/* overrun + commit overrun + dropped events from per_cpu/cpuN/stats */
+static uint64_t cpu_lost_stat(struct stream *st, int cpu, uint64_t *entries)
+{
+	char path[64], *text, *p;
+	uint64_t sum = 0;
+
+	snprintf(path, sizeof(path), "per_cpu/cpu%d/stats", cpu);
+	text = tracefs_instance_file_read(st->inst, path, NULL);
+	if (!text)
+		return 0;
+	if ((p = strstr(text, "\noverrun: ")))
+		sum += strtoull(p + 10, NULL, 10);
+	if ((p = strstr(text, "commit overrun: ")))
+		sum += strtoull(p + 16, NULL, 10);
+	if ((p = strstr(text, "dropped events: ")))
+		sum += strtoull(p + 16, NULL, 10);
+	if (entries)
+		*entries = strtoull(text + 9, NULL, 10);	/* "entries: N" comes first */
+	free(text);
+	return sum;
+}
+
+/* bytes of records in a sub-buffer: the header's commit field without its flag bits */
+static uint64_t subbuf_data_len(const char *page)
+{
+	uint64_t commit;
+
+	memcpy(&commit, page + 8, sizeof(commit));
+	return commit & ((1ULL << 30) - 1);
+}
+
+/* Read whole sub-buffers of one CPU until it is empty or its queue is full. */
+static int drain_cpu(struct stream *st, struct cpu_queue *q, int *full_pages)
+{
+	int got = 0;
+
+	for (;;) {
+		uint64_t head = atomic_load_explicit(&q->head, memory_order_relaxed);
+		uint64_t tail = atomic_load_explicit(&q->tail, memory_order_acquire);
+		uint64_t t;
+		char *slot;
+		ssize_t n;
+
+		if (head - tail >= st->nr_slots) {
+			atomic_fetch_add(&st->queue_full, 1);
+			break;
+		}
+		slot = q->slots + (head % st->nr_slots) * st->subbuf;
+		t = now_mono();
+		n = read(q->fd, slot, st->subbuf);
+		if (n <= 0) {
+			if (n < 0 && errno != EAGAIN && errno != EINTR)
+				pr_debug("read cpu%d: %s", q->cpu, strerror(errno));
+			/* empty now: nothing stamped before t (less the slack) can come later */
+			atomic_store_explicit(&q->empty_at, t, memory_order_release);
+			break;
+		}
+		atomic_fetch_add_explicit(&st->pages, 1, memory_order_relaxed);
+		atomic_fetch_add_explicit(&st->bytes, n, memory_order_relaxed);
+		atomic_store_explicit(&q->head, head + 1, memory_order_release);
+		got++;
+		/* a full sub-buffer means more is likely waiting */
+		if (subbuf_data_len(slot) > (uint64_t)st->subbuf * 3 / 4)
+			(*full_pages)++;
+	}
+	return got;
+}
+
+static void drain_wake(struct stream *st)
+{
+	pthread_mutex_lock(&st->lock);
+	pthread_cond_broadcast(&st->cond);
+	pthread_mutex_unlock(&st->lock);
+}
+
+/* Every CPU's "entries" (unread events) is 0: the final pass has everything. */
+static bool rings_empty(struct stream *st)
+{
+	for (int c = 0; c < st->nr_cpus; c++) {
+		uint64_t entries = 0;
+
+		cpu_lost_stat(st, st->q[c].cpu, &entries);
+		if (entries)
+			return false;
+	}
+	return true;
+}
+
+static void *drain_main(void *arg)
+{
+	struct stream *st = arg;
+
+	while (!atomic_load(&st->stop)) {
+		int got = 0, full = 0;
+		bool finishing = atomic_load(&st->finish) == 1;
+
+		for (int c = 0; c < st->nr_cpus; c++)
+			got += drain_cpu(st, &st->q[c], &full);
+		if (got)
+			drain_wake(st);
+		if (finishing && !got) {
+			/* recording is off; a 0-byte read is not the end: ask the ring buffer */
+			if (rings_empty(st) || atomic_load(&st->stop)) {
+				for (int c = 0; c < st->nr_cpus; c++)
+					atomic_store(&st->q[c].empty_at, UINT64_MAX);
+				atomic_store(&st->finish, 2);
+				drain_wake(st);
+				break;
+			}
+			usleep(2000);
+			continue;
+		}
+		/* busy: come back before the kernel's buffer fills; quiet: ~20 ms latency */
+		usleep(full ? 500 : got ? 5000 : 20000);
+	}
+	return NULL;
+}
+
+struct stream *stream_open(struct tracefs_instance *inst, struct tep_handle *tep,
+			   unsigned int queue_pages, struct diag *d)
+{
+	struct stream *st = xcalloc(1, sizeof(*st));
+	char *kb;
+	sigset_t all, old;
+	int ncpu = sysconf(_SC_NPROCESSORS_CONF);
+
+	st->inst = inst;
+	st->nr_slots = queue_pages ? queue_pages : 1024;
+	st->subbuf = getpagesize();
+	kb = tracefs_instance_file_read(inst, "buffer_subbuf_size_kb", NULL);
+	if (kb) {
+		if (atoi(kb) > 0)
+			st->subbuf = atoi(kb) * 1024;
+		free(kb);
+	}
+	pthread_mutex_init(&st->lock, NULL);
+	pthread_cond_init(&st->cond, NULL);
+	st->q = xcalloc(ncpu, sizeof(*st->q));
+	for (int cpu = 0; cpu < ncpu; cpu++) {
+		struct cpu_queue *q = &st->q[st->nr_cpus];
+		char *path = tracefs_instance_get_file(inst, "per_cpu");
+		char *file = xasprintf("%s/cpu%d/trace_pipe_raw", path, cpu);
+
+		tracefs_put_tracing_file(path);
+		q->fd = open(file, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+		if (q->fd < 0) {
+			if (errno == ENOENT) {	/* an offline or absent CPU */
+				free(file);
+				continue;
+			}
+			diag_fail(d, "cannot open %s: %s", file, strerror(errno));
+			free(file);
+			goto err;
+		}
+		free(file);
+		q->cpu = cpu;
+		q->slots = xmalloc((size_t)st->nr_slots * st->subbuf);
+		q->kbuf = kbuffer_alloc(tep && tep_get_long_size(tep) == 4 ? KBUFFER_LSIZE_4 :
+					KBUFFER_LSIZE_SAME_AS_HOST, KBUFFER_ENDIAN_SAME_AS_HOST);
+		q->stat_base = cpu_lost_stat(st, cpu, NULL);
+		st->nr_cpus++;
+	}
+	/* signals go to the main thread only */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	if (pthread_create(&st->thread, NULL, drain_main, st)) {
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+		diag_fail(d, "cannot start the drain thread");
+		goto err;
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	st->thread_started = true;
+	return st;
+err:
+	stream_free(st);
+	return NULL;
+}
+
+/* Make q->ev the next record of this CPU if its queue has one; report missed events. */
+static void cpu_advance(struct stream *st, struct cpu_queue *q)
+{
+	while (!q->ev) {
+		uint64_t tail = atomic_load_explicit(&q->tail, memory_order_relaxed);
+		unsigned long long ts;
+		char *slot;
+
+		if (q->loaded) {
+			/* the loaded sub-buffer is used up */
+			q->loaded = false;
+			atomic_store_explicit(&q->tail, tail + 1, memory_order_release);
+			continue;
+		}
+		if (atomic_load_explicit(&q->head, memory_order_acquire) == tail)
+			return;
+		slot = q->slots + (tail % st->nr_slots) * st->subbuf;
+		if (kbuffer_load_subbuffer(q->kbuf, slot) < 0) {
+			atomic_store_explicit(&q->tail, tail + 1, memory_order_release);
+			continue;
+		}
+		q->loaded = true;
+		{
+			int missed = kbuffer_missed_events(q->kbuf);
+
+			if (missed) {
+				/* -1: the kernel knows events were lost but not how many */
+				uint64_t n = missed > 0 ? (uint64_t)missed : 1;
+
+				q->pending_lost += n;
+				q->missed += n;
+				st->lost += n;
+			}
+		}
+		q->ev = kbuffer_read_event(q->kbuf, &ts);
+		q->ev_ts = ts;
+	}
+}
+
+static void cpu_consume(struct cpu_queue *q)
+{
+	unsigned long long ts;
+
+	q->ev = kbuffer_next_event(q->kbuf, &ts);
+	q->ev_ts = ts;
+}
+
+/* After the final pass: lost events the ring buffer counted but no sub-buffer reported. */
+static void stream_final_stats(struct stream *st)
+{
+	if (st->stats_done)
+		return;
+	st->stats_done = true;
+	for (int c = 0; c < st->nr_cpus; c++) {
+		struct cpu_queue *q = &st->q[c];
+		uint64_t lost = cpu_lost_stat(st, q->cpu, NULL) - q->stat_base;
+
+		if (lost > q->missed) {
+			q->pending_lost += lost - q->missed;
+			st->lost += lost - q->missed;
+			q->missed = lost;
+		}
+	}
+}
+
+enum stream_what stream_next(struct stream *st, struct stream_rec *rec, int timeout_ms)
+{
+	uint64_t deadline = now_mono() + (uint64_t)timeout_ms * 1000000ULL;
+
+	for (;;) {
+		struct cpu_queue *best = NULL;
+		bool blocked = false, done = atomic_load(&st->finish) == 2;
+
+		if (done)
+			stream_final_stats(st);
+		for (int c = 0; c < st->nr_cpus; c++) {
+			struct cpu_queue *q = &st->q[c];
+
+			/* the watermark first: pages pushed before it are visible after it */
+			q->wm = atomic_load_explicit(&q->empty_at, memory_order_acquire);
+			if (!q->ev)
+				cpu_advance(st, q);
+			if (q->pending_lost) {
+				rec->cpu = q->cpu;
+				rec->lost = q->pending_lost;
+				rec->ts = q->ev ? q->ev_ts : 0;
+				q->pending_lost = 0;
+				return STREAM_LOST;
+			}
+			if (q->ev && (!best || q->ev_ts < best->ev_ts))
+				best = q;
+		}
+		if (best) {
+			for (int c = 0; c < st->nr_cpus; c++) {
+				struct cpu_queue *q = &st->q[c];
+
+				if (q->ev || q->wm == UINT64_MAX)
+					continue;
+				if (best->ev_ts + MERGE_SLACK_NS > q->wm)
+					blocked = true;
+			}
+			if (!blocked) {
+				rec->cpu = best->cpu;
+				rec->ts = best->ev_ts;
+				rec->data = best->ev;
+				rec->size = kbuffer_event_size(best->kbuf);
+				rec->lost = 0;
+				cpu_consume(best);
+				return STREAM_RECORD;
+			}
+		} else if (done) {
+			return STREAM_END;
+		}
+		/* wait for the drain thread */
+		{
+			uint64_t now = now_mono();
+			struct timespec ts;
+			uint64_t until;
+
+			if (now >= deadline)
+				return STREAM_IDLE;
+			until = deadline;
+			if (until - now > 10000000ULL)
+				until = now + 10000000ULL;	/* re-check watermarks */
+			clock_gettime(CLOCK_REALTIME, &ts);
+			until = until - now + (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+			ts.tv_sec = until / 1000000000ULL;
+			ts.tv_nsec = until % 1000000000ULL;
+			pthread_mutex_lock(&st->lock);
+			pthread_cond_timedwait(&st->cond, &st->lock, &ts);
+			pthread_mutex_unlock(&st->lock);
+		}
+	}
+}
+
+void stream_finish(struct stream *st)
+{
+	int expect = 0;
+
+	if (st)
+		atomic_compare_exchange_strong(&st->finish, &expect, 1);
+}
+
+void stream_stats(struct stream *st, struct stream_stats *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (!st)
+		return;
+	out->pages = atomic_load(&st->pages);
+	out->bytes = atomic_load(&st->bytes);
+	out->queue_full = atomic_load(&st->queue_full);
+	out->lost = st->lost;
+}
+
+int stream_nr_cpus(const struct stream *st)
+{
+	return st ? st->nr_cpus : 0;
+}
+
+void stream_free(struct stream *st)
+{
+	if (!st)
+		return;
+	atomic_store(&st->stop, 1);
+	if (st->thread_started)
+		pthread_join(st->thread, NULL);
+	for (int c = 0; c < st->nr_cpus; c++) {
+		close(st->q[c].fd);
+		free(st->q[c].slots);
+		kbuffer_free(st->q[c].kbuf);
+	}
+	free(st->q);
+	pthread_mutex_destroy(&st->lock);
+	pthread_cond_destroy(&st->cond);
+	free(st);
+}

@@ -1,5 +1,76 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* stream.h - (being written) */
+/* stream.h - per-CPU raw ring buffers drained into bounded queues, merged in time order */
 #ifndef UPF_STREAM_H
 #define UPF_STREAM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "diag.h"
+
+struct stream;
+struct tracefs_instance;
+struct tep_handle;
+
+/* What stream_next() returns. */
+enum stream_what {
+	STREAM_END = 0,		/* stopped and everything was delivered */
+	STREAM_RECORD,		/* @rec holds one event */
+	STREAM_LOST,		/* @rec->lost events were lost on @rec->cpu here */
+	STREAM_IDLE,		/* nothing could be delivered before the timeout */
+};
+
+struct stream_rec {
+	uint64_t ts;		/* trace_clock (mono) ns */
+	int cpu;
+	void *data;		/* the event's payload (common fields first) */
+	int size;
+	uint64_t lost;		/* STREAM_LOST */
+};
+
+/* Counters, per session. */
+struct stream_stats {
+	uint64_t pages;		/* sub-buffers read */
+	uint64_t bytes;
+	uint64_t lost;		/* events reported lost (missed events + final ring stats) */
+	uint64_t queue_full;	/* times the drain found a CPU's queue full */
+};
+
+/**
+ * stream_open() - open every CPU's trace_pipe_raw of @inst (non-blocking) and start the drain
+ * thread that copies whole sub-buffers into a bounded queue per CPU (@queue_pages each;
+ * 0: 1024). The drain never waits on decoding: when a queue is full the kernel buffers.
+ * @tep: the event formats (for the header page / kbuffer layout)
+ * Return: the stream, or NULL with @d filled.
+ */
+struct stream *stream_open(struct tracefs_instance *inst, struct tep_handle *tep,
+			   unsigned int queue_pages, struct diag *d);
+
+/**
+ * stream_next() - the next event in time order across CPUs
+ * @timeout_ms: how long to wait for something deliverable; 0 polls
+ *
+ * An event is delivered once every other CPU either has a later event queued or was found
+ * empty after it (a few ms of slack), so the merge is exact even for a quiet CPU.
+ * @rec->data stays valid until the next call. Not thread safe: one consumer.
+ */
+enum stream_what stream_next(struct stream *st, struct stream_rec *rec, int timeout_ms);
+
+/**
+ * stream_finish() - the kernel stopped recording (tracing_on 0): read what is left in the
+ * ring buffers, then stream_next() delivers it and returns STREAM_END. Counts the lost
+ * events the ring buffer's stats know of that no sub-buffer reported; they come out of
+ * stream_next() as STREAM_LOST before STREAM_END.
+ */
+void stream_finish(struct stream *st);
+
+/* stream_stats() - counters so far */
+void stream_stats(struct stream *st, struct stream_stats *out);
+
+/* stream_nr_cpus() - how many per-CPU buffers are read */
+int stream_nr_cpus(const struct stream *st);
+
+/* stream_free() - stop the drain thread, close everything; accepts NULL */
+void stream_free(struct stream *st);
+
 #endif
