@@ -160,12 +160,13 @@ struct entries {
 	size_t nr, alloc;
 };
 
-static void entry_add(struct entries *es, Dwarf_Die *die)
+static void entry_add(struct entries *es, Dwarf_Die *die, int line)
 {
 	Dwarf_Addr pc;
-	int line;
 
-	if (dwarf_entrypc(die, &pc) || dwarf_decl_line(die, &line) || line <= 0)
+	if (!line && (dwarf_decl_line(die, &line) || line <= 0))
+		return;
+	if (dwarf_entrypc(die, &pc))
 		return;
 	ALLOC_GROW(es->v, es->nr + 1, es->alloc);
 	es->v[es->nr++] = (struct entry){ .addr = pc, .line = line };
@@ -250,7 +251,7 @@ static void cu_entries(Dwarf_Die *parent, struct file_match *m, struct entries *
 
 		if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine) {
 			if (file_matches(m, dwarf_decl_file(&child)))
-				entry_add(es, &child);
+				entry_add(es, &child, 0);
 		}
 		switch (tag) {
 		case DW_TAG_subprogram:
@@ -425,17 +426,36 @@ static const char *die_func_name(Dwarf_Die *die)
 	return "?";
 }
 
-/* func_decl() - a function's first line and its file (for inlined copies: the origin's) */
+/*
+ * func_decl() - a function's first line and its file (for inlined copies: the origin's).
+ * Go before 1.20 gives no DW_AT_decl_line for functions: the line of the row at the entry
+ * (Go's "func" line) stands in for it.
+ */
 static int func_decl(Dwarf_Die *func_die, int *decl_line, const char **decl_file,
 		     struct diag *d)
 {
 	const char *name = die_func_name(func_die);
+	Dwarf_Addr pc;
+	Dwarf_Line *row;
+	Dwarf_Die cu;
 
+	*decl_file = dwarf_decl_file(func_die);
 	if (dwarf_decl_line(func_die, decl_line) != 0 || *decl_line <= 0) {
+		*decl_line = 0;
+		if (dwarf_entrypc(func_die, &pc) == 0 && dwarf_diecu(func_die, &cu, NULL, NULL) &&
+		    (row = dwarf_getsrc_die(&cu, pc)) && dwarf_lineno(row, decl_line) == 0) {
+			const char *src = dwarf_linesrc(row, NULL, NULL);
+
+			if (!*decl_file)
+				*decl_file = src;
+			else if (!src || strcmp(base_name(src), base_name(*decl_file)))
+				*decl_line = 0;
+		}
+	}
+	if (*decl_line <= 0) {
 		diag_error(d, SPAN_NONE, "the debug information has no line for '%s'", name);
 		return -ENOENT;
 	}
-	*decl_file = dwarf_decl_file(func_die);
 	if (!*decl_file) {
 		diag_error(d, SPAN_NONE, "the debug information has no source file for '%s'",
 			   name);
@@ -496,16 +516,16 @@ static int own_last_line(Dwarf_Die *cu, struct file_match *m, const struct range
 
 /*
  * func_runs() - the runs of @func_die's own lines inside its ranges: lines of its file from
- * its declaration to its last line with code of its own (@last_line)
+ * its first line @decl_line to its last line with code of its own
  */
-static int func_runs(Dwarf_Die *func_die, const char *decl_file, struct runs *rs,
-		     int *last_line)
+static int func_runs(Dwarf_Die *func_die, const char *decl_file, int decl_line,
+		     struct runs *rs)
 {
 	struct file_match m = { .pattern = NULL, .both_ways = true };
 	struct ranges rg = { 0 }, inl = { 0 };
 	struct entries es = { 0 };
 	size_t first = rs->nr, n;
-	int ret, decl_line = 0, last;
+	int ret, last;
 	Dwarf_Die cu;
 	char *norm;
 
@@ -515,10 +535,9 @@ static int func_runs(Dwarf_Die *func_die, const char *decl_file, struct runs *rs
 		free(rg.r);
 		return -ENOENT;
 	}
-	dwarf_decl_line(func_die, &decl_line);
 	norm = normalize_path(decl_file);
 	m.pattern = norm;
-	entry_add(&es, func_die);
+	entry_add(&es, func_die, decl_line);
 	ret = collect_runs(&cu, &m, &rg, &es, rs);
 	inlined_ranges(func_die, &inl);
 	m.last = NULL;
@@ -529,8 +548,6 @@ static int func_runs(Dwarf_Die *func_die, const char *decl_file, struct runs *rs
 		if (rs->v[i].line >= decl_line && rs->v[i].line <= last)
 			rs->v[n++] = rs->v[i];
 	rs->nr = n;
-	if (last_line && last != INT_MAX && last > *last_line)
-		*last_line = last;
 	free(inl.r);
 	free(es.v);
 	free(norm);
@@ -543,7 +560,7 @@ int lines_for_func(struct debuginfo *dbg, Dwarf_Die *func_die, long rel, struct 
 {
 	const char *name = die_func_name(func_die), *decl_file;
 	struct runs rs = { 0 };
-	Dwarf_Addr bias = 0;
+	Dwarf_Addr bias = 0, entry;
 	int decl_line, before, after, ret;
 	long line;
 
@@ -561,13 +578,28 @@ int lines_for_func(struct debuginfo *dbg, Dwarf_Die *func_die, long rel, struct 
 	if (ret)
 		return ret;
 	line = decl_line + rel;
-	ret = func_runs(func_die, decl_file, &rs, NULL);
+	ret = func_runs(func_die, decl_file, decl_line, &rs);
 	if (ret) {
 		free(rs.v);
 		diag_error(d, SPAN_NONE, "no line table for '%s'", name);
 		return -ENOENT;
 	}
 	*nr = runs_to_addrs(&rs, line, bias, out);
+	if (*nr > 1 && rel == 0 && dwarf_entrypc(func_die, &entry) == 0) {
+		/* FUNC:0 is the entry; Go also gives its "func" line to the stack-growth call
+		 * at the function's end */
+		for (size_t i = 0; i < *nr; i++)
+			if ((*out)[i].vaddr == entry + bias) {
+				struct line_addr keep = (*out)[i];
+
+				(*out)[i].file = NULL;
+				line_addrs_free(*out, *nr);
+				*out = xmalloc(sizeof(**out));
+				**out = keep;
+				*nr = 1;
+				break;
+			}
+	}
 	if (*nr) {
 		pr_debug("%s:%ld (%s:%ld): %zu address(es)", name, rel, base_name(decl_file), line,
 			 *nr);
@@ -923,15 +955,18 @@ static int show_func(struct debuginfo *dbg, const char *name, bool has_range, lo
 	}
 	path = normalize_path(decl_file);
 	for (size_t i = 0; i < nfuncs; i++) {
+		struct diag d2;
 		const char *f2;
 		int l2;
 
-		if (!funcs[i].has_die || dwarf_decl_line(&funcs[i].die, &l2) || l2 != decl_line)
+		if (!funcs[i].has_die)
 			continue;
-		f2 = dwarf_decl_file(&funcs[i].die);
-		if (!f2 || strcmp(base_name(f2), base_name(path)))
+		diag_init(&d2, NULL);
+		ret = func_decl(&funcs[i].die, &l2, &f2, &d2);
+		diag_release(&d2);
+		if (ret || l2 != decl_line || strcmp(base_name(f2), base_name(path)))
 			continue;
-		func_runs(&funcs[i].die, f2, &rs, NULL);
+		func_runs(&funcs[i].die, f2, l2, &rs);
 	}
 	if (has_range)
 		ret = show(name, path, decl_line, decl_line + rstart, decl_line + rend, &rs, out, d);
