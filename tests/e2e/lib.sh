@@ -1,0 +1,190 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# lib.sh - sourced by the end-to-end shell tests: paths, TAP output, tracefs cleanup, helpers
+#
+# A test does:
+#	. "$(dirname "$0")/lib.sh"
+#	upft_run -x "$UPFT_TARGETS/c/orders-O0" -D 'process_order o->id'
+#	t_is "$UPFT_RC" 0 "-D exits 0"
+#	t_like "$UPFT_OUT" '^p:' "-D prints a definition"
+#	t_done
+#
+# Everything a test adds to tracefs goes into the group "$UPFT_GROUP" (upft_t<pid>) or an
+# instance whose name starts with it; the trap removes both on EXIT, INT and TERM.
+#
+# Environment: UPFT_BUILDDIR (where upfront was built; default the source tree),
+# UPFRONT (the binary), UPFT_TARGETS (built test targets; default BUILDDIR/tests/build).
+
+UPFT_SRCDIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+UPFT_BUILDDIR=${UPFT_BUILDDIR:-$UPFT_SRCDIR}
+UPFRONT=${UPFRONT:-$UPFT_BUILDDIR/upfront}
+UPFT_TARGETS=${UPFT_TARGETS:-$UPFT_BUILDDIR/tests/build}
+UPFT_TRACEFS=${UPFT_TRACEFS:-/sys/kernel/tracing}
+UPFT_GROUP=upft_t$$
+UPFT_TEST=$(basename "$0")
+UPFT_TMP=$(mktemp -d "${TMPDIR:-/tmp}/upft_t$$.XXXXXX")
+
+t_n=0
+t_failed=0
+
+# --- TAP -------------------------------------------------------------------------------------
+
+# t_ok COND-STATUS DESC - report one test: t_ok $? "what"
+t_ok() {
+	t_n=$((t_n + 1))
+	if [ "$1" -eq 0 ]; then
+		echo "ok $t_n - $UPFT_TEST: $2"
+	else
+		t_failed=$((t_failed + 1))
+		echo "not ok $t_n - $UPFT_TEST: $2"
+	fi
+}
+
+# t_pass DESC / t_fail DESC [DIAG...]
+t_pass() {
+	t_ok 0 "$1"
+}
+
+t_fail() {
+	local d=$1
+	shift
+	t_ok 1 "$d"
+	t_diag "$@"
+}
+
+# t_diag LINE... - print diagnostics as TAP comments (each line prefixed by "# ")
+t_diag() {
+	local l
+	for l in "$@"; do
+		printf '%s\n' "$l" | sed 's/^/#   /'
+	done
+}
+
+# t_is GOT WANT DESC - exact string comparison
+t_is() {
+	if [ "$1" = "$2" ]; then
+		t_pass "$3"
+	else
+		t_fail "$3" "got:  $1" "want: $2"
+	fi
+}
+
+# t_like TEXT ERE DESC - TEXT has a line matching the extended regex ERE
+t_like() {
+	if printf '%s\n' "$1" | grep -Eq -- "$2"; then
+		t_pass "$3"
+	else
+		t_fail "$3" "no line matches: $2" "text: $1"
+	fi
+}
+
+# t_unlike TEXT ERE DESC - no line of TEXT matches ERE
+t_unlike() {
+	if printf '%s\n' "$1" | grep -Eq -- "$2"; then
+		t_fail "$3" "a line matches: $2" "text: $1"
+	else
+		t_pass "$3"
+	fi
+}
+
+# t_done - end of the test: exit status 1 when anything failed
+t_done() {
+	[ "$t_failed" -eq 0 ]
+	exit $?
+}
+
+# t_bail MSG - a missing prerequisite: one failed test, then stop (CI fails, never skips)
+t_bail() {
+	t_fail "prerequisite: $1"
+	exit 1
+}
+
+# --- running upfront -------------------------------------------------------------------------
+
+# upft_run ARGS... - run upfront; sets UPFT_RC, UPFT_OUT (stdout), UPFT_ERR (stderr).
+# UPFT_TIMEOUT (seconds, default 60): SIGINT, then SIGKILL 5 s later.
+upft_run() {
+	timeout -s INT -k 5 "${UPFT_TIMEOUT:-60}" "$UPFRONT" "$@" \
+		>"$UPFT_TMP/out" 2>"$UPFT_TMP/err" </dev/null
+	UPFT_RC=$?
+	UPFT_OUT=$(cat "$UPFT_TMP/out")
+	UPFT_ERR=$(cat "$UPFT_TMP/err")
+	return 0
+}
+
+# upft_json_arg JSON-LINES N KEY - print args.KEY of the N-th (1-based) event as JSON
+upft_json_arg() {
+	printf '%s\n' "$1" | python3 -c '
+import json, sys
+n, key = int(sys.argv[1]), sys.argv[2]
+evs = [json.loads(l) for l in sys.stdin if l.strip().startswith("{")]
+if n > len(evs) or key not in evs[n - 1].get("args", {}):
+	sys.exit(1)
+print(json.dumps(evs[n - 1]["args"][key], ensure_ascii=False))
+' "$2" "$3"
+}
+
+# upft_json_count JSON-LINES - number of events
+upft_json_count() {
+	printf '%s\n' "$1" | grep -c '^{'
+}
+
+# --- tracefs ---------------------------------------------------------------------------------
+
+# upft_need_root - bail out unless we can write tracefs
+upft_need_root() {
+	[ "$(id -u)" -eq 0 ] || t_bail "root is needed to write $UPFT_TRACEFS"
+	[ -w "$UPFT_TRACEFS/uprobe_events" ] ||
+		t_bail "$UPFT_TRACEFS/uprobe_events is not writable (mount -t tracefs nodev $UPFT_TRACEFS)"
+}
+
+# upft_define LINE - add a uprobe_events line, its group replaced by $UPFT_GROUP; prints the
+# event's GROUP/EVENT
+upft_define() {
+	local line=$1 head rest ev
+	head=${line%% *}
+	rest=${line#* }
+	ev=${head#*:}
+	ev=${ev##*/}
+	printf '%s\n' "${head%%:*}:$UPFT_GROUP/$ev $rest" >>"$UPFT_TRACEFS/uprobe_events" || return 1
+	echo "$UPFT_GROUP/$ev"
+}
+
+# upft_instance NAME - create the instance $UPFT_GROUP_NAME; prints its directory
+upft_instance() {
+	local d=$UPFT_TRACEFS/instances/${UPFT_GROUP}_$1
+	mkdir "$d" || return 1
+	echo "$d"
+}
+
+# upft_groups - the uprobe groups that exist now, one per line
+upft_groups() {
+	sed -n 's/^[pr]:\([^/ ]*\)\/.*/\1/p' "$UPFT_TRACEFS/uprobe_events" 2>/dev/null | sort -u
+}
+
+# upft_cleanup - remove our instances, then our events (disabled first); called by the trap
+upft_cleanup() {
+	local d
+	for d in "$UPFT_TRACEFS"/instances/"$UPFT_GROUP"*; do
+		[ -d "$d" ] || continue
+		[ -e "$d/events/$UPFT_GROUP/enable" ] && echo 0 >"$d/events/$UPFT_GROUP/enable"
+		rmdir "$d" 2>/dev/null
+	done
+	if [ -d "$UPFT_TRACEFS/events/$UPFT_GROUP" ]; then
+		echo 0 >"$UPFT_TRACEFS/events/$UPFT_GROUP/enable" 2>/dev/null
+		grep -E "^[pr]:$UPFT_GROUP/" "$UPFT_TRACEFS/uprobe_events" 2>/dev/null |
+			while read -r l _; do
+				l=${l#*:}
+				echo "-:$l" >>"$UPFT_TRACEFS/uprobe_events"
+			done
+	fi
+	rm -rf "$UPFT_TMP"
+}
+
+upft_on_signal() {
+	upft_cleanup
+	trap - EXIT
+	exit 130
+}
+
+trap upft_cleanup EXIT
+trap upft_on_signal INT TERM
