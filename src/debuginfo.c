@@ -33,10 +33,16 @@ struct idx_ent {
 	const char *linkage;	/* DW_AT_linkage_name (integrated), borrowed */
 	const char *scope;	/* "ns::Class" of the parents, interned, or NULL */
 	char *name;		/* lazy: as the language spells it */
+	char *sig;		/* lazy: demangled with parameters */
 	int lang;
 	bool inlined;
 	bool has_code;
 	bool is_abstract;	/* has DW_AT_inline */
+};
+
+struct cu_range {
+	uint64_t start, end;
+	Dwarf_Die cu;
 };
 
 struct debuginfo {
@@ -56,6 +62,12 @@ struct debuginfo {
 	struct sym *syms;	/* sorted by address */
 	size_t nr_syms;
 	bool syms_loaded;
+
+	struct cu_range *cu_ranges;	/* when .debug_aranges misses CUs (Go) */
+	size_t nr_cu_ranges;
+	bool cu_ranges_built;
+	int guessed_lang;		/* for functions without DWARF: DW_LANG_Go or 0 */
+	bool lang_guessed;
 
 	struct idx_ent *idx;
 	size_t nr_idx, alloc_idx;
@@ -168,9 +180,12 @@ void debuginfo_free(struct debuginfo *dbg)
 			free(dbg->syms[i].dname);
 	}
 	free(dbg->syms);
-	for (size_t i = 0; i < dbg->nr_idx; i++)
+	for (size_t i = 0; i < dbg->nr_idx; i++) {
 		free(dbg->idx[i].name);
+		free(dbg->idx[i].sig);
+	}
 	free(dbg->idx);
+	free(dbg->cu_ranges);
 	for (size_t i = 0; i < dbg->nr_scopes; i++)
 		free(dbg->scopes[i]);
 	free(dbg->scopes);
@@ -495,32 +510,103 @@ static bool find_subprogram(Dwarf_Die *parent, Dwarf_Addr pc, Dwarf_Die *out, in
 }
 
 /* the function DIE whose code starts at (or holds) @vaddr, and its CU */
+
 static bool func_die_at(struct debuginfo *dbg, uint64_t vaddr, Dwarf_Die *die, Dwarf_Die *cu)
 {
-	Dwarf_Addr bias;
-	Dwarf_Die *cudie;
+	if (!debuginfo_addr_cu(dbg, vaddr, cu))
+		return false;
+	return find_subprogram(cu, vaddr - dbg->bias, die, 0);
+}
 
-	if (!debuginfo_dwarf(dbg, NULL))
-		return false;
-	cudie = dwfl_module_addrdie(dbg->mod, vaddr, &bias);
-	if (!cudie)
-		return false;
-	*cu = *cudie;
-	return find_subprogram(cudie, vaddr - bias, die, 0);
+static int cu_range_cmp(const void *a, const void *b)
+{
+	const struct cu_range *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* Go's linker writes .debug_aranges only for cgo's C units: map the rest from CU ranges */
+static void cu_ranges_build(struct debuginfo *dbg)
+{
+	Dwarf_CU *cu = NULL;
+	Dwarf_Die cudie, subdie;
+	size_t alloc = 0;
+	uint8_t unit_type;
+
+	dbg->cu_ranges_built = true;
+	while (dwarf_get_units(dbg->dw, cu, &cu, NULL, &unit_type, &cudie, &subdie) == 0) {
+		Dwarf_Addr base, start, end;
+		ptrdiff_t off = 0;
+
+		if (unit_type == DW_UT_skeleton)
+			cudie = subdie;
+		while ((off = dwarf_ranges(&cudie, off, &base, &start, &end)) > 0) {
+			if (start >= end)
+				continue;
+			ALLOC_GROW(dbg->cu_ranges, dbg->nr_cu_ranges + 1, alloc);
+			dbg->cu_ranges[dbg->nr_cu_ranges++] =
+				(struct cu_range){ .start = start, .end = end, .cu = cudie };
+		}
+	}
+	qsort(dbg->cu_ranges, dbg->nr_cu_ranges, sizeof(*dbg->cu_ranges), cu_range_cmp);
+	pr_debug("%zu CU address ranges", dbg->nr_cu_ranges);
 }
 
 bool debuginfo_addr_cu(struct debuginfo *dbg, uint64_t vaddr, Dwarf_Die *cu)
 {
-	Dwarf_Addr bias;
+	Dwarf_Addr bias, pc;
 	Dwarf_Die *cudie;
+	size_t lo = 0, hi;
 
 	if (!debuginfo_dwarf(dbg, NULL))
 		return false;
+	/* libdwfl answers some CU for addresses .debug_aranges does not have (Go): check */
 	cudie = dwfl_module_addrdie(dbg->mod, vaddr, &bias);
-	if (!cudie)
-		return false;
-	*cu = *cudie;
-	return true;
+	if (cudie && dwarf_haspc(cudie, vaddr - bias) == 1) {
+		*cu = *cudie;
+		return true;
+	}
+	if (!dbg->cu_ranges_built)
+		cu_ranges_build(dbg);
+	pc = vaddr - dbg->bias;
+	hi = dbg->nr_cu_ranges;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (dbg->cu_ranges[mid].start <= pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* ranges of different CUs do not overlap; look back a little for nested ones */
+	for (size_t i = lo; i-- > 0 && lo - i < 8;) {
+		if (pc >= dbg->cu_ranges[i].start && pc < dbg->cu_ranges[i].end) {
+			*cu = dbg->cu_ranges[i].cu;
+			return true;
+		}
+	}
+	return false;
+}
+
+static int guess_lang(struct debuginfo *dbg)
+{
+	size_t shstrndx;
+	Elf_Scn *scn = NULL;
+
+	if (dbg->lang_guessed)
+		return dbg->guessed_lang;
+	dbg->lang_guessed = true;
+	if (elf_getshdrstrndx(dbg->elf, &shstrndx) < 0)
+		return 0;
+	while ((scn = elf_nextscn(dbg->elf, scn))) {
+		GElf_Shdr mem, *sh = gelf_getshdr(scn, &mem);
+		const char *name = sh ? elf_strptr(dbg->elf, shstrndx, sh->sh_name) : NULL;
+
+		if (name && (!strcmp(name, ".go.buildinfo") || !strcmp(name, ".gopclntab") ||
+			     !strcmp(name, ".note.go.buildid")))
+			dbg->guessed_lang = DW_LANG_Go;
+	}
+	return dbg->guessed_lang;
 }
 
 static const char *intern_scope(struct debuginfo *dbg, const char *outer, const char *name)
@@ -648,6 +734,16 @@ static const char *idx_name(struct idx_ent *e)
 	return e->name;
 }
 
+/* the demangled signature when it says more than idx_name(), else the name */
+static const char *idx_ident(struct idx_ent *e)
+{
+	if (!e->sig) {
+		e->sig = e->linkage && is_mangled(e->linkage) ? demangle(e->linkage, true) :
+			 xstrdup(idx_name(e));
+	}
+	return strcmp(e->sig, idx_name(e)) ? e->sig : idx_name(e);
+}
+
 /* ---- matching a FUNC pattern ---- */
 
 struct pattern {
@@ -763,7 +859,50 @@ static char *strip_spaces(const char *s)
 
 enum { MATCH_NONE, MATCH_SUFFIX, MATCH_EXACT };
 
+/* "ns::twice<int>" -> "ns::twice", or NULL when @name has no template arguments */
+static char *strip_templates(const char *name)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int depth = 0;
+
+	if (!strchr(name, '<') || strstr(name, "operator"))
+		return NULL;
+	for (const char *p = name; *p; p++) {
+		if (*p == '<')
+			depth++;
+		else if (*p == '>' && depth > 0)
+			depth--;
+		else if (!depth)
+			strbuf_addch(&sb, *p);
+	}
+	if (depth) {
+		strbuf_release(&sb);
+		return NULL;
+	}
+	return strbuf_detach(&sb);
+}
+
+static int pattern_match_one(const struct pattern *pt, const char *name, const char *sig);
+
+/* C++ templates: "twice" names every "twice<T>" (as a suffix would) */
 static int pattern_match(const struct pattern *pt, const char *name, const char *sig)
+{
+	int q = pattern_match_one(pt, name, sig);
+	char *plain;
+
+	if (q != MATCH_NONE || pt->glob || pt->sig || strchr(pt->text, '<'))
+		return q;
+	plain = strip_templates(name);
+	if (plain) {
+		q = pattern_match_one(pt, plain, NULL);
+		if (q == MATCH_EXACT)
+			q = MATCH_SUFFIX;
+		free(plain);
+	}
+	return q;
+}
+
+static int pattern_match_one(const struct pattern *pt, const char *name, const char *sig)
 {
 	if (pt->sig) {
 		const char *target = sig ? sig : name;
@@ -823,7 +962,7 @@ static void func_fill_die(struct func *f, Dwarf_Die *die)
 static void add_func(struct func **out, size_t *nr, size_t *alloc, const struct func *f)
 {
 	for (size_t i = 0; i < *nr; i++)
-		if ((*out)[i].entry == f->entry && (*out)[i].inlined == f->inlined) {
+		if ((*out)[i].entry == f->entry) {
 			free(f->name);
 			free(f->signature);
 			return;
@@ -922,11 +1061,13 @@ int debuginfo_find_functions(struct debuginfo *dbg, const char *pattern, struct 
 		if (!s->func || (pt.key[0] && !strstr(s->raw, pt.key)))
 			continue;
 		name = sym_lname(s);
-		if (pt.sig || (!pt.glob && is_mangled(s->raw)))
+		if (pt.sig)
 			sig = sym_signature(s);
 		q = pattern_match(&pt, name, sig);
 		if (q == MATCH_NONE || q < best)
 			continue;
+		if (is_mangled(s->raw))
+			sig = sym_signature(s);
 		if (q > best) {
 			best = q;
 			nr_cands = 0;
@@ -956,6 +1097,8 @@ int debuginfo_find_functions(struct debuginfo *dbg, const char *pattern, struct 
 			}
 			ALLOC_GROW(cands, nr_cands + 1, alloc_cands);
 			cands[nr_cands++] = (struct cand){ .name = idx_name(e), .e = e, .q = q };
+			if (idx_ident(e) != idx_name(e))
+				cands[nr_cands - 1].sig = idx_ident(e);
 		}
 	}
 	if (!nr_cands) {
@@ -1002,6 +1145,7 @@ int debuginfo_find_functions(struct debuginfo *dbg, const char *pattern, struct 
 		Dwarf_Die die, cu;
 
 		f.name = xstrdup(cands[i].name);
+		f.lang = guess_lang(dbg);
 		f.signature = cands[i].sig ? xstrdup(cands[i].sig) : NULL;
 		if (cands[i].s) {
 			f.entry = cands[i].s->addr;
@@ -1042,9 +1186,10 @@ origin:
 		const char **names = xmalloc(sizeof(*names) * nr_cands);
 
 		index_build(dbg);
+		/* C++ overloads share a name: compare signatures */
 		for (size_t i = 0; i < nr_cands; i++)
-			if (!i || strcmp(cands[i].name, cands[i - 1].name))
-				names[nr_names++] = cands[i].name;
+			names[nr_names++] = cands[i].sig ?: cands[i].name;
+		qsort(names, nr_names, sizeof(*names), strcmp_ptr);
 		for (size_t i = 0; i < dbg->nr_idx; i++) {
 			struct idx_ent *e = &dbg->idx[i];
 
@@ -1053,7 +1198,7 @@ origin:
 			if (pt.key[0] && !strstr(e->dwname, pt.key) &&
 			    !(e->linkage && strstr(e->linkage, pt.key)))
 				continue;
-			if (!bsearch(&(const char *){ idx_name(e) }, names, nr_names,
+			if (!bsearch(&(const char *){ idx_ident(e) }, names, nr_names,
 				     sizeof(*names), strcmp_ptr))
 				continue;
 			ALLOC_GROW(origins, nr_origins + 1, alloc_origins);
