@@ -20,7 +20,9 @@ struct kernel_features {
 	int max_array;		/* 64 elements */
 	int max_event_size;	/* 3072 bytes of fixed fields */
 	int max_event_name;	/* 63 characters for group and event names */
+	int max_strings;	/* :string fields per event (upfront's rule, not the kernel's: 3) */
 };
+/* A limit of 0 or less in struct kernel_features is not checked. */
 
 /* kernel_features_default() - the limits measured on kernel 6.18 */
 void kernel_features_default(struct kernel_features *kf);
@@ -118,13 +120,25 @@ int fetcharg_format(const struct trace_probe *tp, struct strbuf *out);
 
 /**
  * fetcharg_parse() - parse a uprobe_events line (as -D prints it or as tracefs lists it)
- * @tp: filled with group, event, path, offset, is_return and fields; args left empty
- * Return: 0 or -EINVAL with @d filled.
+ * @line: "p:GRP/EVENT PATH:OFFSET[%return][(REF_CTR)] [NAME=]FETCH[:TYPE] ...", or "r:..."
+ * @tp: zeroed, then filled with group, event, path, offset, is_return and fields (args
+ *      left empty); release with trace_probe_release() in any case. A missing group is
+ *      the kernel's default "uprobes"; a missing event stays NULL; an argument without
+ *      NAME= is "argN" (its 1-based position), as the kernel names it.
+ * Return: 0 or -EINVAL with @d filled (spans index @line).
  */
 int fetcharg_parse(const char *line, struct trace_probe *tp, struct diag *d);
 
 /**
  * fetcharg_check_limits() - check @tp against the kernel's limits before writing
+ *
+ * Group and event: C identifiers of at most max_event_name characters. Fields: at most
+ * max_args; names C identifiers of at most max_name_len characters, unique; FETCH:TYPE
+ * at most max_arg_len characters; at most max_derefs nested +OFF(); arrays of at most
+ * max_array elements; a known type; the fixed part of the record (sum of
+ * fetcharg_type_size(), measured on 6.18: the 8/16-byte uprobe header is not counted)
+ * at most max_event_size; at most max_strings :string/:ustring/:symstr fields.
+ *
  * Return: 0, or -E2BIG / -EINVAL with @d naming the limit and the argument.
  */
 int fetcharg_check_limits(const struct trace_probe *tp, const struct kernel_features *kf,
