@@ -1047,7 +1047,6 @@ int debuginfo_find_functions(struct debuginfo *dbg, const char *pattern, struct 
 	struct func *funcs = NULL;
 	size_t nr_funcs = 0;
 	int best = MATCH_NONE, ret = 0;
-	bool from_dwarf = false;
 
 	*out = NULL;
 	*nr = 0;
@@ -1075,10 +1074,12 @@ int debuginfo_find_functions(struct debuginfo *dbg, const char *pattern, struct 
 		ALLOC_GROW(cands, nr_cands + 1, alloc_cands);
 		cands[nr_cands++] = (struct cand){ .name = name, .sig = sig, .s = s, .q = q };
 	}
-	if (!nr_cands && debuginfo_dwarf(dbg, NULL)) {
-		/* only DWARF knows it: static/inlined-only functions, a stripped symbol table */
+	if ((!nr_cands || pt.glob) && debuginfo_dwarf(dbg, NULL)) {
+		/*
+		 * Only DWARF knows it: inlined-only functions, a stripped symbol table. A glob
+		 * matches those too (copies the symbols also have are merged by address).
+		 */
 		index_build(dbg);
-		from_dwarf = true;
 		for (size_t i = 0; i < dbg->nr_idx; i++) {
 			struct idx_ent *e = &dbg->idx[i];
 			int q;
@@ -1246,7 +1247,6 @@ origin:
 			add_func(&funcs, &nr_funcs, &alloc_out, &f);
 		}
 	}
-	(void)from_dwarf;
 	if (!nr_funcs) {
 		diag_error(d, SPAN_NONE, "function '%s' in %s has no code (declared only)",
 			   pattern, dbg->base);
