@@ -1,3 +1,198 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* test-util.c - escaping of untrusted bytes, JSON strings, names, globs, distances, strbuf */
+#include <stdlib.h>
+
+#include "../../src/util.h"
 #include "unittest.h"
-int main(void) { return TEST_DONE(); }
+
+/* escape_untrusted() of @len bytes (static buffer, valid until the next call) */
+static const char *esc(const char *s, size_t len)
+{
+	static struct strbuf sb = STRBUF_INIT;
+
+	strbuf_release(&sb);
+	strbuf_init(&sb);
+	escape_untrusted(&sb, s, len);
+	return sb.buf;
+}
+
+static const char *json(const char *s, size_t len)
+{
+	static struct strbuf sb = STRBUF_INIT;
+
+	strbuf_release(&sb);
+	strbuf_init(&sb);
+	escape_json(&sb, s, len);
+	return sb.buf;
+}
+
+static const char *ident(const char *s, size_t max)
+{
+	static char *last;
+
+	free(last);
+	last = sanitize_ident(s, max);
+	return last;
+}
+
+#define ESC(lit) esc(lit, sizeof(lit) - 1)
+#define JSON(lit) json(lit, sizeof(lit) - 1)
+
+static void test_escape_untrusted(void)
+{
+	TEST_STREQ(ESC("cnn.com."), "cnn.com.");
+	TEST_STREQ(ESC(""), "");
+	TEST_STREQ(ESC("\x1b[2Jboom"), "\\e[2Jboom");
+	TEST_STREQ(ESC("a\nb\tc\rd"), "a\\nb\\tc\\rd");
+	TEST_STREQ(ESC("q\"b\\"), "q\\\"b\\\\");
+	TEST_STREQ(ESC("nul\0x"), "nul\\x00x");
+	TEST_STREQ(ESC("\x07\x7f"), "\\x07\\x7f");
+	/* valid UTF-8 is kept: 2, 3 and 4 byte sequences */
+	TEST_STREQ(ESC("caf\xc3\xa9"), "caf\xc3\xa9");
+	TEST_STREQ(ESC("\xe2\x82\xac 5"), "\xe2\x82\xac 5");
+	TEST_STREQ(ESC("\xf0\x9f\x98\x80"), "\xf0\x9f\x98\x80");
+	/* invalid UTF-8 byte by byte */
+	TEST_STREQ(ESC("\xff\xfe"), "\\xff\\xfe");
+	TEST_STREQ(ESC("\xc3"), "\\xc3");			/* cut short */
+	TEST_STREQ(ESC("\xe2\x82"), "\\xe2\\x82");		/* cut short */
+	TEST_STREQ(ESC("\xc0\x80"), "\\xc0\\x80");		/* overlong NUL */
+	TEST_STREQ(ESC("\xe0\x80\xaf"), "\\xe0\\x80\\xaf");	/* overlong '/' */
+	TEST_STREQ(ESC("\xed\xa0\x80"), "\\xed\\xa0\\x80");	/* a surrogate */
+	TEST_STREQ(ESC("\xf4\x90\x80\x80"), "\\xf4\\x90\\x80\\x80"); /* above U+10FFFF */
+	TEST_STREQ(ESC("\x80x"), "\\x80x");			/* a lone continuation */
+	/* C1 controls (U+0080..U+009F), e.g. CSI U+009B, act on some terminals */
+	TEST_STREQ(ESC("\xc2\x9b" "2J"), "\\xc2\\x9b2J");
+	TEST_STREQ(ESC("\xc2\x85"), "\\xc2\\x85");
+	TEST_STREQ(ESC("\xc2\xa0"), "\xc2\xa0");		/* U+00A0 is not C1 */
+	/* only @len bytes are read */
+	TEST_STREQ(esc("abcdef", 3), "abc");
+	TEST_STREQ(esc("\xc3\xa9", 1), "\\xc3");
+	/* appends */
+	{
+		struct strbuf sb = STRBUF_INIT;
+
+		strbuf_init(&sb);
+		strbuf_addstr(&sb, "name=");
+		escape_untrusted(&sb, "\x1b", 1);
+		TEST_STREQ(sb.buf, "name=\\e");
+		strbuf_release(&sb);
+	}
+}
+
+static void test_escape_json(void)
+{
+	TEST_STREQ(JSON("cnn.com."), "cnn.com.");
+	TEST_STREQ(JSON("say \"hi\"\\"), "say \\\"hi\\\"\\\\");
+	TEST_STREQ(JSON("a\nb\tc\r"), "a\\nb\\tc\\r");
+	TEST_STREQ(JSON("\x1b\x01"), "\\u001b\\u0001");
+	TEST_STREQ(JSON("nul\0"), "nul\\u0000");
+	TEST_STREQ(JSON("\x7f"), "\\u007f");
+	TEST_STREQ(JSON("caf\xc3\xa9 \xe2\x82\xac"), "caf\xc3\xa9 \xe2\x82\xac");
+	TEST_STREQ(JSON("\xff"), "\\u00ff");
+	TEST_STREQ(JSON("\xc3("), "\\u00c3(");
+	TEST_STREQ(JSON("\xc2\x9b"), "\\u00c2\\u009b");
+	TEST_STREQ(JSON("/"), "/");
+}
+
+static void test_sanitize_ident(void)
+{
+	TEST_STREQ(ident("main.(*server).handleRequest", 63), "main_server_handleRequest");
+	TEST_STREQ(ident("caf::scheduled_actor::enqueue", 63), "caf_scheduled_actor_enqueue");
+	TEST_STREQ(ident("myapp::handler::run", 63), "myapp_handler_run");
+	TEST_STREQ(ident("github.com/x/y.(*T).M", 63), "github_com_x_y_T_M");
+	TEST_STREQ(ident("main.main.func1", 63), "main_main_func1");
+	TEST_STREQ(ident("getaddrinfo", 63), "getaddrinfo");
+	TEST_STREQ(ident("1abc", 63), "_1abc");
+	TEST_STREQ(ident("9", 63), "_9");
+	TEST_STREQ(ident("operator()", 63), "operator");
+	TEST_STREQ(ident("a__b", 63), "a_b");
+	TEST_STREQ(ident("", 63), "_");
+	TEST_STREQ(ident("***", 63), "_");
+	TEST_STREQ(ident("caf\xc3\xa9", 63), "caf");
+	/* cut at max */
+	TEST_STREQ(ident("abcdefghij", 4), "abcd");
+	TEST_EQ(strlen(ident("github.com/docker/cli/cli/command/container.(*containerOptions)."
+			     "runContainerWithAVeryLongName", 63)), 63);
+	TEST_STREQ(ident("1234567", 4), "_123");
+	TEST_STREQ(ident("ab.cd", 3), "ab");	/* a trailing '_' after the cut goes too */
+}
+
+static void test_glob(void)
+{
+	TEST_TRUE(glob_match("get*", "getaddrinfo"));
+	TEST_TRUE(!glob_match("get*", "forget"));
+	TEST_TRUE(glob_match("main.(*State).*", "main.(*State).Add"));
+	TEST_TRUE(!glob_match("main.(*State).*", "main.(*Store).Add"));
+	TEST_TRUE(glob_match("*.handleRequest", "main.(*server).handleRequest"));
+	TEST_TRUE(glob_match("github.com/*.M", "github.com/x/y.(*T).M")); /* '*' matches '/' */
+	TEST_TRUE(glob_match("caf::*::enqueue", "caf::scheduled_actor::enqueue"));
+	TEST_TRUE(glob_match("f?o", "foo"));
+	TEST_TRUE(!glob_match("f?o", "fo"));
+	TEST_TRUE(glob_match("[gs]et", "set"));
+	TEST_TRUE(!glob_match("[gs]et", "let"));
+	TEST_TRUE(glob_match("exact", "exact"));
+	TEST_TRUE(!glob_match("exact", "exact2"));
+	TEST_TRUE(has_glob("get*"));
+	TEST_TRUE(has_glob("f?o"));
+	TEST_TRUE(has_glob("[ab]"));
+	TEST_TRUE(has_glob("main.(*server).handleRequest")); /* the * of (*T) is a glob char */
+	TEST_TRUE(!has_glob("caf::scheduled_actor::enqueue"));
+}
+
+static void test_distance(void)
+{
+	TEST_EQ(str_distance("kitten", "sitting"), 3);
+	TEST_EQ(str_distance("", "abc"), 3);
+	TEST_EQ(str_distance("abc", ""), 3);
+	TEST_EQ(str_distance("same", "same"), 0);
+	TEST_EQ(str_distance("Question", "Questions"), 1);
+	TEST_EQ(str_distance("Qestion", "Question"), 1);
+	TEST_EQ(str_distance("ab", "ba"), 2);
+	TEST_TRUE(str_distance("handleRequest", "handleReqest") <
+		  str_distance("handleRequest", "serveDNS"));
+	{
+		char a[300];
+
+		memset(a, 'a', 299);
+		a[299] = '\0';
+		TEST_EQ(str_distance(a, "a"), 1000); /* too long to bother */
+	}
+}
+
+static void test_strbuf(void)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *s;
+	int i;
+
+	TEST_STREQ(strbuf_cstr(&sb), "");
+	strbuf_addstr(&sb, "a");	/* a never-initialized buffer grows too */
+	TEST_STREQ(sb.buf, "a");
+	for (i = 0; i < 100; i++)
+		strbuf_addf(&sb, "%02d", i % 100);
+	TEST_EQ(sb.len, 201);
+	strbuf_reset(&sb);
+	TEST_EQ(sb.len, 0);
+	strbuf_addf(&sb, "%0300d", 7);
+	TEST_EQ(sb.len, 300);
+	TEST_EQ(sb.buf[299], '7');
+	s = strbuf_detach(&sb);
+	TEST_EQ(strlen(s), 300);
+	TEST_TRUE(sb.buf == NULL && sb.len == 0);
+	free(s);
+	s = xasprintf("%s-%d", "x", 5);
+	TEST_STREQ(s, "x-5");
+	free(s);
+	strbuf_release(&sb);
+}
+
+int main(void)
+{
+	test_escape_untrusted();
+	test_escape_json();
+	test_sanitize_ident();
+	test_glob();
+	test_distance();
+	test_strbuf();
+	return TEST_DONE();
+}
