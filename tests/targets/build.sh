@@ -62,6 +62,13 @@ if need "$CC"; then
 	build "$out/c/orders-O2" "$c" $CC -g -O2 -Wall -o "$out/c/orders-O2" "$c"
 	build "$out/c/orders-O0-nopie" "$c" $CC -g -O0 -Wall -no-pie -fno-pie \
 		-o "$out/c/orders-O0-nopie" "$c"
+	# lines.c: source-line places and locals (tests/e2e/lines.sh)
+	if [ -e "$src/c/lines.c" ]; then
+		for o in O0 O2; do
+			build "$out/c/lines-$o" "$src/c/lines.c" $CC -g -$o -Wall \
+				-o "$out/c/lines-$o" "$src/c/lines.c"
+		done
+	fi
 	if [ -e "$out/c/orders-O2" ]; then
 		build "$out/c/orders-stripped" "$out/c/orders-O2" \
 			strip -o "$out/c/orders-stripped" "$out/c/orders-O2"
@@ -86,6 +93,12 @@ if need "$GO"; then
 	build "$out/go/orders-N" "$goin" \
 		sh -c 'cd "$1" && exec "$2" build -gcflags="all=-N -l" -o "$3" .' sh "$gosrc" "$GO" \
 		"$out/go/orders-N"
+	# churn: results of every shape and a hot function under goroutine churn (%return tests)
+	gosrc=$src/go/churn
+	if [ -e "$gosrc/go.mod" ]; then
+		build "$out/go/churn" "$gosrc/go.mod $gosrc/main.go" \
+			sh -c 'cd "$1" && exec "$2" build -o "$3" .' sh "$gosrc" "$GO" "$out/go/churn"
+	fi
 fi
 
 # Rust: opt-level 0 and 1, crate name "orders" (functions are orders::shop::*).

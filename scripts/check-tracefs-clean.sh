@@ -1,0 +1,52 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# check-tracefs-clean.sh - TAP check: no uprobe events in groups upft_*/upfront_* and no
+# instances so named are left in tracefs
+#
+# usage: check-tracefs-clean.sh [--save FILE | --baseline FILE]
+#   --save FILE      record what is there now (run before the tests) and exit
+#   --baseline FILE  ignore what FILE recorded (left by someone else before the tests began)
+set -u
+
+tracefs=${UPFT_TRACEFS:-/sys/kernel/tracing}
+save= baseline=
+while [ $# -gt 0 ]; do
+	case $1 in
+	--save) save=$2; shift 2 ;;
+	--baseline) baseline=$2; shift 2 ;;
+	*) echo "usage: $0 [--save FILE | --baseline FILE]" >&2; exit 2 ;;
+	esac
+done
+
+# state - one line per uprobe event ("event GROUP/EVENT") or instance ("instance NAME") of ours
+state() {
+	sed -n 's/^[pr]:\(\(upft_\|upfront_\)[^/ ]*\/[^ ]*\) .*/event \1/p' \
+		"$tracefs/uprobe_events" 2>/dev/null
+	local d
+	for d in "$tracefs"/instances/upft_* "$tracefs"/instances/upfront_*; do
+		[ -d "$d" ] && echo "instance ${d##*/}"
+	done
+	return 0
+}
+
+if [ -n "$save" ]; then
+	state | sort -u >"$save"
+	exit 0
+fi
+
+if [ ! -e "$tracefs/uprobe_events" ]; then
+	echo "not ok 1 - check-tracefs-clean: $tracefs is not mounted"
+	exit 1
+fi
+
+left=$(state | sort -u)
+if [ -n "$baseline" ] && [ -r "$baseline" ]; then
+	left=$(printf '%s\n' "$left" | grep -vxF -f "$baseline" | sed '/^$/d')
+fi
+if [ -z "$left" ]; then
+	echo "ok 1 - check-tracefs-clean: no upft_*/upfront_* events or instances left"
+	exit 0
+fi
+echo "not ok 1 - check-tracefs-clean: left in $tracefs:"
+printf '%s\n' "$left" | sed 's/^/#   /'
+exit 1

@@ -1,0 +1,48 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# install-deps.sh - install every build and test dependency on Debian (apt-get), mount tracefs
+#
+# usage: sudo scripts/install-deps.sh
+# Skips apt-get when everything is installed already. rustc is installed from Debian only
+# when no rustc is in PATH (a rustup toolchain is used as it is).
+set -euo pipefail
+
+pkgs=(build-essential autoconf automake libtool pkg-config
+	libtracefs-dev libtraceevent-dev libdw-dev libelf-dev libncurses-dev libcapstone-dev
+	libiberty-dev golang-go g++ linux-perf trace-cmd tmux python3 libc6-dbg binutils)
+command -v rustc >/dev/null 2>&1 || pkgs+=(rustc)
+
+missing=()
+for p in "${pkgs[@]}"; do
+	st=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+	[ "$st" = "install ok installed" ] || missing+=("$p")
+done
+
+if [ "$(id -u)" -ne 0 ]; then
+	if [ ${#missing[@]} -gt 0 ]; then
+		echo "install-deps.sh: run as root to install: ${missing[*]}" >&2
+		exit 1
+	fi
+else
+	if [ ${#missing[@]} -gt 0 ]; then
+		echo "install-deps.sh: installing ${missing[*]}"
+		export DEBIAN_FRONTEND=noninteractive
+		apt-get update -q
+		apt-get install -y -q --no-install-recommends "${missing[@]}"
+	else
+		echo "install-deps.sh: all packages present"
+	fi
+fi
+
+# tracefs: the tests and upfront itself need it mounted
+tracefs=/sys/kernel/tracing
+if [ ! -e "$tracefs/uprobe_events" ]; then
+	if [ "$(id -u)" -eq 0 ]; then
+		mount -t tracefs nodev "$tracefs"
+	fi
+	if [ ! -e "$tracefs/uprobe_events" ]; then
+		echo "install-deps.sh: $tracefs has no uprobe_events" \
+			"(mount -t tracefs nodev $tracefs; kernel needs CONFIG_UPROBE_EVENTS)" >&2
+		exit 1
+	fi
+fi
