@@ -154,6 +154,12 @@ static int push_reg(struct machine *m, int reg, int64_t off)
 
 static int run_ops(struct machine *m, const Dwarf_Op *ops, size_t n, struct loc *out);
 
+/* Run a frame base or CFA expression on the same stack: its address stays on top. */
+static int run_nested(struct machine *m, const Dwarf_Op *ops, size_t n)
+{
+	return run_ops(m, ops, n, NULL);
+}
+
 /* The CFA at the pc from CFI: usually DW_OP_breg7 (rsp) +N. */
 static int push_cfa(struct machine *m)
 {
@@ -161,7 +167,6 @@ static int push_cfa(struct machine *m)
 	Dwarf_Frame *frame = NULL;
 	Dwarf_Op *ops;
 	size_t nops;
-	struct loc tmp = { 0 };
 	int ret;
 
 	if (!c->cfi || dwarf_cfi_addrframe(c->cfi, c->vaddr, &frame) != 0 ||
@@ -176,10 +181,9 @@ static int push_cfa(struct machine *m)
 		strbuf_addstr(m->err, "has a recursive frame base");
 		return -EINVAL;
 	}
-	ret = run_ops(m, ops, nops, &tmp);
+	ret = run_nested(m, ops, nops);
 	m->depth--;
 	free(frame);
-	loc_release(&tmp);
 	return ret;
 }
 
@@ -212,10 +216,7 @@ static int push_frame_base(struct machine *m)
 	} else if (nops == 1 && ops[0].atom == DW_OP_regx) {
 		ret = push_reg(m, (int)ops[0].number, 0);
 	} else {
-		struct loc tmp = { 0 };
-
-		ret = run_ops(m, ops, nops, &tmp);
-		loc_release(&tmp);
+		ret = run_nested(m, ops, nops);
 	}
 	m->depth--;
 	return ret;
@@ -298,7 +299,7 @@ static int run_ops(struct machine *m, const Dwarf_Op *ops, size_t n, struct loc 
 	for (size_t i = 0; i < n; i++) {
 		unsigned int a = ops[i].atom;
 
-		if (a == DW_OP_piece) {
+		if (a == DW_OP_piece && out) {
 			if (skip_piece && out->nr)
 				out->pieces[out->nr - 1].size = (unsigned int)ops[i].number;
 			else
@@ -312,7 +313,12 @@ static int run_ops(struct machine *m, const Dwarf_Op *ops, size_t n, struct loc 
 		if (skip_piece)
 			continue;
 		since_piece = true;
-		if (a >= DW_OP_reg0 && a <= DW_OP_reg31) {
+		if (!out && (a == DW_OP_piece || a == DW_OP_stack_value ||
+			     a == DW_OP_entry_value || a == DW_OP_GNU_entry_value)) {
+			goto cannot;
+		} else if (!out && a >= DW_OP_reg0 && a <= DW_OP_reg31) {
+			ret = push_reg(m, a - DW_OP_reg0, 0);
+		} else if (a >= DW_OP_reg0 && a <= DW_OP_reg31) {
 			reg = a - DW_OP_reg0;
 		} else if (a == DW_OP_regx) {
 			reg = (int)ops[i].number;
@@ -396,6 +402,8 @@ static int run_ops(struct machine *m, const Dwarf_Op *ops, size_t n, struct loc 
 		if (ret)
 			return ret;
 	}
+	if (!out)
+		return m->sp ? 0 : -EINVAL;
 	/* ops after the last DW_OP_piece carry nothing; a piece-less expression is one piece */
 	if (!skip_piece && !out->nr)
 		finish_piece(m, reg, stack_value, n == 0, 0, out);
