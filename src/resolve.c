@@ -1322,6 +1322,15 @@ static int emit_struct_error(struct rctx *rc, const struct emit *em, struct val 
 	return -EINVAL;
 }
 
+/* The last argument shows @v's type, not the type of the part that was fetched. */
+static void set_last_type_name(struct rctx *rc, struct val *v)
+{
+	struct trace_arg *a = &rc->tp->args[rc->tp->nr_args - 1];
+
+	free(a->type_name);
+	a->type_name = type_name(rc, &v->type, true);
+}
+
 /* @v as kernel fields, by its type. */
 static int emit_val(struct rctx *rc, const struct emit *em, struct val *v)
 {
@@ -1488,6 +1497,8 @@ static int emit_val(struct rctx *rc, const struct emit *em, struct val *v)
 			ret = val_path(rc, &w, word, em->sp);
 			if (!ret)
 				ret = emit_scalar(rc, em, &w, "x64", VK_SYM, 8, false, NULL);
+			if (!ret)
+				set_last_type_name(rc, v);
 			val_release(&w);
 			return ret;
 		}
@@ -1505,9 +1516,7 @@ static int emit_val(struct rctx *rc, const struct emit *em, struct val *v)
 				ret = emit_scalar(rc, em, &w, l.len ? "u64" : "x64",
 						  l.len ? VK_UNSIGNED : VK_POINTER, 8, false, NULL);
 			if (!ret)
-				rc->tp->args[rc->tp->nr_args - 1].type_name =
-					(free(rc->tp->args[rc->tp->nr_args - 1].type_name),
-					 type_name(rc, &v->type, true));
+				set_last_type_name(rc, v);
 			val_release(&w);
 			return ret;
 		}
