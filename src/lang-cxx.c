@@ -29,7 +29,7 @@ static bool cxx_slice_layout(Dwarf_Die *type, const char *name, struct lang_layo
 	Dwarf_Die m;
 	int64_t off;
 
-	if (!starts(name, "vector<") || !lang_find_member(type, "_M_start", &m, &off))
+	if (!starts(name, "vector<") || !lang_find_member(type, "_M_impl", &m, &off))
 		return false;
 	/* _M_start's own type is the element pointer; no length member (finish - start) */
 	*l = (struct lang_layout){ .ptr = "_M_impl._M_start" };

@@ -842,7 +842,21 @@ static int eval_var(struct rctx *rc, const char *name, struct span sp, struct va
 	if (!rc->has_cu)
 		return diag_error(rc->d, sp, "no debug information covers %s; only registers and "
 				  "raw fetchargs can be read there", rc->where);
-	if (find_local(rc, name, &var) || find_global(rc, name, &var))
+	if (find_local(rc, name, &var))
+		return val_from_die(rc, &var, name, sp, out);
+	/* C++: a member named without this-> inside a method */
+	if (find_local(rc, "this", &var)) {
+		Dwarf_Die pt, st, m;
+		int64_t off;
+
+		if (lang_type_of(&var, &pt) && lang_strip(&pt, &pt) == DW_TAG_pointer_type &&
+		    lang_type_of(&pt, &st) && lang_find_member(&st, name, &m, &off)) {
+			if (val_from_die(rc, &var, "this", sp, out))
+				return -EINVAL;
+			return val_member(rc, out, name, name, sp);
+		}
+	}
+	if (find_global(rc, name, &var))
 		return val_from_die(rc, &var, name, sp, out);
 	{
 		struct strbuf names = STRBUF_INIT;
