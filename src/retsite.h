@@ -3,6 +3,8 @@
 #ifndef UPF_RETSITE_H
 #define UPF_RETSITE_H
 
+#include <elfutils/libdw.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "debuginfo.h"
@@ -14,5 +16,43 @@
  */
 int retsite_find(struct debuginfo *dbg, uint64_t start, uint64_t end, uint64_t **addrs,
 		 size_t *nr, struct diag *d);
+
+/* One base value (a word or less) of a Go result, where it is at a return instruction. */
+struct go_piece {
+	unsigned int offset;	/* byte offset inside the result's value */
+	unsigned int size;	/* bytes */
+	const char *reg;	/* kernel register name ("ax", "bx", ... "r11"); NULL on the stack */
+	int xmm;		/* >= 0: in register xmmN (a float), which uprobes cannot read */
+	long sp_offset;		/* !reg && xmm < 0: at +sp_offset(%sp) */
+};
+
+/* A Go result: "~r0" or its declared name, and where each of its pieces is. */
+struct go_result {
+	char *name;
+	Dwarf_Die die;		/* the DW_TAG_formal_parameter (DW_AT_variable_parameter) */
+	Dwarf_Die type;		/* its type; has_type false when the DWARF has none */
+	bool has_type;
+	bool on_stack;		/* the whole value is on the stack (did not fit, old ABI) */
+	long sp_offset;		/* on_stack: the value starts at +sp_offset(%sp) */
+	struct go_piece *pieces;
+	size_t nr_pieces;
+};
+
+/**
+ * go_result_regs() - where Go function @func leaves its results at a return instruction
+ * @func: a DW_TAG_subprogram of a Go CU
+ * @out: array owned by the caller, freed with go_results_free()
+ *
+ * Register ABI (CU producer says "regabi"): results are assigned to RAX, RBX, RCX, RDI, RSI,
+ * R8-R11 (integers, pointers) and X0-X14 (floats) from the first register again, in order,
+ * each recursively (string: ptr, len; slice: ptr, len, cap; interface: tab/type, data;
+ * structs field by field); a result that does not fit, or holds an array of more than one
+ * element, goes to the stack whole. Stack results follow the stack-assigned arguments; at the
+ * ret the return address is at 0(%sp), so stack slot N is at +(8+N)(%sp). Old stack ABI
+ * (no "regabi"): every argument and result is on the stack.
+ * Return: 0 (also with @nr 0: no results), or -EINVAL with @d filled (unsized type).
+ */
+int go_result_regs(Dwarf_Die *func, struct go_result **out, size_t *nr, struct diag *d);
+void go_results_free(struct go_result *res, size_t nr);
 
 #endif

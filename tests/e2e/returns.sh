@@ -46,7 +46,8 @@ def_offsets() {
 
 # --- the return sites ------------------------------------------------------------------------
 
-for f in main.add main.greet main.evens main.items main.divide main.minmax main.hot; do
+for f in main.add main.greet main.evens main.items main.divide main.minmax main.grid main.ratio \
+	main.hot; do
 	want=$(ret_offsets "$f")
 	[ -n "$want" ] || t_bail "objdump finds no ret in $f"
 	upft_run -x "$bin" -D "$f%return"
@@ -99,6 +100,19 @@ t_like "$(arg 2 err)" 'errorString' "a returned error: its type word is symboliz
 trace 1 'main.minmax%return lo hi'
 t_is "$(arg 1 lo)" -2 "named result lo"
 t_is "$(arg 1 hi)" 40 "named result hi"
+
+# an array of three is returned on the stack even with the register ABI; tag in RAX, RBX
+trace 1 'main.grid%return c0=cells[0] c2=cells[2] tag'
+t_is "$(arg 1 c0)" 5 "a result on the stack: cells[0]"
+t_is "$(arg 1 c2)" 15 "a result on the stack: cells[2]"
+t_is "$(arg 1 tag)" '"grid5"' "a register result after a stack result"
+
+# a float result is in xmm0, which uprobes cannot read: an error naming it; the bool is in AL
+upft_run -x "$bin" -D 'main.ratio%return $retval'
+t_is "$UPFT_RC" 2 "a float result is an error"
+t_like "$UPFT_ERR" 'xmm' "the error says the float is in an xmm register"
+trace 1 'main.ratio%return ok=~r1'
+t_is "$(arg 1 ok)" true "a bool result after a float result is in RAX"
 
 # --- churn: 10 seconds of goroutines growing their stacks under the probe --------------------
 

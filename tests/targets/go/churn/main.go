@@ -72,6 +72,23 @@ func minmax(v []int) (lo int, hi int) {
 	return
 }
 
+// grid returns an array of three: passed on the stack even with the register ABI.
+//
+//go:noinline
+func grid(n int) (cells [3]int, tag string) {
+	cells = [3]int{n, n * 2, n * 3}
+	tag = "grid" + strconv.Itoa(n)
+	return
+}
+
+//go:noinline
+func ratio(a, b int) (float64, bool) {
+	if b == 0 {
+		return 0, false
+	}
+	return float64(a) / float64(b), true
+}
+
 // grow recurses with a big frame so the goroutine's stack must be copied to a larger one.
 //
 //go:noinline
@@ -107,6 +124,10 @@ func once(n int) {
 	fmt.Println("divide", q, err)
 	lo, hi := minmax([]int{n, 9, -2, 40})
 	fmt.Println("minmax", lo, hi)
+	cells, tag := grid(n)
+	fmt.Println("grid", cells[2], tag)
+	r, ok := ratio(n, 2)
+	fmt.Println("ratio", r, ok)
 }
 
 func churn(d time.Duration) {
