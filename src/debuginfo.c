@@ -389,6 +389,9 @@ int debuginfo_symbolize(struct debuginfo *dbg, uint64_t vaddr, struct strbuf *ou
 	/* several at one address: sym_cmp put the preferred one first */
 	while (s > dbg->syms && (s - 1)->addr == s->addr)
 		s--;
+	/* a symbol without size (hand-written assembly, __FRAME_END__) covers little */
+	if (!s->size && vaddr - s->addr >= 256)
+		return -ENOENT;
 	if (s->size && vaddr >= s->addr + s->size) {
 		/* maybe an enclosing, larger symbol further left (rare) */
 		struct sym *t = s;
@@ -405,7 +408,7 @@ int debuginfo_symbolize(struct debuginfo *dbg, uint64_t vaddr, struct strbuf *ou
 		if (!found)
 			return -ENOENT;
 	}
-	strbuf_addf(out, "%s+%#lx", sym_lname(s), (unsigned long)(vaddr - s->addr));
+	strbuf_addf(out, "%s+0x%lx", sym_lname(s), (unsigned long)(vaddr - s->addr));
 	return 0;
 }
 
