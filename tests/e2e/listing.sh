@@ -1,0 +1,47 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# listing.sh - -F lists functions by the language's names (demangled, globbed), -V lists the
+# variables at a place with their types; neither touches tracefs
+. "$(dirname "$0")/lib.sh"
+
+T=$UPFT_TARGETS
+[ -x "$T/c/orders-O2" ] || t_bail "test targets not built (tests/targets/build.sh)"
+
+upft_run -x "$T/c/orders-O2" -F 'process_*'
+t_is "$UPFT_RC" 0 "C: -F GLOB exits 0"
+t_like "$UPFT_OUT" '^process_order$' "C: -F lists process_order"
+t_like "$UPFT_OUT" '^process_batch$' "C: -F lists process_batch"
+t_unlike "$UPFT_OUT" '^audit_order$' "C: -F GLOB lists only matches"
+
+upft_run -x "$T/cpp/actors-O2" -F 'shop::price*'
+t_like "$UPFT_OUT" 'shop::price\(int\)' "C++: -F shows price(int) demangled"
+t_like "$UPFT_OUT" 'shop::price\(double\)' "C++: -F shows price(double) demangled"
+
+upft_run -x "$T/go/orders" -F 'main.(*Store).*'
+t_like "$UPFT_OUT" '^main\.\(\*Store\)\.Add$' "Go: -F lists main.(*Store).Add"
+upft_run -x "$T/go/orders" -F 'example.com/orders/store.*'
+t_like "$UPFT_OUT" '^example\.com/orders/store\.\(\*Ledger\)\.Record$' "Go: -F with a package path"
+
+upft_run -x "$T/rust/orders-O1" -F 'orders::shop::*'
+t_like "$UPFT_OUT" '^orders::shop::greet$' "Rust: -F lists orders::shop::greet demangled"
+t_unlike "$UPFT_OUT" '17h[0-9a-f]{16}E' "Rust: no mangled hashes"
+
+upft_run -x "$T/c/orders-O2" -V process_order
+t_is "$UPFT_RC" 0 "C: -V exits 0"
+t_like "$UPFT_OUT" 'struct order ?\*.*\bo\b' "C: -V shows o with its type"
+upft_run -x "$T/c/orders-O2" -V set_limits
+for v in 'int.*\ba\b' 'unsigned int.*\bb\b' 'long.*\bc\b' 'short.*\bd\b' 'char.*\be\b' \
+	'bool.*\bf\b' 'enum tier.*\bt\b'; do
+	t_like "$UPFT_OUT" "$v" "C: -V set_limits shows $v"
+done
+upft_run -x "$T/go/orders" -V 'main.process'
+t_like "$UPFT_OUT" 'string.*\bname\b' "Go: -V shows name string"
+t_like "$UPFT_OUT" '\[\]int.*\bids\b' "Go: -V shows ids []int"
+upft_run -x "$T/cpp/actors-O0" -V 'shop::Derived::describe'
+t_like "$UPFT_OUT" 'Item.*&.*\bit\b' "C++: -V shows the reference parameter it"
+t_like "$UPFT_OUT" '\bthis\b' "C++: -V shows this"
+
+upft_run -x "$T/c/orders-O2" -V nosuchfunction_upft
+t_is "$UPFT_RC" 2 "-V of an unknown function exits 2"
+
+t_done
