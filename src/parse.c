@@ -142,7 +142,7 @@ static bool at_operator_keyword(const char *t, int s, int i, int e)
 static int check_func(struct parser *p, int s, int e, bool had_event)
 {
 	const char *t = p->t;
-	int stack[MAX_EXPR_DEPTH], sp = 0, i;
+	int stack[MAX_EXPR_DEPTH], sp = 0, angle = 0, i;
 
 	for (i = s; i < e; i++) {
 		char c = t[i];
@@ -199,7 +199,11 @@ static int check_func(struct parser *p, int s, int e, bool had_event)
 			if ((unsigned char)c < 0x20 || c == 0x7f)
 				return diag_error(p->d, mkspan(i, 1),
 						  "unexpected control character in function name");
-			if (is_blank(c) && !sp)
+			if (c == '<')
+				angle++;
+			else if (c == '>' && angle)
+				angle--;
+			else if (is_blank(c) && !sp && !angle)
 				return diag_error(p->d, mkspan(i, 1), "unexpected blank");
 		}
 	}
@@ -822,10 +826,13 @@ static int parse_arg(struct parser *p, struct probe_arg *arg, int s, int e, bool
 	return 0;
 }
 
-/* next_word() - the next blank-separated word from *pos; blanks inside () count when @group */
+/*
+ * next_word() - the next blank-separated word from *pos; with @group, blanks inside () and
+ * <> belong to the word (C++ signatures "f(int, char)", Rust "<T as Trait>::m")
+ */
 static bool next_word(const char *t, int *pos, int *ws, int *we, bool group)
 {
-	int i = *pos, depth = 0, j;
+	int i = *pos, depth = 0, angle = 0, j;
 
 	while (t[i] && is_blank(t[i]))
 		i++;
@@ -837,10 +844,14 @@ static bool next_word(const char *t, int *pos, int *ws, int *we, bool group)
 			depth++;
 		else if (t[j] == ')' && depth)
 			depth--;
-		else if (is_blank(t[j]) && (!group || !depth))
+		else if (t[j] == '<')
+			angle++;
+		else if (t[j] == '>' && angle)
+			angle--;
+		else if (is_blank(t[j]) && (!group || (!depth && !angle)))
 			break;
 	}
-	if (group && depth) {
+	if (group && (depth || angle)) {
 		/* unbalanced: split at blanks and let the place checker name the '(' */
 		for (j = i; t[j] && !is_blank(t[j]); j++)
 			;
@@ -860,8 +871,9 @@ int parse_probe(const char *text, struct probe_spec *spec, struct diag *d)
 	memset(spec, 0, sizeof(*spec));
 	spec->text = xstrdup(text);
 	p.t = spec->text;
-	if (d && !d->input)
-		d->input = spec->text;
+	/* the caller's text (argv), which outlives the spec, so the diag can be printed late */
+	if (!d->input)
+		d->input = text;
 
 	if (!next_word(p.t, &pos, &ws, &we, true))
 		return diag_error(d, mkspan(0, (int)strlen(p.t)), "empty probe");

@@ -143,6 +143,14 @@ static void test_places(void)
 	TEST_EQ(parse("V::operator+=%return"), 0);
 	TEST_STREQ(spec.place.func, "V::operator+=");
 	TEST_TRUE(spec.place.is_return);
+	TEST_EQ(parse("<alloc::vec::Vec<T> as core::ops::drop::Drop>::drop self"), 0);
+	TEST_STREQ(spec.place.func, "<alloc::vec::Vec<T> as core::ops::drop::Drop>::drop");
+	TEST_EQ(spec.nr_args, 1);
+	TEST_EQ(parse("std::vector<int>::push_back"), 0);
+	TEST_STREQ(spec.place.func, "std::vector<int>::push_back");
+	TEST_EQ(parse("ns::operator< a"), 0);
+	TEST_STREQ(spec.place.func, "ns::operator<");
+	TEST_EQ(spec.nr_args, 1);
 	TEST_EQ(parse("ns::C::~C"), 0);
 	TEST_STREQ(spec.place.func, "ns::C::~C");
 
