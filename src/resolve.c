@@ -1748,6 +1748,54 @@ static void ctx_release(struct rctx *rc)
 	guards_clear(rc);
 }
 
+/*
+ * dwarf_getscopes() does not look into namespaces, where rustc puts its functions: walk
+ * namespaces and types, and the code scopes that hold @pc. Innermost first, like it.
+ */
+static bool scopes_walk(Dwarf_Die *parent, Dwarf_Addr pc, Dwarf_Die **chain, int *n, int depth)
+{
+	Dwarf_Die child;
+
+	if (depth > 64 || dwarf_child(parent, &child) != 0)
+		return false;
+	do {
+		int tag = dwarf_tag(&child);
+		bool code = tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine ||
+			    tag == DW_TAG_lexical_block;
+
+		if (code && dwarf_haspc(&child, pc) > 0) {
+			*chain = xrealloc(*chain, sizeof(**chain) * (*n + 1));
+			(*chain)[(*n)++] = child;
+			scopes_walk(&child, pc, chain, n, depth + 1);
+			return true;
+		}
+		if ((tag == DW_TAG_namespace || tag == DW_TAG_module ||
+		     tag == DW_TAG_structure_type || tag == DW_TAG_class_type) &&
+		    scopes_walk(&child, pc, chain, n, depth + 1))
+			return true;
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return false;
+}
+
+static int own_scopes(Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die **out)
+{
+	Dwarf_Die *chain = NULL;
+	int n = 0;
+
+	scopes_walk(cu, pc, &chain, &n, 0);
+	chain = xrealloc(chain, sizeof(*chain) * (n + 1));
+	chain[n++] = *cu;
+	/* innermost first */
+	for (int i = 0; i < (n - 1) / 2; i++) {
+		Dwarf_Die t = chain[i];
+
+		chain[i] = chain[n - 2 - i];
+		chain[n - 2 - i] = t;
+	}
+	*out = chain;
+	return n;
+}
+
 static int ctx_init(struct rctx *rc, const struct probe_spec *spec, struct debuginfo *dbg,
 		    const struct resolve_opts *o, const struct probe_site *site, struct diag *d)
 {
@@ -1775,8 +1823,11 @@ static int ctx_init(struct rctx *rc, const struct probe_spec *spec, struct debug
 		}
 		if (rc->has_cu) {
 			rc->nscopes = dwarf_getscopes(&rc->cu, pc, &rc->scopes);
-			if (rc->nscopes < 0)
-				rc->nscopes = 0;
+			if (rc->nscopes <= 0) {
+				free(rc->scopes);
+				rc->scopes = NULL;
+				rc->nscopes = own_scopes(&rc->cu, pc, &rc->scopes);
+			}
 			if (!site->lang)
 				rc->lang = lang_for(dwarf_srclang(&rc->cu));
 		}
