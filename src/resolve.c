@@ -1206,7 +1206,9 @@ static bool is_char_type(Dwarf_Die *type)
 		dwarf_formudata(&attr, &enc);
 	if (dwarf_attr(&t, DW_AT_byte_size, &attr))
 		dwarf_formudata(&attr, &size);
-	return size == 1 && (enc == DW_ATE_signed_char || enc == DW_ATE_unsigned_char);
+	/* plain "char" is text; signed/unsigned char and uint8_t are bytes */
+	return size == 1 && (enc == DW_ATE_signed_char || enc == DW_ATE_unsigned_char) &&
+	       dwarf_diename(&t) && !strcmp(dwarf_diename(&t), "char");
 }
 
 static const char *int_type(unsigned int size, char prefix)
@@ -1905,7 +1907,13 @@ static char *base_event(const struct probe_spec *spec, const struct probe_site *
 	if (spec->place.kind == PLACE_ADDR || !site->func)
 		return xasprintf("addr_%" PRIx64, site->vaddr);
 	s = sanitize_ident(glob_shared ? spec->place.func : site->func, 63 - strlen(suffix));
-	if (!strcmp(s, "_")) {
+	if (glob_shared && s[0] == '_' && s[1]) {
+		/* "*_order" shares "order", not "_order" */
+		r = xstrdup(s + strspn(s, "_"));
+		free(s);
+		s = r;
+	}
+	if (!strcmp(s, "_") || !*s) {
 		free(s);
 		s = xstrdup("probe");
 	}
@@ -2129,7 +2137,9 @@ static void list_scope_vars(struct rctx *rc, struct strbuf *out)
 			if (is_go_result(&child) && !rc->site->at_ret_insn)
 				continue;
 			strbuf_init(&err);
-			if (loc_from_die(&child, &rc->lc, &l, &err))
+			if (is_go_result(&child) && rc->site->at_ret_insn)
+				;	/* read from the ABI's result registers */
+			else if (loc_from_die(&child, &rc->lc, &l, &err))
 				note = "\t(unreadable here)";
 			else if (l.nr == 1 && l.pieces[0].kind == LOC_NONE)
 				note = "\t(optimized out here)";
