@@ -628,6 +628,24 @@ static const char *die_str(Dwarf_Die *die, int at)
 	return dwarf_formstring(dwarf_attr_integrate(die, at, &mem));
 }
 
+char *debuginfo_die_name(Dwarf_Die *die)
+{
+	Dwarf_Attribute am;
+	Dwarf_Die o, *src = die;
+	const char *lk, *n;
+
+	if (dwarf_tag(die) == DW_TAG_inlined_subroutine &&
+	    dwarf_attr(die, DW_AT_abstract_origin, &am) && dwarf_formref_die(&am, &o))
+		src = &o;
+	lk = die_str(src, DW_AT_linkage_name);
+	if (!lk)
+		lk = die_str(src, DW_AT_MIPS_linkage_name);
+	if (lk && is_mangled(lk))
+		return demangle(lk, false);
+	n = die_str(src, DW_AT_name);
+	return n ? xstrdup(n) : NULL;
+}
+
 static void index_walk(struct debuginfo *dbg, Dwarf_Die *parent, const char *scope, int lang,
 		       int depth)
 {
@@ -1221,22 +1239,25 @@ origin:
 				continue;
 			f.inlined = true;
 			/* the abstract DIE's name, which is what was matched */
+			f.name = debuginfo_die_name(&e->die);
+			if (!f.name)
+				continue;
+			if (e->scope && !strstr(f.name, "::") && e->lang != DW_LANG_Go &&
+			    e->lang != DW_LANG_C99 && e->lang != DW_LANG_C89 &&
+			    e->lang != DW_LANG_C11) {
+				char *q = xasprintf("%s::%s", e->scope, f.name);
+
+				free(f.name);
+				f.name = q;
+			}
 			{
 				Dwarf_Attribute am;
 				Dwarf_Die o;
-				const char *lk, *n;
+				const char *lk = NULL;
 
-				if (!dwarf_attr(&e->die, DW_AT_abstract_origin, &am) ||
-				    !dwarf_formref_die(&am, &o))
-					continue;
-				lk = die_str(&o, DW_AT_linkage_name);
-				n = die_str(&o, DW_AT_name);
-				f.name = lk && is_mangled(lk) ? demangle(lk, false) :
-					 xstrdup(e->scope && n ? e->scope : n ?: "?");
-				if (!(lk && is_mangled(lk)) && e->scope && n) {
-					free(f.name);
-					f.name = xasprintf("%s::%s", e->scope, n);
-				}
+				if (dwarf_attr(&e->die, DW_AT_abstract_origin, &am) &&
+				    dwarf_formref_die(&am, &o))
+					lk = die_str(&o, DW_AT_linkage_name);
 				if (lk && is_mangled(lk)) {
 					char *sig = demangle(lk, true);
 

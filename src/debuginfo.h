@@ -57,6 +57,13 @@ Dwarf_CFI *debuginfo_cfi(struct debuginfo *dbg);
  */
 bool debuginfo_addr_cu(struct debuginfo *dbg, uint64_t vaddr, Dwarf_Die *cu);
 
+/**
+ * debuginfo_die_name() - the name of a function DIE (subprogram or inlined copy: its
+ * abstract origin / specification) as the language spells it ("ns::C::m", "main.f")
+ * Return: a new string, or NULL when the DIE has no name.
+ */
+char *debuginfo_die_name(Dwarf_Die *die);
+
 /* debuginfo_elf() - the binary's own ELF (for code bytes, program headers) */
 Elf *debuginfo_elf(struct debuginfo *dbg);
 

@@ -116,13 +116,62 @@ static void add_site(struct probe_site **sites, size_t *nr, size_t *alloc,
 	(*sites)[(*nr)++] = *s;
 }
 
-/* the innermost function DIE (subprogram or inlined copy) holding @vaddr, and its name */
-static void site_at_addr(struct debuginfo *dbg, uint64_t vaddr, struct probe_site *s)
+static bool tail_match(const char *path, const char *tail);
+
+/*
+ * Every function DIE holding @pc as nested in the code, depth-first (dwarf_getscopes() goes
+ * from an inlined copy into its abstract origin instead). Optimized code can have sibling
+ * inlined copies whose ranges share an address.
+ */
+static int func_chain(Dwarf_Die *parent, Dwarf_Addr pc, Dwarf_Die *out, int *depths, int nr,
+		      int max, int depth)
+{
+	Dwarf_Die child;
+
+	if (depth > 64 || dwarf_child(parent, &child) != 0)
+		return nr;
+	do {
+		int tag = dwarf_tag(&child);
+
+		switch (tag) {
+		case DW_TAG_subprogram:
+		case DW_TAG_inlined_subroutine:
+		case DW_TAG_lexical_block:
+			if (dwarf_haspc(&child, pc) != 1)
+				break;
+			if (tag != DW_TAG_lexical_block && nr < max) {
+				depths[nr] = depth;
+				out[nr++] = child;
+			}
+			nr = func_chain(&child, pc, out, depths, nr, max, depth + 1);
+			break;
+		case DW_TAG_namespace:
+		case DW_TAG_module:
+		case DW_TAG_class_type:
+		case DW_TAG_structure_type:
+		case DW_TAG_union_type:
+			nr = func_chain(&child, pc, out, depths, nr, max, depth + 1);
+			break;
+		default:
+			break;
+		}
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return nr;
+}
+
+/*
+ * The function DIE (subprogram or inlined copy) holding @vaddr, and its name: the innermost
+ * one, or with @file (a source line's), the one whose source holds @line: inlined copies
+ * share addresses, and the line's own function is the one with the nearest decl_line.
+ */
+static void site_at_addr(struct debuginfo *dbg, uint64_t vaddr, const char *file, long line,
+			 struct probe_site *s)
 {
 	struct strbuf sb = STRBUF_INIT;
-	Dwarf_Die cudie, *scopes = NULL;
+	Dwarf_Die cudie, chain[32];
+	int depths[32];
 	Dwarf_Addr bias;
-	int n;
+	int n, pick = -1, best_line = -1;
 
 	memset(s, 0, sizeof(*s));
 	s->vaddr = vaddr;
@@ -140,17 +189,43 @@ static void site_at_addr(struct debuginfo *dbg, uint64_t vaddr, struct probe_sit
 	s->lang = dwarf_srclang(&cudie);
 	if (s->lang < 0)
 		s->lang = 0;
-	n = dwarf_getscopes(&cudie, vaddr - bias, &scopes);
+	n = func_chain(&cudie, vaddr - bias, chain, depths, 0, ARRAY_SIZE(chain), 0);
 	for (int i = 0; i < n; i++) {
-		int tag = dwarf_tag(&scopes[i]);
+		int dl;
 
-		if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine) {
-			s->die = scopes[i];
-			s->has_die = true;
-			break;
+		/* without a source line: the innermost */
+		if (!file) {
+			if (pick < 0 || depths[i] > depths[pick])
+				pick = i;
+			continue;
+		}
+		if (pick < 0)
+			pick = i;
+		/* an inlined copy's decl_* come from its abstract origin */
+		if (dwarf_decl_line(&chain[i], &dl) != 0 || dl > line)
+			continue;
+		if (!tail_match(dwarf_decl_file(&chain[i]), file) &&
+		    !tail_match(file, dwarf_decl_file(&chain[i])))
+			continue;
+		if (dl > best_line || (dl == best_line && depths[i] > depths[pick])) {
+			best_line = dl;
+			pick = i;
 		}
 	}
-	free(scopes);
+	if (pick >= 0) {
+		int tag = dwarf_tag(&chain[pick]);
+		char *name = debuginfo_die_name(&chain[pick]);
+
+		s->die = chain[pick];
+		s->has_die = true;
+		/* an inlined copy is named after itself, not the function holding it */
+		if (name && (tag == DW_TAG_inlined_subroutine || !s->func)) {
+			free(s->func);
+			s->func = name;
+		} else {
+			free(name);
+		}
+	}
 }
 
 /* move the error in @from to @d, pointing at @sp when it has no place of its own */
@@ -212,7 +287,7 @@ static int resolve_lines(const struct probe_place *pl, struct debuginfo *dbg, st
 		if (f) {
 			site_from_func(&s, f, la[i].vaddr);
 		} else {
-			site_at_addr(dbg, la[i].vaddr, &s);
+			site_at_addr(dbg, la[i].vaddr, la[i].file, la[i].line, &s);
 		}
 		add_site(sites, nr, alloc, &s);
 	}
@@ -326,7 +401,7 @@ int place_resolve(const struct probe_place *pl, struct debuginfo *dbg, struct pr
 	case PLACE_ADDR: {
 		struct probe_site s;
 
-		site_at_addr(dbg, pl->addr, &s);
+		site_at_addr(dbg, pl->addr, NULL, 0, &s);
 		add_site(sites, nr, &alloc, &s);
 		break;
 	}
