@@ -35,6 +35,19 @@ static const struct {
 	const char *name;
 } op_names[] = {
 	{ DW_OP_deref, "DW_OP_deref" },
+	{ DW_OP_dup, "DW_OP_dup" },
+	{ DW_OP_drop, "DW_OP_drop" },
+	{ DW_OP_over, "DW_OP_over" },
+	{ DW_OP_pick, "DW_OP_pick" },
+	{ DW_OP_swap, "DW_OP_swap" },
+	{ DW_OP_rot, "DW_OP_rot" },
+	{ DW_OP_mod, "DW_OP_mod" },
+	{ DW_OP_eq, "DW_OP_eq" },
+	{ DW_OP_ne, "DW_OP_ne" },
+	{ DW_OP_lt, "DW_OP_lt" },
+	{ DW_OP_gt, "DW_OP_gt" },
+	{ DW_OP_le, "DW_OP_le" },
+	{ DW_OP_ge, "DW_OP_ge" },
 	{ DW_OP_xderef, "DW_OP_xderef" },
 	{ DW_OP_deref_size, "DW_OP_deref_size" },
 	{ DW_OP_entry_value, "DW_OP_entry_value" },
@@ -421,7 +434,7 @@ cannot:
 		      a == DW_OP_stack_value || a == DW_OP_piece || a == DW_OP_fbreg ||
 		      a == DW_OP_call_frame_cfa || a == DW_OP_plus_uconst || a == DW_OP_addr ||
 		      a == DW_OP_regx || a == DW_OP_bregx || a == DW_OP_constu || a == DW_OP_consts)) {
-			strbuf_addf(m->err, "uses %s, which upfront cannot express as a fetcharg",
+			strbuf_addf(m->err, "is computed with %s, which a uprobe fetcharg cannot express",
 				    loc_op_name(a, buf));
 			return -EINVAL;
 		}

@@ -48,8 +48,9 @@ struct rctx {
 	Dwarf_Addr bias;
 	Dwarf_Die cu;
 	bool has_cu;
-	Dwarf_Die *scopes;
+	Dwarf_Die *scopes;		/* ensure_scopes() */
 	int nscopes;
+	bool scopes_done;
 	Dwarf_Die func;			/* the out-of-line subprogram holding the pc */
 	bool has_func;
 	Dwarf_Die here;			/* the function probed (maybe an inlined copy) */
@@ -688,6 +689,8 @@ static int val_index(struct rctx *rc, struct val *v, long idx, const char *what,
 
 /* ---- variables ---- */
 
+static void ensure_scopes(struct rctx *rc);
+
 static bool is_var_tag(int tag)
 {
 	return tag == DW_TAG_variable || tag == DW_TAG_formal_parameter;
@@ -696,6 +699,7 @@ static bool is_var_tag(int tag)
 /* A local or parameter named @name visible at the pc, innermost scope first. */
 static bool find_local(struct rctx *rc, const char *name, Dwarf_Die *out)
 {
+	ensure_scopes(rc);
 	for (int i = 0; i < rc->nscopes; i++) {
 		Dwarf_Die child;
 		int stag = dwarf_tag(&rc->scopes[i]);
@@ -795,6 +799,7 @@ static bool find_global(struct rctx *rc, const char *name, Dwarf_Die *out)
 
 static void list_locals(struct rctx *rc, struct strbuf *out)
 {
+	ensure_scopes(rc);
 	for (int i = 0; i < rc->nscopes; i++) {
 		Dwarf_Die child;
 		int stag = dwarf_tag(&rc->scopes[i]);
@@ -842,8 +847,13 @@ static int eval_var(struct rctx *rc, const char *name, struct span sp, struct va
 	if (!rc->has_cu)
 		return diag_error(rc->d, sp, "no debug information covers %s; only registers and "
 				  "raw fetchargs can be read there", rc->where);
-	if (find_local(rc, name, &var))
+	if (find_local(rc, name, &var)) {
+		if (rc->site->is_return)
+			return diag_error(rc->d, sp, "'%s' is a local of %s; a return probe reads "
+					  "only $retval, globals and registers", name,
+					  rc->site->func ? rc->site->func : rc->where);
 		return val_from_die(rc, &var, name, sp, out);
+	}
 	/* C++: a member named without this-> inside a method */
 	if (find_local(rc, "this", &var)) {
 		Dwarf_Die pt, st, m;
@@ -1631,6 +1641,7 @@ static int emit_params(struct rctx *rc, bool all_vars, struct span sp)
 
 	if (!rc->has_cu)
 		return diag_error(rc->d, sp, "no debug information covers %s", rc->where);
+	ensure_scopes(rc);
 	for (int i = 0; i < rc->nscopes; i++) {
 		Dwarf_Die child;
 		int stag = dwarf_tag(&rc->scopes[i]);
@@ -1798,6 +1809,33 @@ static int own_scopes(Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die **out)
 	return n;
 }
 
+/* The scopes at the pc, innermost first, and the subprogram holding it. */
+static void ensure_scopes(struct rctx *rc)
+{
+	if (rc->scopes_done || !rc->has_cu)
+		return;
+	rc->scopes_done = true;
+	rc->nscopes = dwarf_getscopes(&rc->cu, rc->lc.pc, &rc->scopes);
+	if (rc->nscopes <= 0) {
+		free(rc->scopes);
+		rc->scopes = NULL;
+		rc->nscopes = own_scopes(&rc->cu, rc->lc.pc, &rc->scopes);
+	}
+	for (int i = 0; i < rc->nscopes; i++) {
+		int tag = dwarf_tag(&rc->scopes[i]);
+
+		if (tag == DW_TAG_subprogram) {
+			rc->func = rc->scopes[i];
+			rc->has_func = true;
+		}
+		if (!rc->has_here && (tag == DW_TAG_subprogram ||
+				      tag == DW_TAG_inlined_subroutine)) {
+			rc->here = rc->scopes[i];
+			rc->has_here = true;
+		}
+	}
+}
+
 static int ctx_init(struct rctx *rc, const struct probe_spec *spec, struct debuginfo *dbg,
 		    const struct resolve_opts *o, const struct probe_site *site, struct diag *d)
 {
@@ -1823,27 +1861,15 @@ static int ctx_init(struct rctx *rc, const struct probe_spec *spec, struct debug
 		} else if (dwarf_addrdie(rc->dw, pc, &rc->cu)) {
 			rc->has_cu = true;
 		}
-		if (rc->has_cu) {
-			rc->nscopes = dwarf_getscopes(&rc->cu, pc, &rc->scopes);
-			if (rc->nscopes <= 0) {
-				free(rc->scopes);
-				rc->scopes = NULL;
-				rc->nscopes = own_scopes(&rc->cu, pc, &rc->scopes);
-			}
-			if (!site->lang)
-				rc->lang = lang_for(dwarf_srclang(&rc->cu));
-		}
-		for (int i = 0; i < rc->nscopes; i++) {
-			if (dwarf_tag(&rc->scopes[i]) == DW_TAG_subprogram) {
-				rc->func = rc->scopes[i];
-				rc->has_func = true;
-			}
-			if (!rc->has_here && (dwarf_tag(&rc->scopes[i]) == DW_TAG_subprogram ||
-					      dwarf_tag(&rc->scopes[i]) ==
-					      DW_TAG_inlined_subroutine)) {
-				rc->here = rc->scopes[i];
-				rc->has_here = true;
-			}
+		if (rc->has_cu && !site->lang)
+			rc->lang = lang_for(dwarf_srclang(&rc->cu));
+		rc->lc.pc = pc;
+		if (site->has_die && dwarf_tag(&rc->here) == DW_TAG_subprogram) {
+			/* scopes only when an argument needs a variable (a glob of 1000 doesn't) */
+			rc->func = rc->here;
+			rc->has_func = true;
+		} else {
+			ensure_scopes(rc);
 		}
 		rc->lc.pc = pc;
 	}
@@ -2106,6 +2132,7 @@ void resolve_uniq_events(struct trace_probe *tps, size_t nr, const size_t *spec_
 
 static void list_scope_vars(struct rctx *rc, struct strbuf *out)
 {
+	ensure_scopes(rc);
 	char **seen = NULL;
 	size_t nseen = 0, alloc = 0;
 
