@@ -1,3 +1,645 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* main.c */
-int main(void) { return 0; }
+/* main.c - command line: modes, options, the one error line and the exit status */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define LOG_DOMAIN "main"
+#include "debuginfo.h"
+#include "diag.h"
+#include "fetcharg.h"
+#include "lines.h"
+#include "log.h"
+#include "parse.h"
+#include "resolve.h"
+#include "session.h"
+#include "tracing.h"
+#include "util.h"
+
+#define EXIT_BAD_INPUT 2
+
+enum mode {
+	MODE_TRACE,
+	MODE_FUNCS,	/* -F */
+	MODE_VARS,	/* -V */
+	MODE_LINES,	/* -L */
+	MODE_DEFINE,	/* -D */
+	MODE_ADD,	/* -a */
+	MODE_LIST,	/* -l */
+	MODE_DELETE,	/* -d */
+};
+
+struct options {
+	enum mode mode;
+	bool mode_set;
+	const char *binary;
+	const char *group;
+	char **words;		/* positional words: probes, a glob or a place */
+	size_t nr_words;
+	char **cmd;
+	pid_t *pids;
+	size_t nr_pids;
+	char **extra_events;
+	size_t nr_extra;
+	size_t alloc_pids, alloc_extra;
+	enum render_mode render;
+	unsigned long max_events;
+	double duration;
+	const char *filter;
+	bool keep;
+	bool stack;
+	unsigned int string_size;
+};
+
+static const char usage_text[] =
+	"usage: upfront [OPTIONS] [-x BINARY] PROBE... [-- CMD [ARGS]]   trace live\n"
+	"       upfront -x BINARY -F [GLOB]              list probe-able functions\n"
+	"       upfront -x BINARY -V PLACE               list variables at a place, with types\n"
+	"       upfront -x BINARY -L PLACE               show source lines, marking probe-able ones\n"
+	"       upfront -x BINARY -D PROBE...            print uprobe_events lines; touch nothing\n"
+	"       upfront -x BINARY -a PROBE...            add probes persistently (like perf probe -a)\n"
+	"       upfront -l [GLOB]                        list uprobe events in tracefs\n"
+	"       upfront -d GLOB                          delete uprobe events\n"
+	"\n"
+	"PROBE := [EVENT=]PLACE [ARG ...]   (one shell word, as in perf probe)\n"
+	"PLACE := FUNC[@SRCFILE][:RELLINE | +OFFSET | %return] | SRCFILE:LINE | 0xADDR\n"
+	"ARG   := [NAME=]EXPR[:TYPE] | $params | $vars | $retval[:TYPE]\n"
+	"EXPR  := VAR | EXPR.FIELD | EXPR->FIELD | EXPR[INDEX] | *EXPR | %REG | RAW-FETCHARG\n"
+	"TYPE  := s8..s64 | u8..u64 | x8..x64 | string | bool | float | double | sym | <kernel type>\n"
+	"\n"
+	"Options:\n"
+	"  -x, --exec BINARY       the program or library (path or soname, e.g. libc.so.6)\n"
+	"  -F, --funcs             list functions (matching GLOB)\n"
+	"  -V, --vars              list variables available at PLACE\n"
+	"  -L, --line              show source of PLACE (FUNC or SRCFILE:START-END)\n"
+	"  -D, --definition        print uprobe_events definitions, install nothing\n"
+	"  -a, --add               add the probes to tracefs and keep them\n"
+	"  -l, --list              list uprobe events\n"
+	"  -d, --del               delete uprobe events matching GLOB (GROUP:EVENT)\n"
+	"  -g, --group NAME        group for -D/-a (default probe_<binary>)\n"
+	"  -p, --pid PID           trace only this process (repeatable)\n"
+	"      --stdio             line-oriented text output even on a terminal\n"
+	"      --json              one JSON object per event per line\n"
+	"      --max-events N      stop after N events\n"
+	"      --duration SECS     stop after SECS seconds\n"
+	"      --filter FILTER     kernel event filter on the probe's arguments\n"
+	"      --stack             user stack trace for each event\n"
+	"  -e, --event SYS:EVENT   also show an existing tracefs event\n"
+	"      --keep              leave the probes installed on exit\n"
+	"      --string-size N     bytes captured for strings with a length (default 128)\n"
+	"  -v, --verbose           more messages (-vv: debug)\n"
+	"  -h, --help              this text\n"
+	"      --version           print the version\n"
+	"\n"
+	"Examples:\n"
+	"  upfront -x ./dnsfwd 'main.(*server).handleRequest r->Question[0].Name'\n"
+	"  upfront -x libc.so.6 --json 'getaddrinfo name service' -- curl -s example.com\n"
+	"  upfront -x ./dnsfwd -D 'main.(*server).handleRequest r->Question[0].Name'\n"
+	"See upfront(1) for the probe syntax.\n";
+
+enum long_only {
+	OPT_STDIO = 256,
+	OPT_JSON,
+	OPT_MAX_EVENTS,
+	OPT_DURATION,
+	OPT_FILTER,
+	OPT_STACK,
+	OPT_KEEP,
+	OPT_STRING_SIZE,
+	OPT_VERSION,
+};
+
+static const struct option long_options[] = {
+	{ "exec", required_argument, NULL, 'x' },
+	{ "funcs", no_argument, NULL, 'F' },
+	{ "vars", no_argument, NULL, 'V' },
+	{ "line", no_argument, NULL, 'L' },
+	{ "definition", no_argument, NULL, 'D' },
+	{ "add", no_argument, NULL, 'a' },
+	{ "list", no_argument, NULL, 'l' },
+	{ "del", no_argument, NULL, 'd' },
+	{ "group", required_argument, NULL, 'g' },
+	{ "pid", required_argument, NULL, 'p' },
+	{ "event", required_argument, NULL, 'e' },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "stdio", no_argument, NULL, OPT_STDIO },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "max-events", required_argument, NULL, OPT_MAX_EVENTS },
+	{ "duration", required_argument, NULL, OPT_DURATION },
+	{ "filter", required_argument, NULL, OPT_FILTER },
+	{ "stack", no_argument, NULL, OPT_STACK },
+	{ "keep", no_argument, NULL, OPT_KEEP },
+	{ "string-size", required_argument, NULL, OPT_STRING_SIZE },
+	{ "version", no_argument, NULL, OPT_VERSION },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* A mode letter and the option text that selected it, for the conflict message. */
+static const struct {
+	int opt;
+	enum mode mode;
+	const char *name;
+} mode_options[] = {
+	{ 'F', MODE_FUNCS, "-F" }, { 'V', MODE_VARS, "-V" },   { 'L', MODE_LINES, "-L" },
+	{ 'D', MODE_DEFINE, "-D" }, { 'a', MODE_ADD, "-a" },   { 'l', MODE_LIST, "-l" },
+	{ 'd', MODE_DELETE, "-d" },
+};
+
+/* bad_usage() - the one error line for a bad command line; exit 2 */
+static int bad_usage(const char *fmt, ...) PRINTF(1, 2);
+static int bad_usage(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("upfront: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs(" (see upfront --help)\n", stderr);
+	return EXIT_BAD_INPUT;
+}
+
+/* report() - print @d as the one error line and return its exit status */
+static int report(struct diag *d)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int code = d->exit_code ? d->exit_code : EXIT_BAD_INPUT;
+
+	diag_format(d, &sb);
+	fprintf(stderr, "upfront: %s\n", strbuf_cstr(&sb));
+	strbuf_release(&sb);
+	return code;
+}
+
+static int parse_ulong(const char *s, const char *opt, unsigned long *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtoul(s, &end, 0);
+	if (errno || !*s || *end || *s == '-')
+		return bad_usage("%s wants a non-negative number, not '%s'", opt, s);
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, struct options *o)
+{
+	unsigned long n;
+	char *end;
+	int c, i;
+
+	o->render = RENDER_AUTO;
+	o->string_size = 128;
+	/*
+	 * "-- CMD" is cut off before getopt sees it: GNU getopt permutes options and probes
+	 * (perf's habit of options after probes works) but would lose where "--" stood.
+	 */
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--")) {
+			if (i + 1 >= argc)
+				return bad_usage("'--' must be followed by a command");
+			o->cmd = argv + i + 1;
+			argv[i] = NULL;
+			argc = i;
+			break;
+		}
+	}
+	while ((c = getopt_long(argc, argv, "x:FVLDaldg:p:e:vh", long_options, NULL)) != -1) {
+		for (i = 0; i < (int)ARRAY_SIZE(mode_options); i++) {
+			if (mode_options[i].opt != c)
+				continue;
+			if (o->mode_set && o->mode != mode_options[i].mode)
+				return bad_usage("%s cannot be combined with another mode",
+						 mode_options[i].name);
+			o->mode = mode_options[i].mode;
+			o->mode_set = true;
+		}
+		switch (c) {
+		case 'x':
+			o->binary = optarg;
+			break;
+		case 'g':
+			o->group = optarg;
+			break;
+		case 'p':
+			if (parse_ulong(optarg, "-p", &n) || !n || n > INT_MAX)
+				return n ? EXIT_BAD_INPUT : bad_usage("-p wants a process id");
+			ALLOC_GROW(o->pids, o->nr_pids + 1, o->alloc_pids);
+			o->pids[o->nr_pids++] = (pid_t)n;
+			break;
+		case 'e':
+			if (!strchr(optarg, ':') && !strchr(optarg, '/'))
+				return bad_usage("-e wants SYSTEM:EVENT, not '%s'", optarg);
+			ALLOC_GROW(o->extra_events, o->nr_extra + 1, o->alloc_extra);
+			o->extra_events[o->nr_extra++] = optarg;
+			break;
+		case 'v':
+			log_level++;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			exit(0);
+		case OPT_VERSION:
+			puts("upfront " PACKAGE_VERSION);
+			exit(0);
+		case OPT_STDIO:
+			o->render = RENDER_TEXT;
+			break;
+		case OPT_JSON:
+			o->render = RENDER_JSON;
+			break;
+		case OPT_MAX_EVENTS:
+			if (parse_ulong(optarg, "--max-events", &o->max_events))
+				return EXIT_BAD_INPUT;
+			break;
+		case OPT_DURATION:
+			errno = 0;
+			o->duration = strtod(optarg, &end);
+			if (errno || *end || !*optarg || o->duration <= 0)
+				return bad_usage("--duration wants a positive number of seconds, "
+						 "not '%s'", optarg);
+			break;
+		case OPT_FILTER:
+			o->filter = optarg;
+			break;
+		case OPT_STACK:
+			o->stack = true;
+			break;
+		case OPT_KEEP:
+			o->keep = true;
+			break;
+		case OPT_STRING_SIZE:
+			if (parse_ulong(optarg, "--string-size", &n))
+				return EXIT_BAD_INPUT;
+			if (n < 1 || n > 1024)
+				return bad_usage("--string-size must be between 1 and 1024, not %lu",
+						 n);
+			o->string_size = n;
+			break;
+		case 'F': case 'V': case 'L': case 'D': case 'a': case 'l': case 'd':
+			break;
+		default:
+			return bad_usage("unknown option");
+		}
+	}
+	o->words = argv + optind;
+	o->nr_words = argc - optind;
+	if (o->cmd && o->mode != MODE_TRACE)
+		return bad_usage("'-- CMD' is only for trace mode");
+	return 0;
+}
+
+/* binary_from_pid() - /proc/PID/exe, for -p without -x */
+static char *binary_from_pid(pid_t pid)
+{
+	char link[64], buf[PATH_MAX];
+	ssize_t n;
+
+	snprintf(link, sizeof(link), "/proc/%d/exe", (int)pid);
+	n = readlink(link, buf, sizeof(buf) - 1);
+	if (n <= 0)
+		return NULL;
+	buf[n] = '\0';
+	return xstrdup(buf);
+}
+
+/* open_binary() - -x, or the command of "-- CMD", or the process of -p */
+static struct debuginfo *open_binary(const struct options *o, struct diag *d)
+{
+	struct debuginfo *dbg;
+	char *path = NULL;
+
+	if (o->binary)
+		return debuginfo_open(o->binary, d);
+	if (o->cmd)
+		return debuginfo_open(o->cmd[0], d);
+	if (o->nr_pids) {
+		path = binary_from_pid(o->pids[0]);
+		if (!path) {
+			diag_error(d, SPAN_NONE, "no process %d (or its executable is unreadable)",
+				   (int)o->pids[0]);
+			return NULL;
+		}
+		dbg = debuginfo_open(path, d);
+		free(path);
+		return dbg;
+	}
+	diag_error(d, SPAN_NONE, "no binary: give -x BINARY, -p PID or -- CMD");
+	return NULL;
+}
+
+struct probes {
+	struct probe_spec *specs;
+	size_t nr_specs;
+	struct trace_probe *tps;
+	size_t nr;
+	size_t *spec_of;	/* tps[i] came from specs[spec_of[i]] */
+};
+
+static void probes_release(struct probes *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->nr_specs; i++)
+		probe_spec_release(&p->specs[i]);
+	free(p->specs);
+	trace_probes_free(p->tps, p->nr);
+	free(p->spec_of);
+	memset(p, 0, sizeof(*p));
+}
+
+/*
+ * parse_and_resolve() - every probe parsed first (syntax errors before any DWARF work),
+ * then resolved; nothing touches tracefs until all of them have resolved.
+ */
+static int parse_and_resolve(struct options *o, struct debuginfo *dbg,
+			     const struct resolve_opts *ropts, struct probes *p)
+{
+	size_t i, j, alloc = 0;
+	struct diag d;
+	int code = 0;
+
+	p->specs = xcalloc(o->nr_words, sizeof(*p->specs));
+	p->nr_specs = o->nr_words;
+	for (i = 0; i < o->nr_words; i++) {
+		diag_init(&d, o->words[i]);
+		if (parse_probe(o->words[i], &p->specs[i], &d) < 0) {
+			code = report(&d);
+			diag_release(&d);
+			return code;
+		}
+		diag_release(&d);
+	}
+	for (i = 0; i < p->nr_specs; i++) {
+		struct trace_probe *tps = NULL;
+		size_t nr = 0;
+
+		diag_init(&d, p->specs[i].text);
+		if (resolve_probe(&p->specs[i], dbg, ropts, &tps, &nr, &d) < 0) {
+			code = report(&d);
+			diag_release(&d);
+			return code;
+		}
+		diag_release(&d);
+		ALLOC_GROW(p->tps, p->nr + nr, alloc);
+		p->spec_of = xrealloc(p->spec_of, (p->nr + nr) * sizeof(*p->spec_of));
+		for (j = 0; j < nr; j++) {
+			p->tps[p->nr + j] = tps[j];
+			p->spec_of[p->nr + j] = i;
+		}
+		p->nr += nr;
+		free(tps);	/* the elements moved into p->tps */
+	}
+	resolve_uniq_events(p->tps, p->nr, p->spec_of);
+	return 0;
+}
+
+static int mode_funcs(struct options *o, struct debuginfo *dbg)
+{
+	struct strbuf out = STRBUF_INIT;
+	struct diag d;
+	int code = 0;
+
+	if (o->nr_words > 1)
+		return bad_usage("-F takes at most one GLOB");
+	diag_init(&d, o->nr_words ? o->words[0] : NULL);
+	if (debuginfo_list_functions(dbg, o->nr_words ? o->words[0] : NULL, &out, &d) < 0)
+		code = report(&d);
+	else
+		fputs(strbuf_cstr(&out), stdout);
+	diag_release(&d);
+	strbuf_release(&out);
+	return code;
+}
+
+static int mode_vars(struct options *o, struct debuginfo *dbg, const struct resolve_opts *ropts)
+{
+	struct strbuf out = STRBUF_INIT;
+	struct probe_spec spec = { 0 };
+	struct diag d;
+	int code = 0;
+
+	if (o->nr_words != 1)
+		return bad_usage("-V takes one PLACE");
+	diag_init(&d, o->words[0]);
+	if (parse_probe(o->words[0], &spec, &d) < 0 ||
+	    resolve_list_vars(&spec, dbg, ropts, &out, &d) < 0)
+		code = report(&d);
+	else
+		fputs(strbuf_cstr(&out), stdout);
+	probe_spec_release(&spec);
+	diag_release(&d);
+	strbuf_release(&out);
+	return code;
+}
+
+static int mode_lines(struct options *o, struct debuginfo *dbg)
+{
+	struct strbuf out = STRBUF_INIT;
+	struct diag d;
+	int code = 0;
+
+	if (o->nr_words != 1)
+		return bad_usage("-L takes one PLACE (FUNC or SRCFILE:START-END)");
+	diag_init(&d, o->words[0]);
+	if (lines_show(dbg, o->words[0], &out, &d) < 0)
+		code = report(&d);
+	else
+		fputs(strbuf_cstr(&out), stdout);
+	diag_release(&d);
+	strbuf_release(&out);
+	return code;
+}
+
+static void print_definitions(const struct probes *p, struct debuginfo *dbg)
+{
+	struct strbuf line = STRBUF_INIT;
+	const char *id = debuginfo_build_id(dbg);
+	size_t i;
+
+	printf("# build-id %s; binary %s\n", id ? id : "none", debuginfo_path(dbg));
+	for (i = 0; i < p->nr; i++) {
+		strbuf_reset(&line);
+		fetcharg_format(&p->tps[i], &line);
+		puts(strbuf_cstr(&line));
+	}
+	strbuf_release(&line);
+}
+
+/* check_limits() - every probe against the running kernel's limits, before anything is added */
+static int check_limits(const struct probes *p, const struct kernel_features *kf)
+{
+	struct diag d;
+	size_t i;
+	int code;
+
+	for (i = 0; i < p->nr; i++) {
+		diag_init(&d, NULL);
+		if (fetcharg_check_limits(&p->tps[i], kf, &d) < 0) {
+			code = report(&d);
+			diag_release(&d);
+			return code;
+		}
+		diag_release(&d);
+	}
+	return 0;
+}
+
+static void print_added(const struct probes *p)
+{
+	const char *last = NULL;
+	size_t i;
+
+	fprintf(stderr, "Added new event%s:\n", p->nr > 1 ? "s" : "");
+	for (i = 0; i < p->nr; i++) {
+		const struct trace_probe *tp = &p->tps[i];
+
+		fprintf(stderr, "  %s:%s (on %s in %s)\n", tp->group, tp->event,
+			tp->func ? tp->func : "address", tp->path);
+		last = tp->event;
+	}
+	fprintf(stderr, "\nYou can now use it in all perf tools, such as:\n\n"
+		"\tperf record -e %s:%s -aR sleep 1\n\tor: trace-cmd record -e %s:%s\n"
+		"\tor live: upfront -e %s:%s\n",
+		p->tps[p->nr - 1].group, last, p->tps[p->nr - 1].group, last,
+		p->tps[p->nr - 1].group, last);
+}
+
+static int mode_probes(struct options *o, struct debuginfo *dbg, struct resolve_opts *ropts)
+{
+	struct trace_opts topts = { 0 };
+	struct probes p = { 0 };
+	struct diag d;
+	int code;
+
+	if (!o->nr_words && !(o->mode == MODE_TRACE && o->nr_extra))
+		return bad_usage("no PROBE given");
+	code = parse_and_resolve(o, dbg, ropts, &p);
+	if (code)
+		goto out;
+	code = check_limits(&p, &ropts->kf);
+	if (code)
+		goto out;
+	diag_init(&d, NULL);
+	switch (o->mode) {
+	case MODE_DEFINE:
+		print_definitions(&p, dbg);
+		break;
+	case MODE_ADD:
+		if (tracing_add_probes(p.tps, p.nr, &d) < 0)
+			code = report(&d);
+		else
+			print_added(&p);
+		break;
+	default:
+		topts.mode = o->render;
+		topts.cmd = o->cmd;
+		topts.pids = o->pids;
+		topts.nr_pids = o->nr_pids;
+		topts.max_events = o->max_events;
+		topts.duration = o->duration;
+		topts.filter = o->filter;
+		topts.extra_events = o->extra_events;
+		topts.nr_extra_events = o->nr_extra;
+		topts.keep = o->keep;
+		topts.stack = o->stack;
+		topts.string_size = o->string_size;
+		topts.dbg = dbg;
+		topts.ropts = ropts;
+		code = trace_run(&topts, p.tps, p.nr, &d);
+		if (diag_has_error(&d))
+			code = report(&d);
+		break;
+	}
+	diag_release(&d);
+out:
+	probes_release(&p);
+	return code;
+}
+
+static int mode_tracefs(struct options *o)
+{
+	struct strbuf out = STRBUF_INIT;
+	struct diag d;
+	int code = 0;
+
+	if (o->nr_words > 1)
+		return bad_usage("%s takes at most one GLOB", o->mode == MODE_LIST ? "-l" : "-d");
+	if (o->mode == MODE_DELETE && !o->nr_words)
+		return bad_usage("-d needs a GLOB (GROUP:EVENT) of the events to delete");
+	diag_init(&d, NULL);
+	if (o->mode == MODE_LIST) {
+		if (tracing_list(o->nr_words ? o->words[0] : NULL, &out, &d) < 0)
+			code = report(&d);
+		else
+			fputs(strbuf_cstr(&out), stdout);
+	} else if (tracing_delete(o->words[0], &d) < 0) {
+		code = report(&d);
+	}
+	diag_release(&d);
+	strbuf_release(&out);
+	return code;
+}
+
+int main(int argc, char **argv)
+{
+	struct resolve_opts ropts = { 0 };
+	struct options o = { 0 };
+	struct debuginfo *dbg = NULL;
+	struct diag d;
+	int code;
+
+	code = parse_args(argc, argv, &o);
+	if (code)
+		return code;
+	if (o.mode == MODE_LIST || o.mode == MODE_DELETE)
+		return mode_tracefs(&o);
+	if (o.mode == MODE_TRACE && !o.nr_words && !o.nr_extra) {
+		fputs(usage_text, stderr);
+		return EXIT_BAD_INPUT;
+	}
+
+	ropts.group = o.group;
+	ropts.string_size = o.string_size;
+	kernel_features_default(&ropts.kf);
+	tracing_read_features(&ropts.kf);
+
+	if (o.mode == MODE_TRACE && !o.nr_words) {
+		/* only -e events: no binary needed */
+		code = mode_probes(&o, NULL, &ropts);
+		goto out;
+	}
+	diag_init(&d, NULL);
+	dbg = open_binary(&o, &d);
+	if (!dbg) {
+		code = report(&d);
+		diag_release(&d);
+		goto out;
+	}
+	diag_release(&d);
+
+	switch (o.mode) {
+	case MODE_FUNCS:
+		code = mode_funcs(&o, dbg);
+		break;
+	case MODE_VARS:
+		code = mode_vars(&o, dbg, &ropts);
+		break;
+	case MODE_LINES:
+		code = mode_lines(&o, dbg);
+		break;
+	default:
+		code = mode_probes(&o, dbg, &ropts);
+		break;
+	}
+out:
+	debuginfo_free(dbg);
+	free(o.pids);
+	free(o.extra_events);
+	return code;
+}

@@ -251,14 +251,48 @@ void escape_json(struct strbuf *sb, const char *s, size_t len)
 	}
 }
 
+/*
+ * Go names a method on a pointer receiver "main.(*server).handleRequest": a '*' right after
+ * '(' is part of the name, never a wildcard. glob_pattern() escapes it for fnmatch().
+ */
+static char *glob_pattern(const char *pattern)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *p;
+
+	strbuf_init(&sb);
+	for (p = pattern; *p; p++) {
+		if (*p == '*' && p > pattern && p[-1] == '(')
+			strbuf_addch(&sb, '\\');
+		strbuf_addch(&sb, *p);
+	}
+	return strbuf_detach(&sb);
+}
+
 bool glob_match(const char *pattern, const char *s)
 {
-	return fnmatch(pattern, s, 0) == 0;
+	char *pat;
+	bool ok;
+
+	if (!strstr(pattern, "(*"))
+		return fnmatch(pattern, s, 0) == 0;
+	pat = glob_pattern(pattern);
+	ok = fnmatch(pat, s, 0) == 0;
+	free(pat);
+	return ok;
 }
 
 bool has_glob(const char *s)
 {
-	return strpbrk(s, "*?[") != NULL;
+	const char *p;
+
+	for (p = s; *p; p++) {
+		if (*p == '?' || *p == '[')
+			return true;
+		if (*p == '*' && !(p > s && p[-1] == '('))
+			return true;
+	}
+	return false;
 }
 
 int str_distance(const char *a, const char *b)

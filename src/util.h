@@ -72,9 +72,10 @@ void escape_untrusted(struct strbuf *sb, const char *s, size_t len);
  */
 void escape_json(struct strbuf *sb, const char *s, size_t len);
 
-/* glob_match() - fnmatch(3) without FNM_PATHNAME: '*' also matches '/' and '.' */
+/* glob_match() - fnmatch(3) without FNM_PATHNAME: '*' also matches '/' and '.'; the '*' of
+ * a Go pointer receiver "(*T)" is literal */
 bool glob_match(const char *pattern, const char *s);
-/* has_glob() - true when @s has a glob meta character (* ? [) */
+/* has_glob() - true when @s has a glob meta character (* ? [), not counting "(*" */
 bool has_glob(const char *s);
 
 /* str_distance() - Levenshtein distance, for "did you mean" hints */

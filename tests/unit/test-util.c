@@ -135,7 +135,12 @@ static void test_glob(void)
 	TEST_TRUE(has_glob("get*"));
 	TEST_TRUE(has_glob("f?o"));
 	TEST_TRUE(has_glob("[ab]"));
-	TEST_TRUE(has_glob("main.(*server).handleRequest")); /* the * of (*T) is a glob char */
+	/* the '*' of a Go pointer receiver (*T) is part of the name */
+	TEST_TRUE(!has_glob("main.(*server).handleRequest"));
+	TEST_TRUE(has_glob("main.(*server).*"));
+	TEST_TRUE(glob_match("main.(*server).handleRequest", "main.(*server).handleRequest"));
+	TEST_TRUE(!glob_match("main.(*server).handleRequest", "main.(Xserver).handleRequest"));
+	TEST_TRUE(glob_match("*(*server).h*", "main.(*server).handleRequest"));
 	TEST_TRUE(!has_glob("caf::scheduled_actor::enqueue"));
 }
 
