@@ -1024,6 +1024,9 @@ static void hint_closest(struct debuginfo *dbg, const char *pattern, struct diag
 		if (!dbg->syms[i].func)
 			continue;
 		n = sym_lname(&dbg->syms[i]);
+		/* runtime internals (_init, __libc_*) only when asked for */
+		if (n[0] == '_' && pattern[0] != '_')
+			continue;
 		/* compare with the whole name and with its last component */
 		tail = n + strlen(n);
 		while (tail > n && tail[-1] != '.' && tail[-1] != ':' && tail[-1] != '/')
@@ -1164,41 +1167,39 @@ int debuginfo_find_functions(struct debuginfo *dbg, const char *pattern, struct 
 
 	for (size_t i = 0; i < nr_cands; i++) {
 		struct func f = { 0 };
+		const void *o = NULL;
 		Dwarf_Die die, cu;
 
-		f.name = xstrdup(cands[i].name);
-		f.lang = guess_lang(dbg);
-		f.signature = cands[i].sig ? xstrdup(cands[i].sig) : NULL;
 		if (cands[i].s) {
 			f.entry = cands[i].s->addr;
 			f.end = cands[i].s->size ? f.entry + cands[i].s->size : 0;
+			f.lang = guess_lang(dbg);
 			if (func_die_at(dbg, f.entry, &die, &cu)) {
 				uint64_t e, end;
 
 				func_fill_die(&f, &die);
 				if (!f.end && die_code_range(&die, &e, &end) && e == f.entry)
 					f.end = end;
+				o = inline_origin(&die);
 			}
 		} else {
-			if (!cands[i].e->has_code)
-				goto origin;
-			if (!die_code_range(&cands[i].e->die, &f.entry, &f.end))
-				goto origin;
-			func_fill_die(&f, &cands[i].e->die);
-		}
-		add_func(&funcs, &nr_funcs, &alloc_out, &f);
-origin:
-		if (cands[i].e && cands[i].e->is_abstract) {
-			ALLOC_GROW(origins, nr_origins + 1, alloc_origins);
-			origins[nr_origins++] = cands[i].e->die.addr;
-		} else if (!cands[i].e && nr_funcs && funcs[nr_funcs - 1].has_die &&
-			   funcs[nr_funcs - 1].entry == cands[i].s->addr) {
-			const void *o = inline_origin(&funcs[nr_funcs - 1].die);
+			struct idx_ent *e = cands[i].e;
 
-			if (o) {
-				ALLOC_GROW(origins, nr_origins + 1, alloc_origins);
-				origins[nr_origins++] = o;
-			}
+			if (e->is_abstract)
+				o = e->die.addr;
+			if (!e->has_code || !die_code_range(&e->die, &f.entry, &f.end))
+				f.entry = 0;
+			else
+				func_fill_die(&f, &e->die);
+		}
+		if (f.entry) {
+			f.name = xstrdup(cands[i].name);
+			f.signature = cands[i].sig ? xstrdup(cands[i].sig) : NULL;
+			add_func(&funcs, &nr_funcs, &alloc_out, &f);
+		}
+		if (o) {
+			ALLOC_GROW(origins, nr_origins + 1, alloc_origins);
+			origins[nr_origins++] = o;
 		}
 	}
 
