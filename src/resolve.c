@@ -1079,14 +1079,10 @@ static int emit_scalar(struct rctx *rc, const struct emit *em, struct val *v, co
 	struct trace_arg *a;
 	int field;
 
-	if (val_word_fetch(rc, v, em->sp, &fetch)) {
-		/* a part of a register is fine for scalars: a bitfield of it */
-		if (!(v->bit_size && v->loc.nr == 1 && v->loc.pieces[0].kind == LOC_VAL))
-			return -EINVAL;
-		diag_release(rc->d);
-		diag_init(rc->d, rc->spec->text);
-		fetch = xstrdup(v->loc.pieces[0].fetch);
-	}
+	if (v->bit_size && v->loc.nr == 1 && v->loc.pieces[0].kind == LOC_VAL)
+		fetch = xstrdup(v->loc.pieces[0].fetch);	/* a part of a register */
+	else if (val_word_fetch(rc, v, em->sp, &fetch))
+		return -EINVAL;
 	if (v->bit_size && (kind == VK_SIGNED || kind == VK_UNSIGNED || kind == VK_HEX ||
 			    kind == VK_BOOL || kind == VK_ENUM || kind == VK_CHAR))
 		type = xasprintf("b%u@%u/%u", v->bit_size, v->bit_off, v->bit_container);
