@@ -9,6 +9,7 @@
 
 #include <traceevent/event-parse.h>
 #include <traceevent/trace-seq.h>
+#include <tracefs.h>
 
 #undef ARRAY_SIZE
 #include "debuginfo.h"
@@ -383,6 +384,39 @@ static struct dprobe *probe_of(struct decoder *dc, struct dev *e, const char *re
 	return p;
 }
 
+/* "<tid> <comm>" lines of tracefs saved_cmdlines */
+static void comm_from_saved(int tid, char *comm)
+{
+	char *text = tracefs_instance_file_read(NULL, "saved_cmdlines", NULL);
+	char key[24];
+	int n;
+
+	if (!text)
+		return;
+	n = snprintf(key, sizeof(key), "%d ", tid);
+	for (char *l = text; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		if (!strncmp(l, key, n)) {
+			size_t len = strcspn(l + n, "\n");
+
+			if (len > 15)
+				len = 15;
+			memcpy(comm, l + n, len);
+			comm[len] = '\0';
+			break;
+		}
+	}
+	free(text);
+}
+
+void decoder_set_task(struct decoder *dc, int tid, int tgid, const char *comm)
+{
+	struct task *t = &dc->tasks[(unsigned int)tid & (TASK_CACHE - 1)];
+
+	t->tid = tid;
+	t->tgid = tgid;
+	snprintf(t->comm, sizeof(t->comm), "%s", comm);
+}
+
 static void task_lookup(struct decoder *dc, int tid, struct event *ev)
 {
 	struct task *t = &dc->tasks[(unsigned int)tid & (TASK_CACHE - 1)];
@@ -400,8 +434,11 @@ static void task_lookup(struct decoder *dc, int tid, struct event *ev)
 		return;
 	snprintf(path, sizeof(path), "/proc/%d/status", tid);
 	f = fopen(path, "re");
-	if (!f)
-		return;
+	if (!f) {
+		/* gone already: the kernel's saved_cmdlines still knows its comm */
+		comm_from_saved(tid, ev->comm);
+		goto cache;
+	}
 	while (fgets(buf, sizeof(buf), f)) {
 		if (!strncmp(buf, "Name:\t", 6)) {
 			size_t n = strcspn(buf + 6, "\n");
@@ -416,6 +453,7 @@ static void task_lookup(struct decoder *dc, int tid, struct event *ev)
 		}
 	}
 	fclose(f);
+cache:
 	t->tid = tid;
 	t->tgid = ev->pid;
 	memcpy(t->comm, ev->comm, sizeof(t->comm));

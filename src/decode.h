@@ -79,6 +79,9 @@ void decoder_remove(struct decoder *dc, const char *sys, const char *event);
 int decode_record(struct decoder *dc, void *data, int size, uint64_t ts, int cpu,
 		  struct event *ev);
 
+/* decoder_set_task() - what is known of a task before its events come (a CMD we started) */
+void decoder_set_task(struct decoder *dc, int tid, int tgid, const char *comm);
+
 /* decode_fault_addr() - a guard pointer that cannot be dereferenced (< 4096, non-canonical) */
 bool decode_fault_addr(uint64_t addr);
 

@@ -1,2 +1,203 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* render-json.c - (being written) */
+/* render-json.c - one JSON object per event per line, as CLI.md defines it */
+#define LOG_DOMAIN "render"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "log.h"
+#include "render.h"
+
+#define FLUSH_AT (64 * 1024)
+
+/* A JSON string: printable ASCII is copied in runs, everything else goes through escape_json(). */
+static void json_str(struct strbuf *sb, const char *s, size_t len)
+{
+	char *p = render_reserve(sb, len + 2);
+
+	*p++ = '"';
+	while (len) {
+		size_t n = render_safe_len(s, len), m = 1;
+
+		p = render_put(p, s, n);
+		s += n;
+		len -= n;
+		if (!len)
+			break;
+		/* a run of bytes that need escaping (keeps UTF-8 sequences whole) */
+		while (m < len && !render_safe_len(s + m, 1))
+			m++;
+		render_commit(sb, p);
+		escape_json(sb, s, m);
+		s += m;
+		len -= m;
+		p = render_reserve(sb, len + 2);
+	}
+	*p++ = '"';
+	render_commit(sb, p);
+}
+
+/* A name we made or the kernel checked (a C identifier): no escaping needed. */
+static char *json_ident(char *p, const char *s)
+{
+	size_t n = strlen(s);
+
+	*p++ = '"';
+	p = render_put(p, s, n);
+	*p++ = '"';
+	return p;
+}
+
+static void json_value(struct strbuf *sb, const struct value *v)
+{
+	if (v->fault) {
+		strbuf_addstr(sb, "null");
+		return;
+	}
+	switch (v->kind) {
+	case VK_SIGNED:
+		render_s64(sb, v->num.s);
+		break;
+	case VK_UNSIGNED:
+		render_u64(sb, v->num.u);
+		break;
+	case VK_HEX:
+	case VK_POINTER:
+		strbuf_addch(sb, '"');
+		render_hex(sb, v->num.u);
+		strbuf_addch(sb, '"');
+		break;
+	case VK_BOOL:
+		strbuf_addstr(sb, v->num.u ? "true" : "false");
+		break;
+	case VK_CHAR: {
+		char c = (char)v->num.u;
+
+		json_str(sb, &c, 1);
+		break;
+	}
+	case VK_FLOAT:
+		if (isfinite(v->num.f))
+			strbuf_addf(sb, "%.17g", v->num.f);
+		else
+			strbuf_addstr(sb, "null");
+		break;
+	case VK_ENUM:
+		if (v->text)
+			json_str(sb, v->text, strlen(v->text));
+		else if (v->arg && v->arg->is_signed)
+			render_s64(sb, v->num.s);
+		else
+			render_u64(sb, v->num.u);
+		break;
+	case VK_CSTRING:
+	case VK_LSTRING:
+	case VK_BYTES:
+		json_str(sb, v->str ? v->str : "", v->len);
+		break;
+	case VK_SYM:
+		if (v->text) {
+			json_str(sb, v->text, strlen(v->text));
+		} else {
+			strbuf_addch(sb, '"');
+			render_hex(sb, v->num.u);
+			strbuf_addch(sb, '"');
+		}
+		break;
+	case VK_RAW:
+	default:
+		if (v->text)
+			json_str(sb, v->text, strlen(v->text));
+		else
+			render_u64(sb, v->num.u);
+		break;
+	}
+}
+
+static int json_open(struct render *r)
+{
+	r->input_fd = -1;
+	return 0;
+}
+
+static int json_event(struct render *r, const struct event *ev)
+{
+	struct strbuf *sb = &r->out;
+	char *p = render_reserve(sb, 160 + strlen(ev->probe));
+
+	p = render_put_lit(p, "{\"time\":");
+	p = render_put_time(p, ev->ts, r->t0);
+	p = render_put_lit(p, ",\"cpu\":");
+	p = render_put_u64(p, (uint64_t)ev->cpu);
+	p = render_put_lit(p, ",\"pid\":");
+	p = render_put_s64(p, ev->pid);
+	p = render_put_lit(p, ",\"tid\":");
+	p = render_put_s64(p, ev->tid);
+	p = render_put_lit(p, ",\"comm\":");
+	render_commit(sb, p);
+	json_str(sb, ev->comm, strnlen(ev->comm, sizeof(ev->comm)));
+	p = render_reserve(sb, 32 + strlen(ev->probe));
+	p = render_put_lit(p, ",\"probe\":");
+	p = json_ident(p, ev->probe);
+	p = render_put_lit(p, ",\"args\":{");
+	for (size_t i = 0; i < ev->nr_vals; i++) {
+		const struct value *v = &ev->vals[i];
+
+		render_commit(sb, p);
+		p = render_reserve(sb, 48 + strlen(v->name));
+		if (i)
+			*p++ = ',';
+		p = json_ident(p, v->name);
+		*p++ = ':';
+		if (v->fault) {
+			p = render_put_lit(p, "null");
+			continue;
+		}
+		switch (v->kind) {
+		case VK_SIGNED:
+			p = render_put_s64(p, v->num.s);
+			continue;
+		case VK_UNSIGNED:
+			p = render_put_u64(p, v->num.u);
+			continue;
+		default:
+			render_commit(sb, p);
+			json_value(sb, v);
+			p = render_reserve(sb, 8);
+			continue;
+		}
+	}
+	p = render_put_lit(p, "}}\n");
+	render_commit(sb, p);
+	return sb->len >= FLUSH_AT ? render_flush(r) : 0;
+}
+
+static int json_lost(struct render *r, int cpu, uint64_t nr)
+{
+	strbuf_addstr(&r->out, "{\"lost\":");
+	render_u64(&r->out, nr);
+	strbuf_addstr(&r->out, ",\"cpu\":");
+	render_u64(&r->out, (uint64_t)cpu);
+	strbuf_addstr(&r->out, "}\n");
+	return 0;
+}
+
+static int json_tick(struct render *r)
+{
+	return r->out.len ? render_flush(r) : 0;
+}
+
+static void json_close(struct render *r)
+{
+	render_flush(r);
+}
+
+const struct render_ops render_json_ops = {
+	.name	= "json",
+	.open	= json_open,
+	.event	= json_event,
+	.lost	= json_lost,
+	.tick	= json_tick,
+	.close	= json_close,
+};

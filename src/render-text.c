@@ -1,2 +1,217 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* render-text.c - (being written) */
+/* render-text.c - one line per event, perf trace style; helpers shared by the renderers */
+#define LOG_DOMAIN "render"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "render.h"
+
+#define FLUSH_AT (64 * 1024)
+
+int render_flush(struct render *r)
+{
+	size_t done = 0;
+	int ret = 0;
+
+	while (done < r->out.len) {
+		ssize_t n = write(r->fd, r->out.buf + done, r->out.len - done);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			ret = -errno;
+			break;
+		}
+		done += n;
+	}
+	strbuf_reset(&r->out);
+	return ret;
+}
+
+void render_u64(struct strbuf *sb, uint64_t v)
+{
+	char tmp[24], *p = tmp + sizeof(tmp);
+
+	do {
+		*--p = '0' + v % 10;
+		v /= 10;
+	} while (v);
+	strbuf_add(sb, p, tmp + sizeof(tmp) - p);
+}
+
+void render_s64(struct strbuf *sb, int64_t v)
+{
+	if (v < 0) {
+		strbuf_addch(sb, '-');
+		render_u64(sb, -(uint64_t)v);
+	} else {
+		render_u64(sb, v);
+	}
+}
+
+void render_hex(struct strbuf *sb, uint64_t v)
+{
+	static const char digits[] = "0123456789abcdef";
+	char tmp[20], *p = tmp + sizeof(tmp);
+
+	do {
+		*--p = digits[v & 15];
+		v >>= 4;
+	} while (v);
+	*--p = 'x';
+	*--p = '0';
+	strbuf_add(sb, p, tmp + sizeof(tmp) - p);
+}
+
+void render_time(struct strbuf *sb, uint64_t ts, uint64_t t0)
+{
+	uint64_t d = ts > t0 ? ts - t0 : 0;
+	uint64_t us = (d + 500) / 1000;
+	char frac[7];
+	uint64_t f = us % 1000000;
+
+	render_u64(sb, us / 1000000);
+	for (int i = 5; i >= 0; i--) {
+		frac[i] = '0' + f % 10;
+		f /= 10;
+	}
+	frac[6] = '\0';
+	strbuf_addch(sb, '.');
+	strbuf_add(sb, frac, 6);
+}
+
+static void render_double(struct strbuf *sb, double f)
+{
+	if (isnan(f))
+		strbuf_addstr(sb, "nan");
+	else if (isinf(f))
+		strbuf_addstr(sb, f < 0 ? "-inf" : "inf");
+	else
+		strbuf_addf(sb, "%.17g", f);
+}
+
+void render_value_text(struct strbuf *sb, const struct value *v)
+{
+	if (v->fault) {
+		strbuf_addstr(sb, "(fault)");
+		return;
+	}
+	switch (v->kind) {
+	case VK_SIGNED:
+		render_s64(sb, v->num.s);
+		break;
+	case VK_UNSIGNED:
+		render_u64(sb, v->num.u);
+		break;
+	case VK_HEX:
+	case VK_POINTER:
+		render_hex(sb, v->num.u);
+		break;
+	case VK_BOOL:
+		strbuf_addstr(sb, v->num.u ? "true" : "false");
+		break;
+	case VK_CHAR: {
+		char c = (char)v->num.u;
+
+		strbuf_addch(sb, '\'');
+		escape_untrusted(sb, &c, 1);
+		strbuf_addch(sb, '\'');
+		break;
+	}
+	case VK_FLOAT:
+		render_double(sb, v->num.f);
+		break;
+	case VK_ENUM:
+		if (v->text)
+			strbuf_addstr(sb, v->text);
+		else if (v->arg && v->arg->is_signed)
+			render_s64(sb, v->num.s);
+		else
+			render_u64(sb, v->num.u);
+		break;
+	case VK_CSTRING:
+	case VK_LSTRING:
+	case VK_BYTES:
+		strbuf_addch(sb, '"');
+		escape_untrusted(sb, v->str ? v->str : "", v->len);
+		strbuf_addch(sb, '"');
+		if (v->cut)
+			strbuf_addstr(sb, "...");
+		break;
+	case VK_SYM:
+		if (v->text)
+			strbuf_addstr(sb, v->text);
+		else
+			render_hex(sb, v->num.u);
+		break;
+	case VK_RAW:
+	default:
+		if (v->text)
+			escape_untrusted(sb, v->text, strlen(v->text));
+		else
+			render_u64(sb, v->num.u);
+		break;
+	}
+}
+
+static int text_open(struct render *r)
+{
+	r->input_fd = -1;
+	return 0;
+}
+
+static int text_event(struct render *r, const struct event *ev)
+{
+	struct strbuf *sb = &r->out;
+
+	render_time(sb, ev->ts, r->t0);
+	strbuf_addch(sb, ' ');
+	escape_untrusted(sb, ev->comm, strnlen(ev->comm, sizeof(ev->comm)));
+	strbuf_addch(sb, '/');
+	render_u64(sb, (uint64_t)ev->pid);
+	strbuf_addch(sb, ' ');
+	strbuf_addstr(sb, ev->probe);
+	for (size_t i = 0; i < ev->nr_vals; i++) {
+		strbuf_addch(sb, ' ');
+		strbuf_addstr(sb, ev->vals[i].name);
+		strbuf_addch(sb, '=');
+		render_value_text(sb, &ev->vals[i]);
+	}
+	strbuf_addch(sb, '\n');
+	return sb->len >= FLUSH_AT ? render_flush(r) : 0;
+}
+
+static int text_lost(struct render *r, int cpu, uint64_t nr)
+{
+	strbuf_addstr(&r->out, "# lost ");
+	render_u64(&r->out, nr);
+	strbuf_addstr(&r->out, " events on CPU ");
+	render_u64(&r->out, (uint64_t)cpu);
+	strbuf_addch(&r->out, '\n');
+	return 0;
+}
+
+static int text_tick(struct render *r)
+{
+	return r->out.len ? render_flush(r) : 0;
+}
+
+static void text_close(struct render *r)
+{
+	render_flush(r);
+}
+
+const struct render_ops render_text_ops = {
+	.name	= "text",
+	.open	= text_open,
+	.event	= text_event,
+	.lost	= text_lost,
+	.tick	= text_tick,
+	.close	= text_close,
+};

@@ -1,5 +1,168 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* render.h - (being written) */
+/* render.h - how decoded events are shown: a table of ops driven by the session's one loop */
 #ifndef UPF_RENDER_H
 #define UPF_RENDER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "decode.h"
+#include "util.h"
+
+struct session;
+struct render;
+
+/* What tick() and event() may return besides 0 (flags, or-ed). */
+enum render_flags {
+	RENDER_QUIT = 1,	/* end the session cleanly (q in the TUI) */
+};
+
+/*
+ * A renderer. The session calls every op from one thread (its main loop), so a renderer
+ * may call the session_*() functions of session.h from any op (add a probe typed by the
+ * user, remove an event, read counters) without locking.
+ *
+ * Pausing is the renderer's business: keep receiving event() calls (they are counted and
+ * may be kept in a ring), just do not draw them. Never stop consuming: the kernel's ring
+ * buffer would overflow and events would be lost.
+ */
+struct render_ops {
+	const char *name;
+	/* open() - before the probes are enabled; 0 or -errno */
+	int (*open)(struct render *r);
+	/* event() - one event in time order; <0 (-EPIPE) stops the session, or RENDER_QUIT */
+	int (*event)(struct render *r, const struct event *ev);
+	/* lost() - @nr events were lost on @cpu at this point of the stream */
+	int (*lost)(struct render *r, int cpu, uint64_t nr);
+	/*
+	 * tick() - called every tick_ms (also when no events come): poll keys (the session
+	 * watches input_fd and calls tick() early when it is readable), redraw, flush.
+	 * Return 0, RENDER_QUIT, or <0 to stop with an error.
+	 */
+	int (*tick)(struct render *r);
+	/* close() - after the last event, before the summary goes to stderr: flush, restore
+	 * the terminal. Called on every exit path once open() succeeded. */
+	void (*close)(struct render *r);
+	unsigned int tick_ms;	/* 0: the session's default (100 ms) */
+};
+
+/* One renderer instance; the session fills the public part before open(). */
+struct render {
+	const struct render_ops *ops;
+	struct session *session;
+	int fd;			/* output (stdout) */
+	int input_fd;		/* set by open() to an fd whose readability calls tick() (keys), or -1 */
+	uint64_t t0;		/* ns of the first event; set by the session before its event() */
+	struct strbuf out;	/* buffered output; render_flush() writes it */
+	void *priv;		/* the renderer's own state */
+};
+
+extern const struct render_ops render_text_ops;
+extern const struct render_ops render_json_ops;
+/* The curses view; a weak reference so the engine links before it exists. */
+extern const struct render_ops render_tui_ops __attribute__((weak));
+
+/**
+ * render_flush() - write r->out to r->fd completely
+ * Return: 0, or -EPIPE (reader gone) / -errno; the buffer is emptied in any case.
+ */
+int render_flush(struct render *r);
+
+/* render_time() - "12.345678": seconds since the first event, 6 decimals, appended to @sb */
+void render_time(struct strbuf *sb, uint64_t ts, uint64_t t0);
+
+/* render_value_text() - one value as the text renderer shows it (no name): 42, 0x1f,
+ * "str"..., 'c', true, RED, sym+0x10, (fault) */
+void render_value_text(struct strbuf *sb, const struct value *v);
+
+/*
+ * Fast output for the per-event path: reserve room in a strbuf, write through a pointer,
+ * commit. At a million events per second the per-call strbuf_add*() cost shows.
+ */
+static inline char *render_reserve(struct strbuf *sb, size_t n)
+{
+	if (!sb->buf || sb->len + n + 1 > sb->alloc) {
+		size_t want = sb->len + n + 1;
+
+		if (!sb->buf)
+			strbuf_init(sb);
+		if (want > sb->alloc) {
+			while (sb->alloc < want)
+				sb->alloc *= 2;
+			sb->buf = xrealloc(sb->buf, sb->alloc);
+		}
+	}
+	return sb->buf + sb->len;
+}
+
+static inline void render_commit(struct strbuf *sb, char *end)
+{
+	sb->len = end - sb->buf;
+	sb->buf[sb->len] = '\0';
+}
+
+static inline char *render_put(char *p, const void *s, size_t n)
+{
+	__builtin_memcpy(p, s, n);
+	return p + n;
+}
+
+#define render_put_lit(p, lit) render_put((p), (lit), sizeof(lit) - 1)
+
+/* render_put_u64() - decimal digits of @v at @p; returns the end */
+static inline char *render_put_u64(char *p, uint64_t v)
+{
+	char tmp[20], *t = tmp + sizeof(tmp);
+
+	do {
+		*--t = '0' + v % 10;
+		v /= 10;
+	} while (v);
+	return render_put(p, t, tmp + sizeof(tmp) - t);
+}
+
+static inline char *render_put_s64(char *p, int64_t v)
+{
+	if (v < 0) {
+		*p++ = '-';
+		return render_put_u64(p, -(uint64_t)v);
+	}
+	return render_put_u64(p, (uint64_t)v);
+}
+
+/* render_put_time() - "12.345678", seconds since @t0 with 6 decimals */
+static inline char *render_put_time(char *p, uint64_t ts, uint64_t t0)
+{
+	uint64_t us = ((ts > t0 ? ts - t0 : 0) + 500) / 1000;
+	uint64_t f = us % 1000000;
+
+	p = render_put_u64(p, us / 1000000);
+	*p++ = '.';
+	for (int i = 5; i >= 0; i--) {
+		p[i] = '0' + f % 10;
+		f /= 10;
+	}
+	return p + 6;
+}
+
+/* render_safe_len() - how many leading bytes are printable ASCII other than " and \ */
+static inline size_t render_safe_len(const char *s, size_t len)
+{
+	size_t i = 0;
+
+	while (i < len) {
+		unsigned char c = s[i];
+
+		if (c < 0x20 || c >= 0x7f || c == '"' || c == '\\')
+			break;
+		i++;
+	}
+	return i;
+}
+
+/* render_u64() / render_s64() - fast decimal; render_hex() - "0x1f" */
+void render_u64(struct strbuf *sb, uint64_t v);
+void render_s64(struct strbuf *sb, int64_t v);
+void render_hex(struct strbuf *sb, uint64_t v);
+
 #endif

@@ -1,2 +1,838 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* session.c - (being written) */
+/* session.c - trace mode: private group and instance, stream, decode, render, clean exit */
+#define LOG_DOMAIN "session"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <dirent.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <traceevent/event-parse.h>
+#include <tracefs.h>
+
+#undef ARRAY_SIZE
+#include "decode.h"
+#include "log.h"
+#include "parse.h"
+#include "render.h"
+#include "resolve.h"
+#include "session.h"
+#include "stream.h"
+#include "tracing.h"
+
+#define DEFAULT_TICK_MS 100
+#define FINAL_DRAIN_NS 5000000000ULL	/* give up draining after 5 s */
+
+struct tp_batch {
+	struct trace_probe *tps;
+	size_t nr;
+	bool owned;		/* from session_add_probe_text(): freed at the end */
+};
+
+struct session {
+	const struct trace_opts *o;
+	char group[64];		/* upfront_<pid>: events and instance */
+	struct tracefs_instance *inst;
+	struct tep_handle *tep;
+	struct decoder *dc;
+	struct stream *st;
+	struct render r;
+	bool render_open;
+	struct session_event *evs;
+	size_t nr_evs, alloc_evs;
+	struct tp_batch *batches;
+	size_t nr_batches, alloc_batches;
+	uint64_t nr_events;
+	uint64_t lost;
+	bool stop;
+	bool quiet;		/* max events reached or output gone: drain without rendering */
+	int status;
+	pid_t child;
+	bool child_exited;
+	bool have_events;	/* something was added to uprobe_events */
+};
+
+static volatile sig_atomic_t stop_signal;
+
+static void on_signal(int sig)
+{
+	stop_signal = sig;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static bool pid_alive(long pid)
+{
+	return pid > 0 && (kill((pid_t)pid, 0) == 0 || errno == EPERM);
+}
+
+/* upfront_<pid> whose pid is dead; @name is a group or instance name */
+static bool name_is_stale(const char *name)
+{
+	char *end;
+	long pid;
+
+	if (strncmp(name, "upfront_", 8) != 0)
+		return false;
+	pid = strtol(name + 8, &end, 10);
+	return !*end && end != name + 8 && !pid_alive(pid);
+}
+
+/* Remove instances and uprobe groups of dead runs (kill -9, power loss); never live ones. */
+static void reap_stale(void)
+{
+	char **names = tracefs_instances("^upfront_[0-9]+$");
+	struct tracefs_dynevent **devs;
+
+	for (size_t i = 0; names && names[i]; i++) {
+		struct tracefs_instance *inst;
+
+		if (!name_is_stale(names[i]))
+			continue;
+		inst = tracefs_instance_alloc(NULL, names[i]);
+		if (inst) {
+			pr_info("removing instance %s of a dead run", names[i]);
+			tracefs_trace_off(inst);
+			tracefs_instance_destroy(inst);
+			tracefs_instance_free(inst);
+		}
+	}
+	tracefs_list_free(names);
+	devs = tracefs_dynevent_get_all(TRACEFS_DYNEVENT_UPROBE | TRACEFS_DYNEVENT_URETPROBE, NULL);
+	for (size_t i = 0; devs && devs[i]; i++) {
+		char *sys = NULL;
+
+		tracefs_dynevent_info(devs[i], &sys, NULL, NULL, NULL, NULL);
+		if (sys && name_is_stale(sys)) {
+			pr_info("removing events of a dead run (%s)", sys);
+			tracefs_dynevent_destroy(devs[i], true);
+		}
+		free(sys);
+	}
+	tracefs_dynevent_list_free(devs);
+}
+
+static struct session_event *session_find(struct session *s, const char *sys, const char *name)
+{
+	for (size_t i = 0; i < s->nr_evs; i++)
+		if (!s->evs[i].removed && !strcmp(s->evs[i].sys, sys) &&
+		    !strcmp(s->evs[i].name, name))
+			return &s->evs[i];
+	return NULL;
+}
+
+static struct session_event *session_event_new(struct session *s, const char *sys,
+					       const char *name)
+{
+	struct session_event *e;
+
+	ALLOC_GROW(s->evs, s->nr_evs + 1, s->alloc_evs);
+	e = &s->evs[s->nr_evs++];
+	memset(e, 0, sizeof(*e));
+	e->sys = xstrdup(sys);
+	e->name = xstrdup(name);
+	return e;
+}
+
+/* The event's format into the tep (for events added after the tep was loaded). */
+static int tep_load_event(struct session *s, const char *sys, const char *name, struct diag *d)
+{
+	char *fmt;
+	int size = 0;
+
+	if (tep_find_event_by_name(s->tep, sys, name))
+		return 0;
+	fmt = tracefs_event_file_read(NULL, sys, name, "format", &size);
+	if (!fmt)
+		return diag_fail(d, "cannot read the format of %s:%s", sys, name);
+	if (tep_parse_event(s->tep, fmt, size, sys)) {
+		free(fmt);
+		return diag_fail(d, "cannot parse the format of %s:%s", sys, name);
+	}
+	free(fmt);
+	return 0;
+}
+
+static int write_filter(struct session *s, const char *sys, const char *name, struct diag *d)
+{
+	if (!s->o->filter || !*s->o->filter)
+		return 0;
+	tracefs_error_clear(s->inst);
+	if (tracefs_event_file_write(s->inst, sys, name, "filter", s->o->filter) < 0) {
+		struct strbuf why = STRBUF_INIT;
+		int err = errno;
+
+		tracing_error_text(s->inst, &why);
+		diag_error(d, SPAN_NONE, "the kernel rejected the filter '%s' on %s: %s",
+			   s->o->filter, name, why.len ? why.buf : strerror(err ? err : EINVAL));
+		strbuf_release(&why);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * Add probes to uprobe_events in the session's group, teach the decoder, set the filter.
+ * Enabling is separate (trace_run enables everything once the stream runs).
+ */
+static int session_add_tps(struct session *s, struct trace_probe *tps, size_t nr, bool owned,
+			   bool enable, struct diag *d)
+{
+	size_t first_new_ev = s->nr_evs;
+	int ret;
+
+	for (size_t i = 0; i < nr; i++) {
+		free(tps[i].group);
+		tps[i].group = xstrdup(s->group);
+	}
+	ret = tracing_add_probes(tps, nr, d);
+	if (ret < 0)
+		return ret;
+	s->have_events = true;
+	ALLOC_GROW(s->batches, s->nr_batches + 1, s->alloc_batches);
+	s->batches[s->nr_batches++] = (struct tp_batch){ tps, nr, owned };
+	for (size_t i = 0; i < nr; i++) {
+		struct session_event *e = session_find(s, s->group, tps[i].event);
+
+		if (!e) {
+			e = session_event_new(s, s->group, tps[i].event);
+			e->tp = &tps[i];
+			ret = tep_load_event(s, s->group, tps[i].event, d);
+			if (ret < 0)
+				return ret;
+			ret = write_filter(s, s->group, tps[i].event, d);
+			if (ret < 0)
+				return ret;
+		}
+		ret = decoder_add_probe(s->dc, &tps[i], d);
+		if (ret < 0)
+			return ret;
+	}
+	if (enable) {
+		for (size_t i = first_new_ev; i < s->nr_evs; i++)
+			if (tracefs_event_enable(s->inst, s->evs[i].sys, s->evs[i].name) < 0)
+				return diag_fail(d, "cannot enable %s:%s: %s", s->evs[i].sys,
+						 s->evs[i].name, strerror(errno));
+	}
+	return 0;
+}
+
+/* Delete one event of our group (all its probe points). */
+static void delete_event(const char *sys, const char *name)
+{
+	struct tracefs_dynevent *dev = tracefs_dynevent_get(TRACEFS_DYNEVENT_UPROBE, sys, name);
+
+	if (!dev)
+		dev = tracefs_dynevent_get(TRACEFS_DYNEVENT_URETPROBE, sys, name);
+	if (dev) {
+		if (tracefs_dynevent_destroy(dev, true) < 0)
+			pr_warn("could not remove %s:%s: %s", sys, name, strerror(errno));
+		tracefs_dynevent_free(dev);
+	}
+}
+
+int session_add_probe_text(struct session *s, const char *text, struct diag *d)
+{
+	const struct trace_opts *o = s->o;
+	struct probe_spec spec;
+	struct trace_probe *tps = NULL;
+	size_t nr = 0, nr_evs = s->nr_evs;
+	int ret;
+
+	memset(&spec, 0, sizeof(spec));
+	if (!o->dbg || !o->ropts)
+		return diag_error(d, SPAN_NONE, "no binary to resolve '%s' against", text);
+	ret = parse_probe(text, &spec, d);
+	if (ret == 0)
+		ret = resolve_probe(&spec, o->dbg, o->ropts, &tps, &nr, d);
+	probe_spec_release(&spec);
+	if (ret < 0)
+		return ret;
+	/* a name already taken in the session gets _1, _2 ... (perf's way) */
+	for (size_t i = 0; i < nr; i++) {
+		char *base = xstrdup(tps[i].event);
+
+		for (int n = 1; session_find(s, s->group, tps[i].event); n++) {
+			bool same_spec = false;
+
+			for (size_t k = 0; k < i; k++)
+				same_spec |= !strcmp(tps[k].event, tps[i].event);
+			if (same_spec)
+				break;
+			free(tps[i].event);
+			tps[i].event = xasprintf("%s_%d", base, n);
+		}
+		free(base);
+	}
+	ret = session_add_tps(s, tps, nr, true, true, d);
+	if (ret < 0) {
+		/* take back what this call added */
+		for (size_t i = nr_evs; i < s->nr_evs; i++) {
+			decoder_remove(s->dc, s->evs[i].sys, s->evs[i].name);
+			tracefs_event_disable(s->inst, s->evs[i].sys, s->evs[i].name);
+			delete_event(s->evs[i].sys, s->evs[i].name);
+			s->evs[i].removed = true;
+		}
+		if (s->nr_batches && s->batches[s->nr_batches - 1].tps == tps)
+			s->nr_batches--;
+		trace_probes_free(tps, nr);
+	}
+	return ret;
+}
+
+int session_remove_event(struct session *s, const char *name, struct diag *d)
+{
+	const char *colon = strchr(name, ':');
+	char *sys = colon ? xstrndup(name, colon - name) : xstrdup(s->group);
+	struct session_event *e = session_find(s, sys, colon ? colon + 1 : name);
+
+	free(sys);
+	if (!e)
+		return diag_error(d, SPAN_NONE, "no event '%s' in this session", name);
+	decoder_remove(s->dc, e->sys, e->name);
+	tracefs_event_disable(s->inst, e->sys, e->name);
+	if (!e->generic && !s->o->keep)
+		delete_event(e->sys, e->name);
+	e->removed = true;
+	return 0;
+}
+
+size_t session_nr_events(const struct session *s)
+{
+	return s->nr_evs;
+}
+
+const struct session_event *session_event(const struct session *s, size_t i)
+{
+	return i < s->nr_evs ? &s->evs[i] : NULL;
+}
+
+void session_counters(const struct session *s, uint64_t *events, uint64_t *lost)
+{
+	struct stream_stats ss;
+
+	stream_stats(s->st, &ss);
+	if (events)
+		*events = s->nr_events;
+	if (lost)
+		*lost = ss.lost;
+}
+
+const struct trace_opts *session_opts(const struct session *s)
+{
+	return s->o;
+}
+
+void session_stop(struct session *s)
+{
+	s->stop = true;
+}
+
+/* -e SYS:EVENT (or SYS/EVENT) */
+static int add_extra_event(struct session *s, const char *spec, struct diag *d)
+{
+	const char *sep = strpbrk(spec, ":/");
+	char *sys, *name;
+	struct session_event *e;
+	int ret = 0;
+
+	if (!sep || sep == spec || !sep[1])
+		return diag_error(d, SPAN_NONE, "-e wants SYS:EVENT, not '%s'", spec);
+	sys = xstrndup(spec, sep - spec);
+	name = xstrdup(sep + 1);
+	if (!tracefs_event_file_exists(NULL, sys, name, "format")) {
+		ret = diag_error(d, SPAN_NONE, "no tracefs event %s:%s", sys, name);
+		diag_hint(d, "see /sys/kernel/tracing/available_events");
+		goto out;
+	}
+	ret = tep_load_event(s, sys, name, d);
+	if (ret == 0)
+		ret = decoder_add_generic(s->dc, sys, name, d);
+	if (ret == 0) {
+		e = session_event_new(s, sys, name);
+		e->generic = true;
+	}
+out:
+	free(sys);
+	free(name);
+	return ret;
+}
+
+/* Limit the instance's events to these tasks and their children. */
+static int set_event_pids(struct session *s, const pid_t *pids, size_t nr, bool threads,
+			  struct diag *d)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int ret = 0;
+
+	for (size_t i = 0; i < nr; i++) {
+		char path[64];
+		DIR *dir;
+		struct dirent *de;
+
+		if (!pid_alive(pids[i])) {
+			ret = diag_error(d, SPAN_NONE, "no process %d", (int)pids[i]);
+			goto out;
+		}
+		strbuf_addf(&sb, "%d ", (int)pids[i]);
+		if (!threads)
+			continue;
+		/* set_event_pid filters by task: every thread of the process */
+		snprintf(path, sizeof(path), "/proc/%d/task", (int)pids[i]);
+		dir = opendir(path);
+		while (dir && (de = readdir(dir))) {
+			if (de->d_name[0] != '.' && atoi(de->d_name) != pids[i])
+				strbuf_addf(&sb, "%s ", de->d_name);
+		}
+		if (dir)
+			closedir(dir);
+	}
+	tracefs_instance_file_write(s->inst, "options/event-fork", "1");
+	if (tracefs_instance_file_write(s->inst, "set_event_pid", sb.buf) < 0)
+		ret = diag_fail(d, "cannot write set_event_pid: %s", strerror(errno));
+out:
+	strbuf_release(&sb);
+	return ret;
+}
+
+/* fork CMD stopped before exec until go_fd gets a byte; exec errors come back on err_fd */
+static pid_t spawn_cmd(char **cmd, int *go_fd, int *err_fd, struct diag *d)
+{
+	int go[2], err[2];
+	pid_t pid;
+
+	if (pipe2(go, O_CLOEXEC) < 0 || pipe2(err, O_CLOEXEC) < 0) {
+		diag_fail(d, "pipe: %s", strerror(errno));
+		return -1;
+	}
+	pid = fork();
+	if (pid < 0) {
+		diag_fail(d, "fork: %s", strerror(errno));
+		return -1;
+	}
+	if (pid == 0) {
+		char c;
+		int e;
+
+		close(go[1]);
+		close(err[0]);
+		signal(SIGPIPE, SIG_DFL);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
+		if (read(go[0], &c, 1) != 1)
+			_exit(127);	/* the session gave up before starting us */
+		execvp(cmd[0], cmd);
+		e = errno;
+		if (write(err[1], &e, sizeof(e)) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	close(go[0]);
+	close(err[1]);
+	*go_fd = go[1];
+	*err_fd = err[0];
+	return pid;
+}
+
+static int session_setup(struct session *s, struct trace_probe *tps, size_t nr, struct diag *d)
+{
+	const struct trace_opts *o = s->o;
+	const char **systems;
+	size_t nsys = 0;
+	int ret;
+
+	reap_stale();
+	snprintf(s->group, sizeof(s->group), "upfront_%d", (int)getpid());
+	s->inst = tracefs_instance_create(s->group);
+	if (!s->inst)
+		return diag_fail(d, "cannot create tracefs instance %s: %s", s->group,
+				 strerror(errno));
+	tracefs_trace_off(s->inst);
+	if (tracefs_instance_file_write(s->inst, "trace_clock", "mono") < 0)
+		pr_warn("cannot set trace_clock mono: %s", strerror(errno));
+
+	/* formats of the systems we read: our group and those of -e */
+	systems = xcalloc(o->nr_extra_events + 2, sizeof(*systems));
+	for (size_t i = 0; i < o->nr_extra_events; i++) {
+		const char *sep = strpbrk(o->extra_events[i], ":/");
+
+		if (sep)
+			systems[nsys++] = xstrndup(o->extra_events[i], sep - o->extra_events[i]);
+	}
+	systems[nsys] = NULL;
+	s->tep = tracefs_local_events_system(NULL, systems);
+	for (size_t i = 0; i < nsys; i++)
+		free((char *)systems[i]);
+	free(systems);
+	if (!s->tep) {
+		s->tep = tep_alloc();
+		if (!s->tep)
+			return diag_fail(d, "cannot load tracefs event formats");
+	}
+	s->dc = decoder_new(s->tep, o->dbg, true);
+
+	for (size_t i = 0; i < o->nr_extra_events; i++) {
+		ret = add_extra_event(s, o->extra_events[i], d);
+		if (ret < 0)
+			return ret;
+	}
+	if (nr) {
+		ret = session_add_tps(s, tps, nr, false, false, d);
+		if (ret < 0)
+			return ret;
+	}
+	if (o->nr_pids) {
+		ret = set_event_pids(s, o->pids, o->nr_pids, true, d);
+		if (ret < 0)
+			return ret;
+	}
+	s->st = stream_open(s->inst, s->tep, 0, d);
+	if (!s->st)
+		return -EIO;
+	return 0;
+}
+
+static void session_cleanup(struct session *s)
+{
+	if (s->inst) {
+		tracefs_trace_off(s->inst);
+		if (!s->o->keep) {
+			/* removing the instance disables its events */
+			if (tracefs_instance_destroy(s->inst) < 0)
+				pr_warn("could not remove instance %s: %s", s->group,
+					strerror(errno));
+		}
+		tracefs_instance_free(s->inst);
+		s->inst = NULL;
+	}
+	if (s->have_events && !s->o->keep) {
+		struct tracefs_dynevent **devs = tracefs_dynevent_get_all(
+			TRACEFS_DYNEVENT_UPROBE | TRACEFS_DYNEVENT_URETPROBE, s->group);
+		char *last = NULL;
+
+		for (size_t i = 0; devs && devs[i]; i++) {
+			char *ev = NULL;
+
+			tracefs_dynevent_info(devs[i], NULL, &ev, NULL, NULL, NULL);
+			/* one removal takes every probe point of an event */
+			if (ev && (!last || strcmp(last, ev))) {
+				if (tracefs_dynevent_destroy(devs[i], true) < 0 && errno != ENOENT)
+					pr_warn("could not remove %s:%s: %s", s->group, ev,
+						strerror(errno));
+			}
+			free(last);
+			last = ev;
+		}
+		free(last);
+		tracefs_dynevent_list_free(devs);
+	} else if (s->o->keep && s->have_events) {
+		pr_warn("kept group %s and instance %s (remove with upfront -d '%s:*')", s->group,
+			s->group, s->group);
+	}
+}
+
+static const struct render_ops *pick_renderer(enum render_mode mode)
+{
+	switch (mode) {
+	case RENDER_JSON:
+		return &render_json_ops;
+	case RENDER_TEXT:
+		return &render_text_ops;
+	case RENDER_TUI:
+	case RENDER_AUTO:
+	default:
+		if ((mode == RENDER_TUI || isatty(STDOUT_FILENO)) && &render_tui_ops)
+			return &render_tui_ops;
+		return &render_text_ops;
+	}
+}
+
+/* The output is a pipe whose reader has gone (| head -3 finished). */
+static bool output_gone(int fd)
+{
+	struct pollfd p = { .fd = fd, .events = POLLOUT };
+
+	return poll(&p, 1, 0) > 0 && (p.revents & POLLERR);
+}
+
+static void child_check(struct session *s)
+{
+	siginfo_t si;
+
+	if (s->child <= 0 || s->child_exited)
+		return;
+	memset(&si, 0, sizeof(si));
+	if (waitid(P_PID, s->child, &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid) {
+		s->child_exited = true;
+		s->stop = true;
+	}
+}
+
+static int deliver(struct session *s, const struct stream_rec *rec)
+{
+	struct event ev;
+	int ret;
+
+	if (decode_record(s->dc, rec->data, rec->size, rec->ts, rec->cpu, &ev) < 0)
+		return 0;
+	if (s->quiet)
+		return 0;
+	if (!s->r.t0)
+		s->r.t0 = ev.ts ? ev.ts : 1;
+	ret = s->r.ops->event(&s->r, &ev);
+	for (size_t i = 0; i < s->nr_evs; i++) {
+		if (s->evs[i].name == ev.probe || !strcmp(s->evs[i].name, ev.probe)) {
+			s->evs[i].count++;
+			break;
+		}
+	}
+	s->nr_events++;
+	if (ret < 0) {
+		/* EPIPE: the reader is gone; anything else: cannot write */
+		s->quiet = true;
+		s->stop = true;
+		if (ret != -EPIPE)
+			s->status = 1;
+		return ret;
+	}
+	if (ret & RENDER_QUIT)
+		s->stop = true;
+	if (s->o->max_events && s->nr_events >= s->o->max_events) {
+		s->quiet = true;
+		s->stop = true;
+	}
+	return 0;
+}
+
+static int render_tick(struct session *s)
+{
+	int ret;
+
+	if (s->quiet)
+		return 0;
+	ret = s->r.ops->tick ? s->r.ops->tick(&s->r) : 0;
+	if (ret < 0) {
+		s->quiet = true;
+		s->stop = true;
+		if (ret != -EPIPE)
+			s->status = 1;
+	} else if (ret & RENDER_QUIT) {
+		s->stop = true;
+	}
+	return ret;
+}
+
+static void main_loop(struct session *s)
+{
+	unsigned int tick_ms = s->r.ops->tick_ms ? s->r.ops->tick_ms : DEFAULT_TICK_MS;
+	uint64_t start = now_ns(), next_tick = start + tick_ms * 1000000ULL;
+	uint64_t deadline = s->o->duration > 0 ? start + (uint64_t)(s->o->duration * 1e9) : 0;
+	unsigned int n = 0;
+
+	while (!s->stop) {
+		struct stream_rec rec;
+		enum stream_what w;
+		uint64_t now;
+		int wait_ms = s->r.input_fd >= 0 ? 20 : 50;
+
+		w = stream_next(s->st, &rec, wait_ms);
+		if (w == STREAM_RECORD)
+			deliver(s, &rec);
+		else if (w == STREAM_LOST && !s->quiet)
+			s->r.ops->lost(&s->r, rec.cpu, rec.lost);
+		else if (w == STREAM_END)
+			break;
+		if (w != STREAM_IDLE && (++n & 255))
+			continue;
+		/* every 256 events or when idle: signals, the clock, the child, the output */
+		if (stop_signal) {
+			pr_info("signal %d: stopping", (int)stop_signal);
+			s->stop = true;
+		}
+		now = now_ns();
+		if (deadline && now >= deadline)
+			s->stop = true;
+		child_check(s);
+		if (w == STREAM_IDLE && s->r.ops == &render_text_ops) {
+			/* nothing pending: show what we have */
+			if (render_tick(s) < 0)
+				break;
+		}
+		if (s->r.input_fd >= 0) {
+			struct pollfd p = { .fd = s->r.input_fd, .events = POLLIN };
+
+			if (poll(&p, 1, 0) > 0)
+				next_tick = now;
+		}
+		if (now >= next_tick) {
+			next_tick = now + tick_ms * 1000000ULL;
+			render_tick(s);
+			if (s->r.fd >= 0 && output_gone(s->r.fd)) {
+				s->quiet = true;
+				s->stop = true;
+			}
+		}
+	}
+	/* every exit path: stop recording, drain what the kernel holds, render it */
+	tracefs_trace_off(s->inst);
+	stream_finish(s->st);
+	{
+		uint64_t give_up = now_ns() + FINAL_DRAIN_NS;
+
+		for (;;) {
+			struct stream_rec rec;
+			enum stream_what w = stream_next(s->st, &rec, 50);
+
+			if (w == STREAM_END)
+				break;
+			if (w == STREAM_RECORD)
+				deliver(s, &rec);
+			else if (w == STREAM_LOST && !s->quiet)
+				s->r.ops->lost(&s->r, rec.cpu, rec.lost);
+			if (w == STREAM_IDLE && now_ns() > give_up) {
+				pr_warn("gave up draining the ring buffers");
+				break;
+			}
+		}
+	}
+}
+
+int trace_run(const struct trace_opts *o, struct trace_probe *tps, size_t nr, struct diag *d)
+{
+	struct session sess, *s = &sess;
+	struct sigaction sa, old_int, old_term, old_hup, old_pipe;
+	int go_fd = -1, err_fd = -1, ret;
+	struct stream_stats ss;
+
+	memset(s, 0, sizeof(*s));
+	s->o = o;
+	s->child = -1;
+	s->r.fd = STDOUT_FILENO;
+	s->r.input_fd = -1;
+	s->r.session = s;
+	strbuf_init(&s->r.out);
+	s->r.ops = pick_renderer(o->mode);
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	stop_signal = 0;
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	sigaction(SIGHUP, &sa, &old_hup);
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGPIPE, &sa, &old_pipe);
+
+	ret = session_setup(s, tps, nr, d);
+	if (ret < 0)
+		goto out;
+	if (o->cmd) {
+		s->child = spawn_cmd(o->cmd, &go_fd, &err_fd, d);
+		if (s->child < 0) {
+			ret = -EIO;
+			goto out;
+		}
+		ret = set_event_pids(s, &s->child, 1, false, d);
+		if (ret < 0)
+			goto out;
+		{
+			const char *base = strrchr(o->cmd[0], '/');
+
+			decoder_set_task(s->dc, s->child, s->child, base ? base + 1 : o->cmd[0]);
+		}
+	}
+	ret = s->r.ops->open(&s->r);
+	if (ret < 0) {
+		diag_fail(d, "cannot start the %s view: %s", s->r.ops->name, strerror(-ret));
+		goto out;
+	}
+	s->render_open = true;
+	/* enable in our instance only, then start recording */
+	for (size_t i = 0; i < s->nr_evs; i++) {
+		if (tracefs_event_enable(s->inst, s->evs[i].sys, s->evs[i].name) < 0) {
+			ret = diag_fail(d, "cannot enable %s:%s: %s", s->evs[i].sys,
+					s->evs[i].name, strerror(errno));
+			goto out;
+		}
+	}
+	tracefs_trace_on(s->inst);
+	if (s->child > 0) {
+		int e = 0;
+
+		/* probes are live: let CMD exec */
+		if (write(go_fd, "g", 1) != 1 || read(err_fd, &e, sizeof(e)) == sizeof(e)) {
+			ret = diag_error(d, SPAN_NONE, "cannot run %s: %s", o->cmd[0],
+					 strerror(e ? e : EIO));
+			waitpid(s->child, NULL, 0);
+			s->child = -1;
+			goto out;
+		}
+	}
+	main_loop(s);
+	ret = 0;
+out:
+	if (go_fd >= 0)
+		close(go_fd);	/* a child still waiting exits */
+	if (err_fd >= 0)
+		close(err_fd);
+	if (s->render_open && s->r.ops->close)
+		s->r.ops->close(&s->r);
+	stream_stats(s->st, &ss);
+	pr_info("%llu sub-buffers, %llu bytes, queue full %llu times",
+		(unsigned long long)ss.pages, (unsigned long long)ss.bytes,
+		(unsigned long long)ss.queue_full);
+	if (s->render_open)
+		fprintf(stderr, "upfront: %llu events, %llu lost\n",
+			(unsigned long long)s->nr_events, (unsigned long long)ss.lost);
+	stream_free(s->st);
+	session_cleanup(s);
+	if (s->child > 0) {
+		int st;
+
+		if (!s->child_exited) {
+			kill(s->child, SIGTERM);
+			for (int i = 0; i < 100 && waitpid(s->child, &st, WNOHANG) == 0; i++)
+				usleep(10000);
+			if (waitpid(s->child, &st, WNOHANG) == 0) {
+				kill(s->child, SIGKILL);
+				waitpid(s->child, &st, 0);
+			}
+		} else {
+			waitpid(s->child, &st, 0);
+		}
+	}
+	decoder_free(s->dc);
+	if (s->tep)
+		tep_free(s->tep);
+	for (size_t i = 0; i < s->nr_batches; i++)
+		if (s->batches[i].owned)
+			trace_probes_free(s->batches[i].tps, s->batches[i].nr);
+	free(s->batches);
+	for (size_t i = 0; i < s->nr_evs; i++) {
+		free(s->evs[i].sys);
+		free(s->evs[i].name);
+	}
+	free(s->evs);
+	strbuf_release(&s->r.out);
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	sigaction(SIGHUP, &old_hup, NULL);
+	sigaction(SIGPIPE, &old_pipe, NULL);
+	if (ret < 0)
+		return d->exit_code ? d->exit_code : 1;
+	return s->status;
+}

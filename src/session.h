@@ -39,4 +39,47 @@ struct trace_opts {
  */
 int trace_run(const struct trace_opts *o, struct trace_probe *tps, size_t nr, struct diag *d);
 
+/*
+ * The running session, for renderers (render.h): all of these are called from the session's
+ * one thread (inside a render op), never from a signal handler or another thread.
+ */
+struct session;
+
+/* One tracefs event of the session: a probe event (several probe points may share it) or
+ * an -e event shown generically. */
+struct session_event {
+	char *sys;
+	char *name;
+	const struct trace_probe *tp;	/* the first probe point; NULL for -e events */
+	bool generic;
+	bool removed;
+	uint64_t count;			/* events of it rendered so far */
+};
+
+/**
+ * session_add_probe_text() - resolve PROBE text as on the command line (against the binary
+ * of trace_opts.dbg), add it to the session's group, enable it in the instance; its events
+ * flow through the same stream. Return: 0, or -errno with @d filled (nothing left added).
+ */
+int session_add_probe_text(struct session *s, const char *text, struct diag *d);
+
+/**
+ * session_remove_event() - stop showing event @name (a probe event of the session, or
+ * "sys:event" of an -e event): disable it (about 49 ms) and, for a probe, delete it.
+ */
+int session_remove_event(struct session *s, const char *name, struct diag *d);
+
+/* session_nr_events() / session_event() - the events of the session, in the order added */
+size_t session_nr_events(const struct session *s);
+const struct session_event *session_event(const struct session *s, size_t i);
+
+/* session_counters() - events rendered and events lost so far */
+void session_counters(const struct session *s, uint64_t *events, uint64_t *lost);
+
+/* session_opts() - the options the session runs with (the binary, string size, ...) */
+const struct trace_opts *session_opts(const struct session *s);
+
+/* session_stop() - end the session after this op: drain, summary, cleanup (as on SIGINT) */
+void session_stop(struct session *s);
+
 #endif

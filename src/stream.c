@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -11,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <traceevent/event-parse.h>
@@ -45,6 +48,7 @@ struct cpu_queue {
 
 struct stream {
 	struct cpu_queue *q;
+	struct pollfd *pfds;
 	int nr_cpus;
 	unsigned int nr_slots;
 	int subbuf;
@@ -162,6 +166,10 @@ static void *drain_main(void *arg)
 {
 	struct stream *st = arg;
 
+	/* the drain must win the CPU over decoding when the kernel's buffer fills */
+	if (setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), -10) < 0)
+		pr_debug("cannot raise the drain thread's priority: %s", strerror(errno));
+
 	while (!atomic_load(&st->stop)) {
 		int got = 0, full = 0;
 		bool finishing = atomic_load(&st->finish) == 1;
@@ -182,8 +190,12 @@ static void *drain_main(void *arg)
 			usleep(2000);
 			continue;
 		}
-		/* busy: come back before the kernel's buffer fills; quiet: ~20 ms latency */
-		usleep(full ? 500 : got ? 5000 : 20000);
+		/*
+		 * Sleep until a CPU's buffer is buffer_percent full (the kernel wakes poll()
+		 * then) or for 20 ms, so that a quiet probe's event shows promptly; when busy,
+		 * come back after 1 ms anyway.
+		 */
+		poll(st->pfds, st->nr_cpus, full ? 1 : 20);
 	}
 	return NULL;
 }
@@ -197,13 +209,19 @@ struct stream *stream_open(struct tracefs_instance *inst, struct tep_handle *tep
 	int ncpu = sysconf(_SC_NPROCESSORS_CONF);
 
 	st->inst = inst;
-	st->nr_slots = queue_pages ? queue_pages : 1024;
+	/* default: 64 MB of queue in all, at least 256 sub-buffers per CPU */
+	st->nr_slots = queue_pages;
 	st->subbuf = getpagesize();
 	kb = tracefs_instance_file_read(inst, "buffer_subbuf_size_kb", NULL);
 	if (kb) {
 		if (atoi(kb) > 0)
 			st->subbuf = atoi(kb) * 1024;
 		free(kb);
+	}
+	if (!st->nr_slots) {
+		st->nr_slots = (64u << 20) / st->subbuf / (ncpu > 0 ? ncpu : 1);
+		if (st->nr_slots < 256)
+			st->nr_slots = 256;
 	}
 	pthread_mutex_init(&st->lock, NULL);
 	pthread_cond_init(&st->cond, NULL);
@@ -231,6 +249,14 @@ struct stream *stream_open(struct tracefs_instance *inst, struct tep_handle *tep
 					KBUFFER_LSIZE_SAME_AS_HOST, KBUFFER_ENDIAN_SAME_AS_HOST);
 		q->stat_base = cpu_lost_stat(st, cpu, NULL);
 		st->nr_cpus++;
+	}
+	/* poll() wakes the drain when a CPU's buffer is this full (percent) */
+	if (tracefs_instance_file_write(inst, "buffer_percent", "10") < 0)
+		pr_debug("cannot set buffer_percent: %s", strerror(errno));
+	st->pfds = xcalloc(st->nr_cpus + 1, sizeof(*st->pfds));
+	for (int c = 0; c < st->nr_cpus; c++) {
+		st->pfds[c].fd = st->q[c].fd;
+		st->pfds[c].events = POLLIN;
 	}
 	/* signals go to the main thread only */
 	sigfillset(&all);
@@ -274,8 +300,15 @@ static void cpu_advance(struct stream *st, struct cpu_queue *q)
 			int missed = kbuffer_missed_events(q->kbuf);
 
 			if (missed) {
-				/* -1: the kernel knows events were lost but not how many */
+				/* -1: the kernel knows events were lost but not how many: ask its stats */
 				uint64_t n = missed > 0 ? (uint64_t)missed : 1;
+
+				if (missed < 0) {
+					uint64_t now = cpu_lost_stat(st, q->cpu, NULL) - q->stat_base;
+
+					if (now > q->missed)
+						n = now - q->missed;
+				}
 
 				q->pending_lost += n;
 				q->missed += n;
@@ -315,7 +348,7 @@ static void stream_final_stats(struct stream *st)
 
 enum stream_what stream_next(struct stream *st, struct stream_rec *rec, int timeout_ms)
 {
-	uint64_t deadline = now_mono() + (uint64_t)timeout_ms * 1000000ULL;
+	uint64_t deadline = 0;
 
 	for (;;) {
 		struct cpu_queue *best = NULL;
@@ -367,6 +400,8 @@ enum stream_what stream_next(struct stream *st, struct stream_rec *rec, int time
 			struct timespec ts;
 			uint64_t until;
 
+			if (!deadline)
+				deadline = now + (uint64_t)timeout_ms * 1000000ULL;
 			if (now >= deadline)
 				return STREAM_IDLE;
 			until = deadline;
@@ -420,6 +455,7 @@ void stream_free(struct stream *st)
 		kbuffer_free(st->q[c].kbuf);
 	}
 	free(st->q);
+	free(st->pfds);
 	pthread_mutex_destroy(&st->lock);
 	pthread_cond_destroy(&st->cond);
 	free(st);

@@ -39,7 +39,7 @@ struct stream_stats {
 /**
  * stream_open() - open every CPU's trace_pipe_raw of @inst (non-blocking) and start the drain
  * thread that copies whole sub-buffers into a bounded queue per CPU (@queue_pages each;
- * 0: 1024). The drain never waits on decoding: when a queue is full the kernel buffers.
+ * 0: 64 MB in all). The drain never waits on decoding: when a queue is full the kernel buffers.
  * @tep: the event formats (for the header page / kbuffer layout)
  * Return: the stream, or NULL with @d filled.
  */
