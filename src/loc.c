@@ -456,6 +456,82 @@ int loc_from_ops(const Dwarf_Op *ops, size_t n, const struct loc_ctx *ctx, struc
 	return ret;
 }
 
+static uint64_t uleb(const unsigned char **p, const unsigned char *end)
+{
+	uint64_t v = 0;
+	int shift = 0;
+
+	while (*p < end) {
+		unsigned char b = *(*p)++;
+
+		if (shift < 64)
+			v |= (uint64_t)(b & 0x7f) << shift;
+		shift += 7;
+		if (!(b & 0x80))
+			break;
+	}
+	return v;
+}
+
+static int64_t sleb(const unsigned char **p, const unsigned char *end)
+{
+	int64_t v = 0;
+	int shift = 0;
+	unsigned char b = 0;
+
+	while (*p < end) {
+		b = *(*p)++;
+		if (shift < 64)
+			v |= (int64_t)(b & 0x7f) << shift;
+		shift += 7;
+		if (!(b & 0x80))
+			break;
+	}
+	if (shift < 64 && (b & 0x40))
+		v |= -((int64_t)1 << shift);
+	return v;
+}
+
+/* The few opcodes Go's block-form locations use. */
+static int decode_block(Dwarf_Attribute *attr, Dwarf_Op *ops, size_t max, size_t *n)
+{
+	Dwarf_Block b;
+	const unsigned char *p, *end;
+
+	*n = 0;
+	if (dwarf_formblock(attr, &b) != 0)
+		return -EINVAL;
+	p = b.data;
+	end = b.data + b.length;
+	while (p < end) {
+		Dwarf_Op *o = &ops[*n];
+		unsigned int a = *p++;
+
+		if (*n == max)
+			return -EINVAL;
+		memset(o, 0, sizeof(*o));
+		o->atom = a;
+		if (a == DW_OP_addr) {
+			if (end - p < 8)
+				return -EINVAL;
+			memcpy(&o->number, p, 8);
+			p += 8;
+		} else if (a == DW_OP_fbreg || a == DW_OP_consts ||
+			   (a >= DW_OP_breg0 && a <= DW_OP_breg31)) {
+			o->number = (Dwarf_Word)sleb(&p, end);
+		} else if (a == DW_OP_piece || a == DW_OP_plus_uconst || a == DW_OP_constu ||
+			   a == DW_OP_regx) {
+			o->number = uleb(&p, end);
+		} else if (!(a == DW_OP_call_frame_cfa || a == DW_OP_stack_value ||
+			     a == DW_OP_deref || (a >= DW_OP_reg0 && a <= DW_OP_reg31) ||
+			     (a >= DW_OP_lit0 && a <= DW_OP_lit31))) {
+			return -EINVAL;
+		}
+		(*n)++;
+	}
+	return 0;
+}
+
 int loc_from_die(Dwarf_Die *var, const struct loc_ctx *ctx, struct loc *out, struct strbuf *err)
 {
 	Dwarf_Attribute attr;
@@ -488,7 +564,26 @@ int loc_from_die(Dwarf_Die *var, const struct loc_ctx *ctx, struct loc *out, str
 		loc_add_piece(out, &p);
 		return 0;
 	}
-	nloc = dwarf_getlocation_addr(&attr, ctx->pc, &ops, &nops, 1);
+	switch (dwarf_whatform(&attr)) {
+	case DW_FORM_block:
+	case DW_FORM_block1:
+	case DW_FORM_block2:
+	case DW_FORM_block4: {
+		/* Go writes DWARF 4 locations as blocks, which libdw refuses for version 4 */
+		Dwarf_Op own[16];
+		size_t n;
+
+		if (dwarf_getlocation(&attr, &ops, &nops) == 0)
+			return loc_from_ops(ops, nops, ctx, out, err);
+		if (decode_block(&attr, own, ARRAY_SIZE(own), &n)) {
+			strbuf_addstr(err, "has a location block upfront cannot decode");
+			return -EINVAL;
+		}
+		return loc_from_ops(own, n, ctx, out, err);
+	}
+	default:
+		nloc = dwarf_getlocation_addr(&attr, ctx->pc, &ops, &nops, 1);
+	}
 	if (nloc < 0) {
 		strbuf_addf(err, "has a location upfront cannot read: %s", dwarf_errmsg(-1));
 		return -EINVAL;

@@ -868,6 +868,20 @@ static int eval_var(struct rctx *rc, const char *name, struct span sp, struct va
 	}
 	if (find_global(rc, name, &var))
 		return val_from_die(rc, &var, name, sp, out);
+	/* Go: a package-level variable of the probed function's package without the prefix */
+	if (rc->lang == &lang_go && rc->site->func && !strchr(name, '.')) {
+		const char *f = rc->site->func, *slash = strrchr(f, '/');
+		const char *dot = strchr(slash ? slash : f, '.');
+
+		if (dot) {
+			char *q = xasprintf("%.*s.%s", (int)(dot - f), f, name);
+			bool found = find_global(rc, q, &var);
+
+			free(q);
+			if (found)
+				return val_from_die(rc, &var, name, sp, out);
+		}
+	}
 	{
 		struct strbuf names = STRBUF_INIT;
 
@@ -934,6 +948,30 @@ static char *expr_text(const struct expr *e)
 	return strbuf_detach(&sb);
 }
 
+/*
+ * Go's globals are named with their package ("main.config"), which reads as a member
+ * expression: when the chain's root is no local, try the dotted name as a global.
+ */
+static bool dotted_global(struct rctx *rc, const struct expr *e, struct val *out)
+{
+	struct strbuf name = STRBUF_INIT;
+	const struct expr *r = e;
+	Dwarf_Die var;
+	bool found = false;
+
+	while (r->kind == EXPR_MEMBER && !r->arrow)
+		r = r->base;
+	if (r->kind != EXPR_VAR || !rc->has_cu || rc->lang != &lang_go ||
+	    find_local(rc, r->name, &var))
+		return false;
+	strbuf_init(&name);
+	expr_format(e, &name);
+	if (find_global(rc, name.buf, &var))
+		found = val_from_die(rc, &var, name.buf, e->span, out) == 0;
+	strbuf_release(&name);
+	return found;
+}
+
 static int eval(struct rctx *rc, const struct expr *e, struct val *out)
 {
 	char *what;
@@ -968,6 +1006,8 @@ static int eval(struct rctx *rc, const struct expr *e, struct val *out)
 			free(name);
 			return ret;
 		}
+		if (dotted_global(rc, e, out))
+			return 0;
 		ret = eval(rc, e->base, out);
 		if (ret)
 			return ret;
