@@ -451,8 +451,6 @@ static pid_t spawn_cmd(char **cmd, int *go_fd, int *err_fd, struct diag *d)
 static int session_setup(struct session *s, struct trace_probe *tps, size_t nr, struct diag *d)
 {
 	const struct trace_opts *o = s->o;
-	const char **systems;
-	size_t nsys = 0;
 	int ret;
 
 	reap_stale();
@@ -465,23 +463,24 @@ static int session_setup(struct session *s, struct trace_probe *tps, size_t nr, 
 	if (tracefs_instance_file_write(s->inst, "trace_clock", "mono") < 0)
 		pr_warn("cannot set trace_clock mono: %s", strerror(errno));
 
-	/* formats of the systems we read: our group and those of -e */
-	systems = xcalloc(o->nr_extra_events + 2, sizeof(*systems));
-	for (size_t i = 0; i < o->nr_extra_events; i++) {
-		const char *sep = strpbrk(o->extra_events[i], ":/");
+	/*
+	 * Formats are loaded per event as they are added (tep_load_event); walking every
+	 * system of tracefs would cost ~75 ms. The header page tells the record layout.
+	 */
+	s->tep = tep_alloc();
+	if (!s->tep)
+		return diag_fail(d, "out of memory");
+	tep_set_long_size(s->tep, sizeof(long));
+	tep_set_page_size(s->tep, getpagesize());
+	{
+		int size = 0;
+		char *hp = tracefs_event_file_read(NULL, "header_page", NULL, NULL, &size);
 
-		if (sep)
-			systems[nsys++] = xstrndup(o->extra_events[i], sep - o->extra_events[i]);
-	}
-	systems[nsys] = NULL;
-	s->tep = tracefs_local_events_system(NULL, systems);
-	for (size_t i = 0; i < nsys; i++)
-		free((char *)systems[i]);
-	free(systems);
-	if (!s->tep) {
-		s->tep = tep_alloc();
-		if (!s->tep)
-			return diag_fail(d, "cannot load tracefs event formats");
+		if (!hp)
+			hp = tracefs_instance_file_read(NULL, "events/header_page", &size);
+		if (hp)
+			tep_parse_header_page(s->tep, hp, size, sizeof(long));
+		free(hp);
 	}
 	s->dc = decoder_new(s->tep, o->dbg, true);
 
@@ -656,9 +655,9 @@ static void main_loop(struct session *s)
 			s->r.ops->lost(&s->r, rec.cpu, rec.lost);
 		else if (w == STREAM_END)
 			break;
-		if (w != STREAM_IDLE && (++n & 255))
+		if (w != STREAM_IDLE && (++n & 15))
 			continue;
-		/* every 256 events or when idle: signals, the clock, the child, the output */
+		/* every 16 events or when idle: signals, the clock, the child, the output */
 		if (stop_signal) {
 			pr_info("signal %d: stopping", (int)stop_signal);
 			s->stop = true;
@@ -783,6 +782,8 @@ int trace_run(const struct trace_opts *o, struct trace_probe *tps, size_t nr, st
 		}
 	}
 	main_loop(s);
+	if (s->child > 0 && !s->child_exited)
+		kill(s->child, SIGTERM);	/* the session ended first: end CMD too */
 	ret = 0;
 out:
 	if (go_fd >= 0)
@@ -804,7 +805,7 @@ out:
 		int st;
 
 		if (!s->child_exited) {
-			kill(s->child, SIGTERM);
+			kill(s->child, SIGTERM);	/* again: it may have been started late */
 			for (int i = 0; i < 100 && waitpid(s->child, &st, WNOHANG) == 0; i++)
 				usleep(10000);
 			if (waitpid(s->child, &st, WNOHANG) == 0) {
