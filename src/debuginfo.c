@@ -612,6 +612,12 @@ static int guess_lang(struct debuginfo *dbg)
 	return dbg->guessed_lang;
 }
 
+bool debuginfo_subprogram_at(struct debuginfo *dbg, uint64_t vaddr, Dwarf_Die *die,
+			     Dwarf_Die *cu)
+{
+	return func_die_at(dbg, vaddr, die, cu);
+}
+
 static const char *intern_scope(struct debuginfo *dbg, const char *outer, const char *name)
 {
 	char *s = outer ? xasprintf("%s::%s", outer, name) : xstrdup(name);

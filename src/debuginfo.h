@@ -58,6 +58,14 @@ Dwarf_CFI *debuginfo_cfi(struct debuginfo *dbg);
 bool debuginfo_addr_cu(struct debuginfo *dbg, uint64_t vaddr, Dwarf_Die *cu);
 
 /**
+ * debuginfo_subprogram_at() - the out-of-line function (DW_TAG_subprogram with code) whose
+ * code holds @vaddr, also when @vaddr is in an inlined copy
+ * Return: true with @die and @cu filled, false without DWARF there.
+ */
+bool debuginfo_subprogram_at(struct debuginfo *dbg, uint64_t vaddr, Dwarf_Die *die,
+			     Dwarf_Die *cu);
+
+/**
  * debuginfo_die_name() - the name of a function DIE (subprogram or inlined copy: its
  * abstract origin / specification) as the language spells it ("ns::C::m", "main.f")
  * Return: a new string, or NULL when the DIE has no name.

@@ -104,6 +104,21 @@ static void site_from_func(struct probe_site *s, const struct func *f, uint64_t 
 	s->lang = f->lang;
 }
 
+/* the frame's function: the site's own subprogram, or the one an inlined copy sits in */
+static void site_frame_func(struct debuginfo *dbg, struct probe_site *s)
+{
+	Dwarf_Die cu;
+
+	if (!s->has_die)
+		return;
+	if (dwarf_tag(&s->die) == DW_TAG_subprogram) {
+		s->frame_func = s->die;
+		s->has_frame_func = true;
+	} else {
+		s->has_frame_func = debuginfo_subprogram_at(dbg, s->vaddr, &s->frame_func, &cu);
+	}
+}
+
 static int site_offset(struct debuginfo *dbg, struct probe_site *s, struct diag *d)
 {
 	return debuginfo_vaddr_to_offset(dbg, s->vaddr, &s->offset, d);
@@ -409,6 +424,7 @@ int place_resolve(const struct probe_place *pl, struct debuginfo *dbg, struct pr
 		ret = diag_error(d, pl->span, "unknown kind of place");
 	}
 	for (size_t i = 0; ret >= 0 && i < *nr; i++) {
+		site_frame_func(dbg, &(*sites)[i]);
 		ret = site_offset(dbg, &(*sites)[i], d);
 		if (ret < 0 && d->span.start < 0)
 			d->span = pl->span;
