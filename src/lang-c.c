@@ -158,7 +158,7 @@ static void list_members(Dwarf_Die *type, struct strbuf *out, int depth)
 				strbuf_addstr(out, ", ");
 			strbuf_addstr(out, n);
 		}
-		if (is_transparent(&child) && (tag == DW_TAG_inheritance || !n)) {
+		if (is_transparent(&child)) {
 			Dwarf_Die sub;
 
 			if (lang_type_of(&child, &sub))
