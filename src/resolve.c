@@ -1754,7 +1754,7 @@ static int emit_go_results(struct rctx *rc, const struct probe_arg *pa)
 static int resolve_arg(struct rctx *rc, const struct probe_arg *pa)
 {
 	struct val v;
-	char *text;
+	char *text, *vname = NULL;
 	const char *name;
 	int ret;
 
@@ -1781,7 +1781,12 @@ static int resolve_arg(struct rctx *rc, const struct probe_arg *pa)
 	name = pa->name ? pa->name : expr_last_name(pa->expr);
 	if (!name || !*name)
 		name = "arg";
-	ret = emit_one(rc, name, text, pa->type, pa->span, pa->type_span, &v);
+	/* "this->_vptr.Base" is named as the member is: _vptr_Base, not Base */
+	if (!pa->name && pa->expr->kind == EXPR_MEMBER && pa->expr->base->kind == EXPR_MEMBER &&
+	    !strcmp(pa->expr->base->name, "_vptr"))
+		vname = xasprintf("_vptr_%s", pa->expr->name);
+	ret = emit_one(rc, vname ? vname : name, text, pa->type, pa->span, pa->type_span, &v);
+	free(vname);
 	free(text);
 	val_release(&v);
 	guards_clear(rc);
