@@ -94,7 +94,7 @@ static bool name_is_stale(const char *name)
 /* Remove instances and uprobe groups of dead runs (kill -9, power loss); never live ones. */
 static void reap_stale(void)
 {
-	char **names = tracefs_instances("^upfront_[0-9]+$");
+	char **names = tracefs_instances("^upfront_[0-9]*$");
 	struct tracefs_dynevent **devs;
 
 	for (size_t i = 0; names && names[i]; i++) {

@@ -124,6 +124,8 @@ static int drain_cpu(struct stream *st, struct cpu_queue *q, int *full_pages)
 		slot = q->slots + (head % st->nr_slots) * st->subbuf;
 		t = now_mono();
 		n = read(q->fd, slot, st->subbuf);
+		if (atomic_load(&st->finish))
+			pr_debug("final read cpu%d: %zd %s", q->cpu, n, n < 0 ? strerror(errno) : "");
 		if (n <= 0) {
 			if (n < 0 && errno != EAGAIN && errno != EINTR)
 				pr_debug("read cpu%d: %s", q->cpu, strerror(errno));
@@ -156,6 +158,7 @@ static bool rings_empty(struct stream *st)
 		uint64_t entries = 0;
 
 		cpu_lost_stat(st, st->q[c].cpu, &entries);
+		pr_debug("final: cpu%d entries %llu", st->q[c].cpu, (unsigned long long)entries);
 		if (entries)
 			return false;
 	}
