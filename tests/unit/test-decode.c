@@ -1,3 +1,280 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* test-decode.c - raw uprobe records (inline tracefs format + bytes) -> values -> text/JSON */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <traceevent/event-parse.h>
+
+#undef ARRAY_SIZE
+#include "decode.h"
+#include "render.h"
 #include "unittest.h"
-int main(void) { return TEST_DONE(); }
+
+static const char format[] =
+	"name: w\n"
+	"ID: 1234\n"
+	"format:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+	"\n"
+	"\tfield:unsigned long __probe_ip;\toffset:8;\tsize:8;\tsigned:0;\n"
+	"\tfield:s64 a;\toffset:16;\tsize:8;\tsigned:1;\n"
+	"\tfield:x64 b;\toffset:24;\tsize:8;\tsigned:0;\n"
+	"\tfield:__data_loc char[] s;\toffset:32;\tsize:4;\tsigned:1;\n"
+	"\tfield:char c0[8];\toffset:36;\tsize:8;\tsigned:0;\n"
+	"\tfield:char c1[8];\toffset:44;\tsize:8;\tsigned:0;\n"
+	"\tfield:u64 len;\toffset:52;\tsize:8;\tsigned:0;\n"
+	"\tfield:x64 g;\toffset:60;\tsize:8;\tsigned:0;\n"
+	"\tfield:x64 f;\toffset:68;\tsize:8;\tsigned:0;\n"
+	"\tfield:s32 e;\toffset:76;\tsize:4;\tsigned:1;\n"
+	"\tfield:u8 bo;\toffset:80;\tsize:1;\tsigned:0;\n"
+	"\tfield:char ch;\toffset:81;\tsize:1;\tsigned:1;\n"
+	"\tfield:x32 fl;\toffset:82;\tsize:4;\tsigned:0;\n"
+	"\tfield:char by[8];\toffset:86;\tsize:8;\tsigned:0;\n"
+	"\tfield:x64 sy;\toffset:94;\tsize:8;\tsigned:0;\n"
+	"\tfield:u16 u;\toffset:102;\tsize:2;\tsigned:0;\n"
+	"\n"
+	"print fmt: \"(%lx) a=%Ld\", REC->__probe_ip, REC->a\n";
+
+#define FIXED 104
+
+static struct enum_value colors[] = { { 0, "RED" }, { 1, "BLUE" }, { 2, "GREEN" } };
+
+static void put(unsigned char *rec, int off, const void *v, size_t n)
+{
+	memcpy(rec + off, v, n);
+}
+
+static void put64(unsigned char *rec, int off, uint64_t v)
+{
+	put(rec, off, &v, 8);
+}
+
+/* One probe whose args use every kind; field indexes follow the format above. */
+static void make_probe(struct trace_probe *tp, uint64_t vaddr)
+{
+	static const char *names[] = { "a", "b", "s", "c0", "c1", "len", "g", "f", "e", "bo",
+				       "ch", "fl", "by", "sy", "u" };
+	static const char *types[] = { "s64", "x64", "string", "char[8]", "char[8]", "u64",
+				       "x64", "x64", "s32", "u8", "char", "x32", "char[8]",
+				       "x64", "u16" };
+	struct trace_arg *a;
+
+	memset(tp, 0, sizeof(*tp));
+	tp->group = strdup("upft");
+	tp->event = strdup("w");
+	tp->path = strdup("/bin/x");
+	tp->vaddr = vaddr;
+	tp->offset = vaddr;
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+		trace_probe_add_field(tp, names[i], "%di", types[i],
+				      !strcmp(names[i], "len") || !strcmp(names[i], "g"));
+	a = trace_probe_add_arg(tp); a->name = strdup("a"); a->kind = VK_SIGNED; a->size = 8;
+	a->field = 0;
+	a = trace_probe_add_arg(tp); a->name = strdup("b"); a->kind = VK_HEX; a->size = 8;
+	a->field = 1;
+	a = trace_probe_add_arg(tp); a->name = strdup("s"); a->kind = VK_CSTRING; a->field = 2;
+	a = trace_probe_add_arg(tp); a->name = strdup("name"); a->kind = VK_LSTRING;
+	a->field = 3; a->nr_fields = 2; a->len_field = 5; a->max_len = 16;
+	a->guards[0] = 6; a->guard_exprs[0] = strdup("r->Question"); a->nr_guards = 1;
+	a = trace_probe_add_arg(tp); a->name = strdup("f"); a->kind = VK_FLOAT; a->size = 8;
+	a->field = 7;
+	a = trace_probe_add_arg(tp); a->name = strdup("e"); a->kind = VK_ENUM; a->size = 4;
+	a->is_signed = true; a->field = 8; a->enums = colors; a->nr_enums = 3;
+	a = trace_probe_add_arg(tp); a->name = strdup("bo"); a->kind = VK_BOOL; a->size = 1;
+	a->field = 9;
+	a = trace_probe_add_arg(tp); a->name = strdup("ch"); a->kind = VK_CHAR; a->size = 1;
+	a->is_signed = true; a->field = 10;
+	a = trace_probe_add_arg(tp); a->name = strdup("fl"); a->kind = VK_FLOAT; a->size = 4;
+	a->field = 11;
+	a = trace_probe_add_arg(tp); a->name = strdup("by"); a->kind = VK_BYTES; a->field = 12;
+	a = trace_probe_add_arg(tp); a->name = strdup("sy"); a->kind = VK_SYM; a->size = 8;
+	a->field = 13;
+	a = trace_probe_add_arg(tp); a->name = strdup("u"); a->kind = VK_UNSIGNED; a->size = 2;
+	a->field = 14;
+	for (size_t i = 0; i < tp->nr_args; i++)
+		if (!tp->args[i].nr_fields)
+			tp->args[i].nr_fields = 1;
+}
+
+/* A record of event 1234: @str goes to the data_loc (NULL: a fault), @lstr/@len the chunks. */
+static int make_record(unsigned char *rec, uint64_t ip, const char *str, const char *lstr,
+		       uint64_t len, uint64_t guard)
+{
+	uint16_t type = 1234;
+	int32_t pid = 42, e = 2;
+	double f = 3.5;
+	float fl = 1.25f;
+	uint64_t bits;
+	uint32_t bits32, loc;
+	int size = FIXED;
+	uint16_t u = 65535;
+
+	memset(rec, 0, 512);
+	put(rec, 0, &type, 2);
+	put(rec, 4, &pid, 4);
+	put64(rec, 8, ip);
+	put64(rec, 16, (uint64_t)-5);
+	put64(rec, 24, 0x1f);
+	if (str) {
+		size_t n = strlen(str) + 1;
+
+		loc = (uint32_t)(n << 16) | FIXED;
+		memcpy(rec + FIXED, str, n);
+		size += n;
+	} else {
+		loc = FIXED;	/* length 0: the kernel's mark for a failed read */
+	}
+	put(rec, 32, &loc, 4);
+	memcpy(rec + 36, lstr, strlen(lstr) < 16 ? strlen(lstr) : 16);
+	put64(rec, 52, len);
+	put64(rec, 60, guard);
+	memcpy(&bits, &f, 8);
+	put64(rec, 68, bits);
+	put(rec, 76, &e, 4);
+	rec[80] = 1;
+	rec[81] = 'x';
+	memcpy(&bits32, &fl, 4);
+	put(rec, 82, &bits32, 4);
+	memcpy(rec + 86, "ab", 2);
+	put64(rec, 94, 0x401000);
+	put(rec, 102, &u, 2);
+	return size;
+}
+
+static const struct value *val(const struct event *ev, const char *name)
+{
+	for (size_t i = 0; i < ev->nr_vals; i++)
+		if (!strcmp(ev->vals[i].name, name))
+			return &ev->vals[i];
+	return NULL;
+}
+
+static const char *text_of(const struct value *v)
+{
+	static struct strbuf sb = STRBUF_INIT;
+
+	strbuf_reset(&sb);
+	render_value_text(&sb, v);
+	return strbuf_cstr(&sb);
+}
+
+static const char *json_of(const struct event *ev)
+{
+	static struct render r;
+
+	if (!r.out.buf)
+		strbuf_init(&r.out);
+	strbuf_reset(&r.out);
+	r.fd = -1;
+	r.t0 = ev->ts;
+	render_json_ops.event(&r, ev);
+	return strbuf_cstr(&r.out);
+}
+
+int main(void)
+{
+	struct tep_handle *tep = tep_alloc();
+	struct tep_event *te = NULL;
+	struct trace_probe tp, tp2;
+	struct decoder *dc;
+	struct event ev;
+	unsigned char rec[512];
+	const uint64_t base = 0x555555554000ULL;
+	struct diag d;
+	int size;
+
+	diag_init(&d, NULL);
+	tep_set_long_size(tep, 8);
+	tep_set_page_size(tep, 4096);
+	TEST_EQ(tep_parse_format(tep, &te, format, sizeof(format) - 1, "upft"), 0);
+	make_probe(&tp, 0x1100);
+	make_probe(&tp2, 0x1240);
+	dc = decoder_new(tep, NULL, false);
+	TEST_EQ(decoder_add_probe(dc, &tp, &d), 0);
+
+	/* every kind */
+	size = make_record(rec, base + 0x1100, "hi\033\n", "hello world!!!!!", 11, 0x7fff0000);
+	TEST_EQ(decode_record(dc, rec, size, 1000, 1, &ev), 0);
+	TEST_EQ(ev.tid, 42);
+	TEST_STREQ(ev.probe, "w");
+	TEST_EQ(ev.nr_vals, 12);
+	TEST_EQ(val(&ev, "a")->num.s, -5);
+	TEST_STREQ(text_of(val(&ev, "a")), "-5");
+	TEST_STREQ(text_of(val(&ev, "b")), "0x1f");
+	TEST_STREQ(text_of(val(&ev, "s")), "\"hi\\e\\n\"");
+	TEST_STREQ(text_of(val(&ev, "name")), "\"hello world\"");
+	TEST_EQ(val(&ev, "name")->cut, 0);
+	TEST_STREQ(text_of(val(&ev, "f")), "3.5");
+	TEST_STREQ(text_of(val(&ev, "e")), "GREEN");
+	TEST_STREQ(text_of(val(&ev, "bo")), "true");
+	TEST_STREQ(text_of(val(&ev, "ch")), "'x'");
+	TEST_STREQ(text_of(val(&ev, "fl")), "1.25");
+	TEST_STREQ(text_of(val(&ev, "by")), "\"ab\"");
+	TEST_STREQ(text_of(val(&ev, "sy")), "0x401000");	/* no binary: the address */
+	TEST_STREQ(text_of(val(&ev, "u")), "65535");
+	TEST_STREQ(json_of(&ev),
+		   "{\"time\":0.000000,\"cpu\":1,\"pid\":42,\"tid\":42,\"comm\":\"<...>\","
+		   "\"probe\":\"w\",\"args\":{\"a\":-5,\"b\":\"0x1f\",\"s\":\"hi\\u001b\\n\","
+		   "\"name\":\"hello world\",\"f\":3.5,\"e\":\"GREEN\",\"bo\":true,\"ch\":\"x\","
+		   "\"fl\":1.25,\"by\":\"ab\",\"sy\":\"0x401000\",\"u\":65535}}\n");
+
+	/* a string longer than captured is cut to the chunks and marked */
+	size = make_record(rec, base + 0x1100, "x", "0123456789abcdefXYZ", 40, 0x7fff0000);
+	TEST_EQ(decode_record(dc, rec, size, 2000, 0, &ev), 0);
+	TEST_EQ(val(&ev, "name")->len, 16);
+	TEST_EQ(val(&ev, "name")->cut, 1);
+	TEST_STREQ(text_of(val(&ev, "name")), "\"0123456789abcdef\"...");
+
+	/* faults: a NULL guard, a non-canonical guard, an empty data_loc */
+	size = make_record(rec, base + 0x1100, NULL, "junk", 4, 0);
+	TEST_EQ(decode_record(dc, rec, size, 3000, 0, &ev), 0);
+	TEST_EQ(val(&ev, "name")->fault, 1);
+	TEST_STREQ(val(&ev, "name")->fault_expr, "r->Question");
+	TEST_STREQ(text_of(val(&ev, "name")), "(fault)");
+	TEST_EQ(val(&ev, "s")->fault, 1);
+	TEST_TRUE(strstr(json_of(&ev), "\"s\":null,\"name\":null,") != NULL);
+	size = make_record(rec, base + 0x1100, "ok", "junk", 4, 0x8000000000001000ULL);
+	TEST_EQ(decode_record(dc, rec, size, 3000, 0, &ev), 0);
+	TEST_EQ(val(&ev, "name")->fault, 1);
+	TEST_EQ(decode_fault_addr(4095), 1);
+	TEST_EQ(decode_fault_addr(0x7ffff7dd0000ULL), 0);
+	TEST_EQ(decode_fault_addr(0xffff800000000000ULL), 0);
+
+	/* invalid UTF-8 and control bytes stay inert in text and valid in JSON */
+	size = make_record(rec, base + 0x1100, "\xff\xfe\033[2J\xc3\xa9", "a\"b\\c", 5, 0x7fff0000);
+	TEST_EQ(decode_record(dc, rec, size, 3000, 0, &ev), 0);
+	TEST_STREQ(text_of(val(&ev, "s")), "\"\\xff\\xfe\\e[2J\xc3\xa9\"");
+	TEST_STREQ(text_of(val(&ev, "name")), "\"a\\\"b\\\\c\"");
+	TEST_TRUE(strstr(json_of(&ev), "\"s\":\"\\u00ff\\u00fe\\u001b[2J\xc3\xa9\"") != NULL);
+	TEST_TRUE(strstr(json_of(&ev), "\"name\":\"a\\\"b\\\\c\"") != NULL);
+
+	/* two probe points of one event: the record's ip picks the right one */
+	TEST_EQ(decoder_add_probe(dc, &tp2, &d), 0);
+	size = make_record(rec, base + 0x1240, "x", "y", 1, 0x7fff0000);
+	TEST_EQ(decode_record(dc, rec, size, 4000, 0, &ev), 0);
+	TEST_TRUE(ev.tp == &tp2);
+	size = make_record(rec, base + 0x1100, "x", "y", 1, 0x7fff0000);
+	TEST_EQ(decode_record(dc, rec, size, 4000, 0, &ev), 0);
+	TEST_TRUE(ev.tp == &tp);
+
+	/* an event the decoder does not know is skipped */
+	rec[0] = 7;
+	rec[1] = 0;
+	TEST_EQ(decode_record(dc, rec, size, 5000, 0, &ev), -ENOENT);
+
+	/* time: seconds since the first event, 6 decimals */
+	{
+		struct strbuf sb = STRBUF_INIT;
+
+		render_time(&sb, 1000000000ULL + 123456789ULL, 1000000000ULL);
+		TEST_STREQ(sb.buf, "0.123457");
+		strbuf_release(&sb);
+	}
+	decoder_free(dc);
+	tep_free(tep);
+	return TEST_DONE();
+}
