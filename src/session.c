@@ -510,8 +510,17 @@ static void session_cleanup(struct session *s)
 	if (s->inst) {
 		tracefs_trace_off(s->inst);
 		if (!s->o->keep) {
-			/* removing the instance disables its events */
-			if (tracefs_instance_destroy(s->inst) < 0)
+			/*
+			 * Removing the instance disables its events. EBUSY while another
+			 * process holds one of its files open (libtracefs' forced removal
+			 * walks every instance): try again for a while.
+			 */
+			int ret, tries = 0;
+
+			while ((ret = tracefs_instance_destroy(s->inst)) < 0 && errno == EBUSY &&
+			       tries++ < 200)
+				usleep(10000);
+			if (ret < 0)
 				pr_warn("could not remove instance %s: %s", s->group,
 					strerror(errno));
 		}
@@ -529,7 +538,9 @@ static void session_cleanup(struct session *s)
 			tracefs_dynevent_info(devs[i], NULL, &ev, NULL, NULL, NULL);
 			/* one removal takes every probe point of an event */
 			if (ev && (!last || strcmp(last, ev))) {
-				if (tracefs_dynevent_destroy(devs[i], true) < 0 && errno != ENOENT)
+				/* enabled nowhere now: no need to walk other instances (force) */
+				if (tracefs_dynevent_destroy(devs[i], false) < 0 && errno != ENOENT &&
+				    tracefs_dynevent_destroy(devs[i], true) < 0 && errno != ENOENT)
 					pr_warn("could not remove %s:%s: %s", s->group, ev,
 						strerror(errno));
 			}
