@@ -44,6 +44,8 @@ struct render_ops {
 	 * the terminal. Called on every exit path once open() succeeded. */
 	void (*close)(struct render *r);
 	unsigned int tick_ms;	/* 0: the session's default (100 ms) */
+	bool owns_terminal;	/* the view draws on the terminal: CMD gets /dev/null as its
+				 * stdin, stdout and stderr so it cannot tear the screen */
 };
 
 /* One renderer instance; the session fills the public part before open(). */
@@ -59,8 +61,8 @@ struct render {
 
 extern const struct render_ops render_text_ops;
 extern const struct render_ops render_json_ops;
-/* The curses view; a weak reference so the engine links before it exists. */
-extern const struct render_ops render_tui_ops __attribute__((weak));
+/* The curses view (render-tui.c); a strong reference, so the archive member is linked. */
+extern const struct render_ops render_tui_ops;
 
 /**
  * render_flush() - write r->out to r->fd completely

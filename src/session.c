@@ -409,7 +409,7 @@ out:
 }
 
 /* fork CMD stopped before exec until go_fd gets a byte; exec errors come back on err_fd */
-static pid_t spawn_cmd(char **cmd, int *go_fd, int *err_fd, struct diag *d)
+static pid_t spawn_cmd(char **cmd, bool detach, int *go_fd, int *err_fd, struct diag *d)
 {
 	int go[2], err[2];
 	pid_t pid;
@@ -435,6 +435,18 @@ static pid_t spawn_cmd(char **cmd, int *go_fd, int *err_fd, struct diag *d)
 		signal(SIGHUP, SIG_DFL);
 		if (read(go[0], &c, 1) != 1)
 			_exit(127);	/* the session gave up before starting us */
+		if (detach) {
+			/* the view owns the terminal */
+			int nul = open("/dev/null", O_RDWR);
+
+			if (nul >= 0) {
+				dup2(nul, STDIN_FILENO);
+				dup2(nul, STDOUT_FILENO);
+				dup2(nul, STDERR_FILENO);
+				if (nul > STDERR_FILENO)
+					close(nul);
+			}
+		}
 		execvp(cmd[0], cmd);
 		e = errno;
 		if (write(err[1], &e, sizeof(e)) < 0)
@@ -565,7 +577,7 @@ static const struct render_ops *pick_renderer(enum render_mode mode)
 	case RENDER_TUI:
 	case RENDER_AUTO:
 	default:
-		if ((mode == RENDER_TUI || isatty(STDOUT_FILENO)) && &render_tui_ops)
+		if (mode == RENDER_TUI || isatty(STDOUT_FILENO))
 			return &render_tui_ops;
 		return &render_text_ops;
 	}
@@ -751,7 +763,7 @@ int trace_run(const struct trace_opts *o, struct trace_probe *tps, size_t nr, st
 	if (ret < 0)
 		goto out;
 	if (o->cmd) {
-		s->child = spawn_cmd(o->cmd, &go_fd, &err_fd, d);
+		s->child = spawn_cmd(o->cmd, s->r.ops->owns_terminal, &go_fd, &err_fd, d);
 		if (s->child < 0) {
 			ret = -EIO;
 			goto out;
