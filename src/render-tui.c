@@ -2430,4 +2430,5 @@ const struct render_ops render_tui_ops = {
 	.tick		= tui_tick,
 	.close		= tui_close,
 	.tick_ms	= 30,
+	.owns_terminal	= true,
 };
