@@ -454,6 +454,13 @@ static struct expr *parse_primary(struct parser *p)
 		diag_hint(p->d, "raw offsets are written +OFF(FETCHARG), e.g. +8(%%di)");
 		return NULL;
 	}
+	if (e - s >= 7 && !memcmp(t + s, "$retval", 7) &&
+	    (e - s == 7 || !is_ident_char(t[s + 7]))) {
+		/* $retval->id, $retval[0].Name: the return value is the root of a chain */
+		x = expr_new(EXPR_RETVAL, mkspan(s, 7));
+		p->pos = s + 7;
+		return x;
+	}
 	if (t[s] == ')')
 		diag_error(p->d, mkspan(s, 1), "unexpected ')'");
 	else if (t[s] == '%' || t[s] == '$')
@@ -606,6 +613,9 @@ static int parse_expr(struct parser *p, int s, int e, struct expr **out)
 	int k;
 
 	*out = NULL;
+	if (t[s] == '$' && e - s > 7 && !memcmp(t + s, "$retval", 7) &&
+	    (t[s + 7] == '.' || t[s + 7] == '[' || t[s + 7] == '-'))
+		goto chain;	/* $retval->f, $retval.f, $retval[i] */
 	if (t[s] == '$') {
 		for (k = s + 1; k < e && isalnum((unsigned char)t[k]); k++)
 			;
@@ -668,6 +678,7 @@ static int parse_expr(struct parser *p, int s, int e, struct expr **out)
 		return 0;
 	}
 
+chain:
 	p->pos = s;
 	p->end = e;
 	p->depth = 0;
@@ -756,6 +767,7 @@ static int parse_arg(struct parser *p, struct probe_arg *arg, int s, int e, bool
 {
 	const char *t = p->t;
 	int i, depth = 0, colon = -1, es = s, ee = e, r;
+	const struct expr *root;
 
 	arg->span = mkspan(s, e - s);
 	arg->type_span = SPAN_NONE;
@@ -805,6 +817,11 @@ static int parse_arg(struct parser *p, struct probe_arg *arg, int s, int e, bool
 	r = parse_expr(p, es, ee, &arg->expr);
 	if (r)
 		return r;
+	root = arg->expr;
+	while (root->base)
+		root = root->base;
+	if (root != arg->expr && root->kind == EXPR_RETVAL && !is_return)
+		return diag_error(p->d, root->span, "'$retval' needs a '%%return' place");
 	switch (arg->expr->kind) {
 	case EXPR_PARAMS:
 	case EXPR_VARS:

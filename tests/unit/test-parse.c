@@ -241,6 +241,19 @@ static void test_args(void)
 	TEST_STREQ(spec.args[0].type, "s32");
 	TEST_STREQ(expr_last_name(spec.args[0].expr), "retval");
 
+	/* $retval is the root of a chain */
+	TEST_EQ(parse("f%return $retval->id $retval[0].Name (*$retval).x $retval.n:u8"), 0);
+	TEST_EQ(spec.args[0].expr->kind, EXPR_MEMBER);
+	TEST_EQ(spec.args[0].expr->base->kind, EXPR_RETVAL);
+	TEST_STREQ(expr_last_name(spec.args[0].expr), "id");
+	TEST_STREQ(fmt(spec.args[0].expr), "$retval->id");
+	TEST_EQ(spec.args[1].expr->base->kind, EXPR_INDEX);
+	TEST_EQ(spec.args[1].expr->base->base->kind, EXPR_RETVAL);
+	TEST_STREQ(fmt(spec.args[1].expr), "$retval[0].Name");
+	TEST_EQ(spec.args[2].expr->base->base->kind, EXPR_RETVAL);
+	TEST_STREQ(spec.args[3].type, "u8");
+	TEST_STREQ(fmt(spec.args[3].expr), "$retval.n");
+
 	TEST_EQ(parse("f $params $vars"), 0);
 	TEST_EQ(spec.args[0].expr->kind, EXPR_PARAMS);
 	TEST_EQ(spec.args[1].expr->kind, EXPR_VARS);
@@ -346,6 +359,9 @@ static void test_errors(void)
 	TEST_BAD("f a:b9@0/8", "b9@0/8", "does not fit");
 	TEST_BAD("f $foo", "$foo", "unknown special variable");
 	TEST_BAD("f $retval", "$retval", "needs a '%return'");
+	TEST_BAD("f $retval->id", "$retval", "needs a '%return'");
+	TEST_BAD("f%return $retvalx", "$retvalx", "unknown special variable");
+	TEST_BAD("f%return $retval-id", "-", "unexpected '-'");
 	TEST_BAD("f $params:u8", "u8", "takes no type");
 	TEST_BAD("f %", "%", "register name");
 	TEST_BAD("f %di+8", "+", "after register");
