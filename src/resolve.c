@@ -61,6 +61,7 @@ struct rctx {
 	struct trace_probe *tp;
 	struct guard guards[TRACE_ARG_MAX_GUARDS];
 	int nr_guards;
+	const char *claim;		/* the NAME= of the argument being emitted, or NULL */
 };
 
 static void val_release(struct val *v)
@@ -108,13 +109,33 @@ static bool field_name_used(const struct trace_probe *tp, const char *name)
 	return false;
 }
 
-/* @base made a C identifier of at most 32 characters not yet used in @tp (_1, _2 ...) */
-static char *uniq_name(const struct trace_probe *tp, const char *base)
+/* Whether @name is a NAME= the user gave in this probe (other than the one being emitted). */
+static bool name_reserved(const struct rctx *rc, const char *name)
+{
+	if (rc->claim && !strcmp(rc->claim, name))
+		return false;
+	for (size_t i = 0; i < rc->spec->nr_args; i++)
+		if (rc->spec->args[i].name && !strcmp(rc->spec->args[i].name, name))
+			return true;
+	return false;
+}
+
+static bool name_taken(const struct rctx *rc, const char *name)
+{
+	return field_name_used(rc->tp, name) || name_reserved(rc, name);
+}
+
+/*
+ * @base made a C identifier of at most 32 characters not yet used in the probe (_1, _2 ...);
+ * names the user gave with NAME= are kept free for their arguments, so a guard "name_p1"
+ * or a chunk "Name_1" never takes an argument's name
+ */
+static char *uniq_name(const struct rctx *rc, const char *base)
 {
 	char *s = sanitize_ident(base, NAME_MAX_LEN);
 	char *n;
 
-	if (!field_name_used(tp, s))
+	if (!name_taken(rc, s))
 		return s;
 	for (int i = 1;; i++) {
 		char suffix[16];
@@ -124,7 +145,7 @@ static char *uniq_name(const struct trace_probe *tp, const char *base)
 		if (keep + sl > NAME_MAX_LEN)
 			keep = NAME_MAX_LEN - sl;
 		n = xasprintf("%.*s%s", keep, s, suffix);
-		if (!field_name_used(tp, n)) {
+		if (!name_taken(rc, n)) {
 			free(s);
 			return n;
 		}
@@ -1098,7 +1119,7 @@ static void attach_guards(struct rctx *rc, struct trace_arg *a)
 		}
 		if (idx < 0) {
 			char *base = xasprintf("%.*s__p%d", NAME_MAX_LEN - 5, a->name, i + 1);
-			char *name = uniq_name(rc->tp, base);
+			char *name = uniq_name(rc, base);
 
 			idx = trace_probe_add_field(rc->tp, name, rc->guards[i].fetch, "x64", true);
 			free(base);
@@ -1126,7 +1147,7 @@ static int emit_scalar(struct rctx *rc, const struct emit *em, struct val *v, co
 	if (v->bit_size && (kind == VK_SIGNED || kind == VK_UNSIGNED || kind == VK_HEX ||
 			    kind == VK_BOOL || kind == VK_ENUM || kind == VK_CHAR))
 		type = xasprintf("b%u@%u/%u", v->bit_size, v->bit_off, v->bit_container);
-	name = uniq_name(rc->tp, em->name);
+	name = uniq_name(rc, em->name);
 	field = trace_probe_add_field(rc->tp, name, fetch, type ? type : ktype, false);
 	a = new_arg(rc, em, v, kind, size, field);
 	a->is_signed = is_signed;
@@ -1157,7 +1178,7 @@ static int val_addr_fetch(struct rctx *rc, const struct val *v, struct span sp, 
 static int emit_cstring_at(struct rctx *rc, const struct emit *em, struct val *v,
 			   const char *addr_fetch)
 {
-	char *name = uniq_name(rc->tp, em->name);
+	char *name = uniq_name(rc, em->name);
 	int field = trace_probe_add_field(rc->tp, name, addr_fetch,
 					  em->cast && !strcmp(em->cast, "ustring") ? "ustring" :
 					  "string", false);
@@ -1205,7 +1226,7 @@ static int emit_lstring(struct rctx *rc, const struct emit *em, struct val *v,
 	for (unsigned int i = 0; i < nchunks; i++) {
 		unsigned int n = total - at < CHUNK ? total - at : CHUNK;
 		char *base = i ? xasprintf("%s_%u", em->name, i) : xstrdup(em->name);
-		char *name = uniq_name(rc->tp, base);
+		char *name = uniq_name(rc, base);
 		char *f = loc_mem_fetch(pf, at);
 		char *t = xasprintf("%s[%u]", rc->o->kf.has_char ? "char" : "u8", n);
 		int field = trace_probe_add_field(rc->tp, name, f, t, false);
@@ -1224,7 +1245,7 @@ static int emit_lstring(struct rctx *rc, const struct emit *em, struct val *v,
 	a->nr_fields--;
 	if (lf) {
 		char *base = xasprintf("%.*s_len", NAME_MAX_LEN - 4, em->name);
-		char *name = uniq_name(rc->tp, base);
+		char *name = uniq_name(rc, base);
 
 		a->len_field = trace_probe_add_field(rc->tp, name, lf, "u64", true);
 		free(base);
@@ -1357,7 +1378,7 @@ static int emit_cast(struct rctx *rc, const struct emit *em, struct val *v)
 
 		if (val_addr_fetch(rc, v, em->sp, &f))
 			return -EINVAL;
-		name = uniq_name(rc->tp, em->name);
+		name = uniq_name(rc, em->name);
 		field = trace_probe_add_field(rc->tp, name, f, c, false);
 		a = new_arg(rc, em, v, VK_RAW, 0, field);
 		attach_guards(rc, a);
@@ -1530,7 +1551,7 @@ static int emit_val(struct rctx *rc, const struct emit *em, struct val *v)
 						dwarf_tag(&ets) == DW_TAG_pointer_type ? 'x' : 'u'),
 					  count);
 		}
-		name = uniq_name(rc->tp, em->name);
+		name = uniq_name(rc, em->name);
 		field = trace_probe_add_field(rc->tp, name, f, ktype, false);
 		a = new_arg(rc, em, v, VK_RAW, 0, field);
 		attach_guards(rc, a);
@@ -1605,15 +1626,28 @@ static char *arg_text(const struct probe_spec *spec, const struct probe_arg *pa)
 	return expr_text(pa->expr);
 }
 
-static int emit_one(struct rctx *rc, const char *name, const char *expr, const char *cast,
-		    struct span sp, struct span cast_sp, struct val *v)
+/* @given: @name is the user's NAME=, used as is (unique, at most 32 characters) */
+static int emit_one(struct rctx *rc, const char *name, bool given, const char *expr,
+		    const char *cast, struct span sp, struct span cast_sp, struct val *v)
 {
 	struct emit em = { .expr = expr, .cast = cast, .sp = sp, .cast_sp = cast_sp };
-	char *n = uniq_name(rc->tp, name);
+	char *n;
 	int ret;
 
+	if (given) {
+		if (strlen(name) > NAME_MAX_LEN)
+			return diag_error(rc->d, sp, "argument name '%s' is longer than the kernel's "
+					  "limit of %d characters", name, NAME_MAX_LEN);
+		if (field_name_used(rc->tp, name))
+			return diag_error(rc->d, sp, "argument name '%s' is used twice", name);
+		n = xstrdup(name);
+		rc->claim = n;
+	} else {
+		n = uniq_name(rc, name);
+	}
 	em.name = n;
 	ret = emit_val(rc, &em, v);
+	rc->claim = NULL;
 	free(n);
 	return ret;
 }
@@ -1629,7 +1663,7 @@ static void emit_each(struct rctx *rc, Dwarf_Die *var, const char *name, bool qu
 	rc->d = &scratch;
 	guards_clear(rc);
 	if (val_from_die(rc, var, name, SPAN_NONE, &v) == 0) {
-		if (emit_one(rc, name, name, NULL, SPAN_NONE, SPAN_NONE, &v)) {
+		if (emit_one(rc, name, false, name, NULL, SPAN_NONE, SPAN_NONE, &v)) {
 			/* drop what a failed value added */
 			while (rc->tp->nr_args > na) {
 				struct trace_arg *a = &rc->tp->args[--rc->tp->nr_args];
@@ -1739,7 +1773,7 @@ static int emit_go_results(struct rctx *rc, const struct probe_arg *pa)
 		v.has_type = res[i].has_type;
 		v.what = xstrdup(res[i].name);
 		guards_clear(rc);
-		ret = emit_one(rc, name, res[i].name, pa->type, pa->span, pa->type_span, &v);
+		ret = emit_one(rc, name, nr == 1 && pa->name, res[i].name, pa->type, pa->span, pa->type_span, &v);
 		val_release(&v);
 		free(name);
 		if (ret) {
@@ -1785,7 +1819,7 @@ static int resolve_arg(struct rctx *rc, const struct probe_arg *pa)
 	if (!pa->name && pa->expr->kind == EXPR_MEMBER && pa->expr->base->kind == EXPR_MEMBER &&
 	    !strcmp(pa->expr->base->name, "_vptr"))
 		vname = xasprintf("_vptr_%s", pa->expr->name);
-	ret = emit_one(rc, vname ? vname : name, text, pa->type, pa->span, pa->type_span, &v);
+	ret = emit_one(rc, vname ? vname : name, !vname && pa->name, text, pa->type, pa->span, pa->type_span, &v);
 	free(vname);
 	free(text);
 	val_release(&v);
