@@ -59,6 +59,16 @@ struct enum_value {
 
 #define TRACE_ARG_MAX_GUARDS 16
 
+/* What a guard of a trace_arg checks (trace_arg.guard_kind); the zero value is a pointer. */
+enum guard_kind {
+	GUARD_PTR,	/* a pointer the value is reached through: NULL or non-canonical: fault */
+	GUARD_DATA,	/* a string's data pointer: a fault only when the length (len_field) > 0 */
+	GUARD_LEN,	/* a runtime length (Go slice/string, Rust Vec/slice): a fault when it is
+			 * <= guard_index ("o.Items[5]: index 5 out of range (len 2)") */
+	GUARD_END,	/* an end pointer (std::vector _M_finish): the length is
+			 * (end - fields[guard_base]) / guard_elem; a fault as for GUARD_LEN */
+};
+
 /*
  * One value the user asked for. It is made of fields[field] .. fields[field + nr_fields - 1]
  * (for VK_LSTRING: nr_fields char[N] chunks in order), plus optional hidden fields.
@@ -82,6 +92,21 @@ struct trace_arg {
 	int guards[TRACE_ARG_MAX_GUARDS];
 	char *guard_exprs[TRACE_ARG_MAX_GUARDS];	/* "r->Question", for the fault message */
 	int nr_guards;
+	/*
+	 * Guards are checked in order (outermost first). Beside pointers they check an index
+	 * against a runtime length: guard_exprs[k] is then the indexed expression ("o.Items[5]").
+	 * All zero: every guard is a GUARD_PTR.
+	 */
+	enum guard_kind guard_kind[TRACE_ARG_MAX_GUARDS];
+	uint64_t guard_index[TRACE_ARG_MAX_GUARDS];	/* GUARD_LEN, GUARD_END: the index */
+	int guard_base[TRACE_ARG_MAX_GUARDS];		/* GUARD_END: field of the data pointer */
+	unsigned int guard_elem[TRACE_ARG_MAX_GUARDS];	/* GUARD_END: bytes of an element */
+	/*
+	 * A bitfield or a part of a register (kernel type bW@O/C): W, else 0. The kernel stores
+	 * the W bits zero-extended; signed kinds (VK_SIGNED, signed VK_ENUM/VK_CHAR) are
+	 * sign-extended from W bits by the decoder.
+	 */
+	unsigned int bit_width;
 	struct enum_value *enums;	/* VK_ENUM */
 	size_t nr_enums;
 };

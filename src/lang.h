@@ -19,6 +19,8 @@ struct lang_layout {
 	bool ptr_below;		/* the data pointer is the first pointer found depth-first below
 				 * @ptr (Rust: vec.buf.inner.ptr.pointer.pointer) */
 	const char *len;	/* dotted member path to the length, or NULL (std::vector) */
+	const char *end;	/* no length: dotted member path to the end pointer (one past
+				 * the last element: std::vector's _M_finish), or NULL */
 	const char *elem_param;	/* template parameter naming the element type ("T"), or NULL:
 				 * the data pointer's target type */
 };

@@ -19,10 +19,17 @@
 #define NAME_MAX_LEN 32
 #define CHUNK 64
 
-/* A pointer the value is reached through, fetched so a NULL link is seen as a fault. */
+/*
+ * A pointer the value is reached through, fetched so a NULL link is seen as a fault; or a
+ * runtime length an index is checked against (see enum guard_kind).
+ */
 struct guard {
+	enum guard_kind kind;
 	char *fetch;
 	char *expr;
+	uint64_t index;		/* GUARD_LEN, GUARD_END */
+	char *base;		/* GUARD_END: fetch of the data pointer */
+	unsigned int elem;	/* GUARD_END: element size */
 };
 
 /* A value on its way to kernel fields: a type and where it lives at the probe address. */
@@ -76,7 +83,9 @@ static void guards_clear(struct rctx *rc)
 	for (int i = 0; i < rc->nr_guards; i++) {
 		free(rc->guards[i].fetch);
 		free(rc->guards[i].expr);
+		free(rc->guards[i].base);
 	}
+	memset(rc->guards, 0, sizeof(rc->guards));
 	rc->nr_guards = 0;
 }
 
@@ -270,16 +279,32 @@ static int val_word_fetch(struct rctx *rc, const struct val *v, struct span sp, 
 	}
 }
 
+static struct guard *add_guard_kind(struct rctx *rc, enum guard_kind kind, const char *fetch,
+				    const char *expr, uint64_t index)
+{
+	struct guard *g;
+
+	for (int i = 0; i < rc->nr_guards; i++)
+		if (rc->guards[i].kind == kind && !strcmp(rc->guards[i].fetch, fetch) &&
+		    rc->guards[i].index == index)
+			return NULL;
+	if (rc->nr_guards == TRACE_ARG_MAX_GUARDS)
+		return NULL;
+	g = &rc->guards[rc->nr_guards++];
+	memset(g, 0, sizeof(*g));
+	g->kind = kind;
+	g->fetch = xstrdup(fetch);
+	g->expr = xstrdup(expr);
+	g->index = index;
+	return g;
+}
+
 static void add_guard(struct rctx *rc, const char *fetch, const char *expr)
 {
 	for (int i = 0; i < rc->nr_guards; i++)
-		if (!strcmp(rc->guards[i].fetch, fetch))
+		if (rc->guards[i].kind == GUARD_PTR && !strcmp(rc->guards[i].fetch, fetch))
 			return;
-	if (rc->nr_guards == TRACE_ARG_MAX_GUARDS)
-		return;
-	rc->guards[rc->nr_guards].fetch = xstrdup(fetch);
-	rc->guards[rc->nr_guards].expr = xstrdup(expr);
-	rc->nr_guards++;
+	add_guard_kind(rc, GUARD_PTR, fetch, expr, 0);
 }
 
 /* @v is a pointer: @out is what it points to, plus @off bytes, of type @to. */
@@ -611,6 +636,50 @@ static int array_count(Dwarf_Die *arr, int64_t *count)
 	return 0;
 }
 
+/*
+ * Check index @idx of slice/vector @v (layout @l, data pointer @ptr) against its runtime
+ * length: a hidden length field (or std::vector's end pointer) and a GUARD_LEN/GUARD_END.
+ * A length that cannot be read here leaves the index bounded only by the NULL guard.
+ */
+static void add_bound(struct rctx *rc, const struct val *v, const struct lang_layout *l,
+		      const struct val *ptr, long idx, int64_t esize, const char *what,
+		      struct span sp)
+{
+	struct diag scratch, *save = rc->d;
+	struct val w;
+	char *f = NULL, *pf = NULL;
+	struct guard *g;
+
+	if (!l->len && (!l->end || esize <= 0))
+		return;
+	diag_init(&scratch, rc->spec->text);
+	rc->d = &scratch;
+	memset(&w, 0, sizeof(w));
+	if (l->len) {
+		if (!layout_len(rc, v, l, sp, &w) && !val_word_fetch(rc, &w, sp, &f))
+			add_guard_kind(rc, GUARD_LEN, f, what, (uint64_t)idx);
+	} else {
+		w.type = v->type;
+		w.has_type = v->has_type;
+		loc_copy(&w.loc, &v->loc);
+		w.what = xstrdup(v->what);
+		if (!val_path(rc, &w, l->end, sp) && !val_word_fetch(rc, &w, sp, &f) &&
+		    !val_word_fetch(rc, ptr, sp, &pf) &&
+		    (g = add_guard_kind(rc, GUARD_END, f, what, (uint64_t)idx))) {
+			g->base = pf;
+			g->elem = (unsigned int)esize;
+			pf = NULL;
+		}
+	}
+	if (diag_has_error(&scratch))
+		pr_info("%s: no bound check: %s", what, scratch.msg ? scratch.msg : "?");
+	free(f);
+	free(pf);
+	val_release(&w);
+	diag_release(&scratch);
+	rc->d = save;
+}
+
 /* @v[@idx] */
 static int val_index(struct rctx *rc, struct val *v, long idx, const char *what, struct span sp)
 {
@@ -691,6 +760,7 @@ static int val_index(struct rctx *rc, struct val *v, long idx, const char *what,
 		esize = lang_type_size(&elem);
 		if (esize < 0)
 			esize = 0;
+		add_bound(rc, v, &l, &ptr, idx, esize, what, sp);
 		ret = val_deref(rc, &ptr, idx * esize, &elem, true, what, sp, &n);
 		val_release(&ptr);
 		if (ret)
@@ -1103,30 +1173,47 @@ static struct trace_arg *new_arg(struct rctx *rc, const struct emit *em, struct 
 	return a;
 }
 
+/* The index of a hidden field fetching @fetch as @type, added (named @base) if there is none */
+static int hidden_field(struct rctx *rc, const char *fetch, const char *type, const char *base)
+{
+	char *name;
+	int idx;
+
+	for (size_t f = 0; f < rc->tp->nr_fields; f++) {
+		struct fetch_field *ff = &rc->tp->fields[f];
+
+		if (ff->hidden && !strcmp(ff->fetch, fetch) && !strcmp(ff->type, type))
+			return (int)f;
+	}
+	name = uniq_name(rc, base);
+	idx = trace_probe_add_field(rc->tp, name, fetch, type, true);
+	free(name);
+	return idx;
+}
+
 static void attach_guards(struct rctx *rc, struct trace_arg *a)
 {
 	for (int i = 0; i < rc->nr_guards && a->nr_guards < TRACE_ARG_MAX_GUARDS; i++) {
-		int idx = -1;
+		const struct guard *g = &rc->guards[i];
+		int k = a->nr_guards;
+		char *base;
 
-		for (size_t f = 0; f < rc->tp->nr_fields; f++) {
-			struct fetch_field *ff = &rc->tp->fields[f];
-
-			if (ff->hidden && !strcmp(ff->fetch, rc->guards[i].fetch) &&
-			    !strcmp(ff->type, "x64")) {
-				idx = (int)f;
-				break;
-			}
-		}
-		if (idx < 0) {
-			char *base = xasprintf("%.*s__p%d", NAME_MAX_LEN - 5, a->name, i + 1);
-			char *name = uniq_name(rc, base);
-
-			idx = trace_probe_add_field(rc->tp, name, rc->guards[i].fetch, "x64", true);
+		if (g->kind == GUARD_LEN)
+			base = xasprintf("%.*s__n%d", NAME_MAX_LEN - 5, a->name, i + 1);
+		else
+			base = xasprintf("%.*s__p%d", NAME_MAX_LEN - 5, a->name, i + 1);
+		a->guards[k] = hidden_field(rc, g->fetch, g->kind == GUARD_LEN ? "u64" : "x64",
+					    base);
+		free(base);
+		a->guard_exprs[k] = xstrdup(g->expr);
+		a->guard_kind[k] = g->kind;
+		a->guard_index[k] = g->index;
+		if (g->kind == GUARD_END) {
+			base = xasprintf("%.*s__p%d", NAME_MAX_LEN - 5, a->name, i + 2);
+			a->guard_base[k] = hidden_field(rc, g->base, "x64", base);
+			a->guard_elem[k] = g->elem;
 			free(base);
-			free(name);
 		}
-		a->guards[a->nr_guards] = idx;
-		a->guard_exprs[a->nr_guards] = xstrdup(rc->guards[i].expr);
 		a->nr_guards++;
 	}
 }
@@ -1151,6 +1238,8 @@ static int emit_scalar(struct rctx *rc, const struct emit *em, struct val *v, co
 	field = trace_probe_add_field(rc->tp, name, fetch, type ? type : ktype, false);
 	a = new_arg(rc, em, v, kind, size, field);
 	a->is_signed = is_signed;
+	if (type)
+		a->bit_width = v->bit_size;	/* signed values are sign-extended from it */
 	free(name);
 	free(fetch);
 	free(type);
@@ -1245,11 +1334,11 @@ static int emit_lstring(struct rctx *rc, const struct emit *em, struct val *v,
 	a->nr_fields--;
 	if (lf) {
 		char *base = xasprintf("%.*s_len", NAME_MAX_LEN - 4, em->name);
-		char *name = uniq_name(rc, base);
 
-		a->len_field = trace_probe_add_field(rc->tp, name, lf, "u64", true);
+		a->len_field = hidden_field(rc, lf, "u64", base);
 		free(base);
-		free(name);
+		/* a NULL data pointer with a length is a fault, not an empty string */
+		add_guard_kind(rc, GUARD_DATA, pf, v->what, 0);
 	}
 	attach_guards(rc, a);
 	ret = 0;
