@@ -3,6 +3,7 @@
 #define LOG_DOMAIN "decode"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -299,6 +300,17 @@ static char *arena_alloc(struct decoder *dc, size_t n)
 	return p;
 }
 
+/* A signed value; a bitfield of @width bits (the kernel zero-extends it) is sign-extended */
+static int64_t rd_bits_s(const char *p, int size, unsigned int width)
+{
+	uint64_t u;
+
+	if (!width || width >= 64)
+		return rd_s(p, size);
+	u = rd_u(p, size) << (64 - width);
+	return (int64_t)u >> (64 - width);
+}
+
 static const char *arena_str(struct decoder *dc, const char *s, size_t n)
 {
 	char *p = arena_alloc(dc, n + 1);
@@ -464,6 +476,8 @@ static void decode_arg(struct decoder *dc, const struct dprobe *p, const char *r
 {
 	const struct fld *fl = &p->flds[a->field];
 	const char *at = rec + fl->off;
+	char msg[256];
+	int mlen;
 
 	memset(v, 0, sizeof(*v));
 	v->name = a->name;
@@ -471,8 +485,37 @@ static void decode_arg(struct decoder *dc, const struct dprobe *p, const char *r
 	v->kind = a->kind;
 	for (int k = 0; k < a->nr_guards; k++) {
 		const struct fld *g = &p->flds[a->guards[k]];
+		uint64_t w = rd_u(rec + g->off, g->size), len;
 
-		if (decode_fault_addr(rd_u(rec + g->off, g->size))) {
+		switch (a->guard_kind[k]) {
+		case GUARD_DATA:
+			/* a string's data pointer matters only when it has a length */
+			if (a->len_field < 0 || !rd_u(rec + p->flds[a->len_field].off,
+						      p->flds[a->len_field].size))
+				continue;
+			break;
+		case GUARD_LEN:
+		case GUARD_END:
+			len = w;
+			if (a->guard_kind[k] == GUARD_END) {
+				const struct fld *b = &p->flds[a->guard_base[k]];
+				uint64_t start = rd_u(rec + b->off, b->size);
+
+				len = w >= start && a->guard_elem[k] ?
+				      (w - start) / a->guard_elem[k] : 0;
+			}
+			if (len > a->guard_index[k])
+				continue;
+			v->fault = true;
+			mlen = snprintf(msg, sizeof(msg), "%s: index %" PRIu64 " out of range "
+					"(len %" PRIu64 ")", a->guard_exprs[k], a->guard_index[k], len);
+			v->fault_expr = arena_str(dc, msg, mlen < (int)sizeof(msg) ? (size_t)mlen :
+						  sizeof(msg) - 1);
+			return;
+		default:
+			break;
+		}
+		if (decode_fault_addr(w)) {
 			v->fault = true;
 			v->fault_expr = a->guard_exprs[k];
 			return;
@@ -480,12 +523,12 @@ static void decode_arg(struct decoder *dc, const struct dprobe *p, const char *r
 	}
 	switch (a->kind) {
 	case VK_SIGNED:
-		v->num.s = rd_s(at, fl->size);
+		v->num.s = rd_bits_s(at, fl->size, a->bit_width);
 		break;
 	case VK_CHAR:
 	case VK_ENUM:
 		if (a->is_signed || fl->is_signed)
-			v->num.s = rd_s(at, fl->size);
+			v->num.s = rd_bits_s(at, fl->size, a->bit_width);
 		else
 			v->num.u = rd_u(at, fl->size);
 		if (a->kind == VK_ENUM) {
