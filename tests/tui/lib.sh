@@ -1,0 +1,91 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# lib.sh - sourced by the TUI tests: the e2e helpers plus driving upfront in tmux
+#
+#	. "$(dirname "$0")/lib.sh"
+#	tui_build_spin			# $SPIN: the quiet test target (tests/tui/spin.c)
+#	tui_start 160 40 -x "$SPIN" 'work i' -- "$SPIN" 100 50
+#	tui_wait 'probes 1' 10 || t_fail ...
+#	tui_keys q
+#
+# The view runs in a private tmux server (-L), killed by the EXIT trap with everything in it.
+
+. "$(dirname "${BASH_SOURCE[0]}")/../e2e/lib.sh"
+
+TUI_SOCK=upft_tui$$
+TUI_SES=upft
+
+tmux_() {
+	tmux -L "$TUI_SOCK" "$@"
+}
+
+tui_cleanup() {
+	tmux_ kill-server 2>/dev/null
+	[ -n "$TUI_BG" ] && kill "$TUI_BG" 2>/dev/null
+	upft_cleanup
+}
+trap tui_cleanup EXIT
+
+# tui_build_spin - compile tests/tui/spin.c (at -O0, frame pointers) into $SPIN
+tui_build_spin() {
+	command -v tmux >/dev/null || t_bail "tmux is not installed (apt-get install tmux)"
+	SPIN=$UPFT_TMP/spin
+	gcc -g -O0 -fno-omit-frame-pointer -o "$SPIN" "$UPFT_SRCDIR/tests/tui/spin.c" ||
+		t_bail "cannot build tests/tui/spin.c"
+}
+
+# tui_start COLS ROWS UPFRONT-ARGS... - run upfront in a COLSxROWS terminal; its exit status
+# goes to $UPFT_TMP/rc, its stderr to $UPFT_TMP/err
+tui_start() {
+	local cols=$1 rows=$2 cmd a
+	shift 2
+	cmd="exec 2>$UPFT_TMP/err; ${TUI_ENV:-} $(printf '%q' "$UPFRONT")"
+	for a in "$@"; do
+		cmd+=" $(printf '%q' "$a")"
+	done
+	cmd+="; echo \$? >$UPFT_TMP/rc; sleep 600"
+	rm -f "$UPFT_TMP/rc"
+	tmux_ -f /dev/null new-session -d -s "$TUI_SES" -x "$cols" -y "$rows" "bash -c $(printf '%q' "$cmd")"
+}
+
+# tui_screen - the screen as text
+tui_screen() {
+	tmux_ capture-pane -t "$TUI_SES" -p
+}
+
+# tui_keys KEY... - tmux send-keys (names like Enter, Escape, Up; or literal text with -l)
+tui_keys() {
+	tmux_ send-keys -t "$TUI_SES" "$@"
+}
+
+# tui_wait ERE SECONDS - wait until a line of the screen matches ERE; 1 on timeout
+tui_wait() {
+	local end=$(($(date +%s) + $2))
+	while [ "$(date +%s)" -le "$end" ]; do
+		tui_screen | grep -Eq -- "$1" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# tui_wait_exit SECONDS - wait until upfront has exited; prints its exit status
+tui_wait_exit() {
+	local end=$(($(date +%s) + $1))
+	while [ "$(date +%s)" -le "$end" ]; do
+		[ -s "$UPFT_TMP/rc" ] && { cat "$UPFT_TMP/rc"; return 0; }
+		sleep 0.1
+	done
+	echo timeout
+	return 1
+}
+
+# tui_pid - the pid of upfront running in the pane
+tui_pid() {
+	local sh
+	sh=$(tmux_ display -p -t "$TUI_SES" '#{pane_pid}')
+	pgrep -P "$sh" -x upfront | head -1
+}
+
+# tui_header_total - the "total N" of the header line
+tui_header_total() {
+	tui_screen | sed -n '1s/.* total \([0-9]*\).*/\1/p'
+}
