@@ -185,6 +185,10 @@ static int push_cfa(struct machine *m)
 	if (!c->cfi || dwarf_cfi_addrframe(c->cfi, c->vaddr, &frame) != 0 ||
 	    dwarf_frame_cfa(frame, &ops, &nops) != 0) {
 		free(frame);
+		if (c->cfa_fallback == LOC_CFA_BP)
+			return push_reg(m, 6, 16);	/* rbp: saved rbp, return address */
+		if (c->cfa_fallback == LOC_CFA_SP)
+			return push_reg(m, 7, 8);	/* rsp: the return address */
 		strbuf_addf(m->err, "needs the frame's CFA, but there is no call frame "
 			    "information for 0x%" PRIx64, c->vaddr);
 		return -EINVAL;
@@ -200,12 +204,14 @@ static int push_cfa(struct machine *m)
 	return ret;
 }
 
+static int decode_block(Dwarf_Attribute *attr, Dwarf_Op *ops, size_t max, size_t *n);
+
 /* DW_AT_frame_base of the function at the pc, pushed as an address. */
 static int push_frame_base(struct machine *m)
 {
 	const struct loc_ctx *c = m->ctx;
 	Dwarf_Attribute attr;
-	Dwarf_Op *ops;
+	Dwarf_Op *ops, own[16];
 	size_t nops;
 	int ret, nloc;
 
@@ -214,6 +220,22 @@ static int push_frame_base(struct machine *m)
 		return -EINVAL;
 	}
 	nloc = dwarf_getlocation_addr(&attr, c->pc, &ops, &nops, 1);
+	if (nloc <= 0) {
+		/* Go writes DW_OP_call_frame_cfa as a block, which libdw refuses for DWARF 4 */
+		switch (dwarf_whatform(&attr)) {
+		case DW_FORM_block:
+		case DW_FORM_block1:
+		case DW_FORM_block2:
+		case DW_FORM_block4:
+			if (!decode_block(&attr, own, ARRAY_SIZE(own), &nops)) {
+				ops = own;
+				nloc = 1;
+			}
+			break;
+		default:
+			break;
+		}
+	}
 	if (nloc <= 0) {
 		strbuf_addf(m->err, "uses DW_OP_fbreg, but the frame base is unknown at 0x%" PRIx64,
 			    c->vaddr);

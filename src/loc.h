@@ -41,7 +41,16 @@ struct loc_ctx {
 	Dwarf_CFI *cfi;		/* CFI, or NULL */
 	Dwarf_Die *func;	/* the subprogram (DW_AT_frame_base), or NULL */
 	int64_t file_delta;	/* kernel "@+OFF" = DWARF address + file_delta */
+	/*
+	 * Without CFI for the pc (Go 1.21+ writes no .debug_frame): the CFA from the frame
+	 * pointer Go keeps on amd64. LOC_CFA_BP: %bp+16 (in a function's body, after
+	 * PUSHQ BP; MOVQ SP, BP); LOC_CFA_SP: %sp+8 (at its entry or a RET); 0: an error.
+	 */
+	int cfa_fallback;
 };
+
+#define LOC_CFA_BP 1
+#define LOC_CFA_SP 2
 
 /**
  * loc_from_die() - the location of variable/parameter @var at ctx->pc

@@ -1988,7 +1988,12 @@ static void ensure_scopes(struct rctx *rc)
 	for (int i = 0; i < rc->nscopes; i++) {
 		int tag = dwarf_tag(&rc->scopes[i]);
 
-		if (tag == DW_TAG_subprogram) {
+		/*
+		 * In an inlined copy the scopes go on through the inlined function's abstract
+		 * definition, which has no frame base: place.c names the out-of-line function
+		 * whose frame holds the pc
+		 */
+		if (tag == DW_TAG_subprogram && !rc->site->has_frame_func) {
 			rc->func = rc->scopes[i];
 			rc->has_func = true;
 		}
@@ -2028,10 +2033,17 @@ static int ctx_init(struct rctx *rc, const struct probe_spec *spec, struct debug
 		if (rc->has_cu && !site->lang)
 			rc->lang = lang_for(dwarf_srclang(&rc->cu));
 		rc->lc.pc = pc;
+		if (site->has_frame_func) {
+			/* the frame base and CFA: from the out-of-line function holding the pc */
+			rc->func = site->frame_func;
+			rc->has_func = true;
+		}
 		if (site->has_die && dwarf_tag(&rc->here) == DW_TAG_subprogram) {
 			/* scopes only when an argument needs a variable (a glob of 1000 doesn't) */
-			rc->func = rc->here;
-			rc->has_func = true;
+			if (!site->has_frame_func) {
+				rc->func = rc->here;
+				rc->has_func = true;
+			}
 		} else {
 			ensure_scopes(rc);
 		}
@@ -2041,6 +2053,14 @@ static int ctx_init(struct rctx *rc, const struct probe_spec *spec, struct debug
 	rc->lc.cfi = debuginfo_cfi(dbg);
 	rc->lc.func = rc->has_func ? &rc->func : NULL;
 	rc->lc.file_delta = (int64_t)rc->bias + (int64_t)site->offset - (int64_t)site->vaddr;
+	if (rc->lang == &lang_go && rc->has_func) {
+		/* Go without .debug_frame: the CFA from the frame pointer (see loc.h) */
+		Dwarf_Addr lo;
+
+		rc->lc.cfa_fallback = LOC_CFA_BP;
+		if (site->at_ret_insn || (dwarf_lowpc(&rc->func, &lo) == 0 && lo == rc->lc.pc))
+			rc->lc.cfa_fallback = LOC_CFA_SP;
+	}
 	if (rc->has_here && dwarf_entrypc(&rc->here, &entry) == 0)
 		fentry = entry + rc->bias;
 	if (site->func && fentry <= site->vaddr)
