@@ -678,8 +678,11 @@ static void main_loop(struct session *s)
 			s->r.ops->lost(&s->r, rec.cpu, rec.lost);
 		else if (w == STREAM_END)
 			break;
-		if (w != STREAM_IDLE && (++n & 15))
-			continue;
+		if (w != STREAM_IDLE && (++n & 15)) {
+			/* a view with keys must tick on time also when events trickle in */
+			if (s->r.input_fd < 0 || now_ns() < next_tick)
+				continue;
+		}
 		/* every 16 events or when idle: signals, the clock, the child, the output */
 		if (stop_signal) {
 			pr_info("signal %d: stopping", (int)stop_signal);
