@@ -1451,6 +1451,17 @@ static void add_wrapped(struct tui *t, struct lines *l, struct row *first, int i
 	}
 }
 
+/* "o->customer->name (char *)": what the argument is, for the detail pane */
+static void arg_info(struct strbuf *sb, const char *name, const struct trace_arg *a)
+{
+	if (!a)
+		return;
+	if (a->expr && strcmp(a->expr, name))
+		strbuf_addf(sb, "%s ", a->expr);
+	if (a->type_name)
+		strbuf_addf(sb, "(%s)", a->type_name);
+}
+
 static void build_detail(struct tui *t, struct lines *l)
 {
 	uint64_t seq = t->follow ? last_visible(t) : t->sel;
@@ -1459,7 +1470,8 @@ static void build_detail(struct tui *t, struct lines *l)
 	struct schema *sc;
 	uint64_t *stack = NULL;
 	size_t n, nst = 0;
-	int nw = 4;
+	int nw = 4, tw = 0;
+	bool one_line;
 	struct row *w;
 
 	if (seq == NO_SEQ || seq < t->tail || seq >= t->head) {
@@ -1483,29 +1495,42 @@ static void build_detail(struct tui *t, struct lines *l)
 	escape_untrusted(&w->text, sl->comm, strnlen(sl->comm, sizeof(sl->comm)));
 	strbuf_addf(&w->text, "   #%llu", (unsigned long long)seq + 1);
 	lines_new(l);
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
+		const struct trace_arg *a = t->vbuf[i].arg;
+
 		if ((int)strlen(t->vbuf[i].name) > nw)
 			nw = (int)strlen(t->vbuf[i].name);
-	if (nw > 24)
-		nw = 24;
+		strbuf_reset(&t->tmp);
+		arg_info(&t->tmp, t->vbuf[i].name, a);
+		if ((int)t->tmp.len > tw)
+			tw = (int)t->tmp.len;
+	}
+	nw = nw > 24 ? 24 : nw;
+	tw = tw > 40 ? 40 : tw;
+	/* name, expression and type, value on one line when the terminal is wide enough */
+	one_line = COLS >= nw + tw + 30;
 	for (size_t i = 0; i < n; i++) {
 		struct value *v = &t->vbuf[i];
-		const struct trace_arg *a = v->arg;
-		int pad;
+		int pad, ind = one_line ? nw + tw + 4 : nw + 2;
 
 		w = lines_new(l);
 		row_add(w, R_ARGNAME, v->name);
 		pad = nw - (int)strlen(v->name);
 		row_pad(w, pad > 0 ? pad : 0);
 		strbuf_addstr(&w->text, "  ");
-		if (a && (a->type_name || a->expr)) {
+		strbuf_reset(&t->tmp);
+		arg_info(&t->tmp, v->name, v->arg);
+		if (t->tmp.len) {
 			row_role(w, R_DIM);
-			if (a->expr && strcmp(a->expr, v->name))
-				strbuf_addf(&w->text, "%s ", a->expr);
-			if (a->type_name)
-				strbuf_addf(&w->text, "(%s) ", a->type_name);
-			w = lines_new(l);
-			row_pad(w, nw + 2);
+			strbuf_addstr(&w->text, t->tmp.buf);
+			if (one_line) {
+				row_pad(w, tw - (int)t->tmp.len + 2);
+			} else {
+				w = lines_new(l);
+				row_pad(w, nw + 2);
+			}
+		} else if (one_line) {
+			row_pad(w, tw + 2);
 		}
 		row_role(w, v->fault ? R_ERROR : R_NORMAL);
 		if (v->fault) {
@@ -1547,7 +1572,7 @@ static void build_detail(struct tui *t, struct lines *l)
 			if (v->cut)
 				strbuf_addstr(&esc, "...");
 			strbuf_addf(&esc, "  (%zu bytes%s)", v->len, v->cut ? ", cut" : "");
-			add_wrapped(t, l, w, nw + 2, COLS - 1, esc.buf, esc.len, R_NORMAL);
+			add_wrapped(t, l, w, ind, COLS - 1, esc.buf, esc.len, R_NORMAL);
 			strbuf_release(&esc);
 			break;
 		}
@@ -1558,7 +1583,7 @@ static void build_detail(struct tui *t, struct lines *l)
 			render_value_text(&txt, v);
 			if (v->kind == VK_FLOAT)
 				strbuf_addf(&txt, "  (bits 0x%llx)", (unsigned long long)v->num.u);
-			add_wrapped(t, l, w, nw + 2, COLS - 1, txt.buf, txt.len, R_NORMAL);
+			add_wrapped(t, l, w, ind, COLS - 1, txt.buf, txt.len, R_NORMAL);
 			strbuf_release(&txt);
 			break;
 		}
@@ -1613,6 +1638,36 @@ static void fmt_num(struct strbuf *sb, double d)
 		strbuf_addf(sb, "%.0f", d);
 	else
 		strbuf_addf(sb, "%.4g", d);
+}
+
+/* 1, 2, 4 ... 512, 1K ... 1M ...: a power of two, short */
+static void pow2_short(struct strbuf *sb, int e)
+{
+	static const char units[] = " KMGTPE";
+	int u = e / 10;
+
+	if (e >= 64) {
+		strbuf_addstr(sb, "inf");
+		return;
+	}
+	if (u)
+		strbuf_addf(sb, "%llu%c", 1ULL << (e - u * 10), units[u]);
+	else
+		strbuf_addf(sb, "%llu", 1ULL << e);
+}
+
+/* the range of histogram bucket @b: "[64, 128)", "-[64, 128)", "0", "(-1, 0)" */
+static void bucket_label(struct strbuf *sb, int b, bool neg)
+{
+	if (b == 0) {
+		strbuf_addstr(sb, neg ? "(-1, 0)" : "[0, 1)");
+		return;
+	}
+	strbuf_addstr(sb, neg ? "-[" : "[");
+	pow2_short(sb, b - 1);
+	strbuf_addstr(sb, ", ");
+	pow2_short(sb, b);
+	strbuf_addch(sb, ')');
 }
 
 static void build_stats(struct tui *t, struct lines *l)
@@ -1692,13 +1747,9 @@ static void build_stats(struct tui *t, struct lines *l)
 							continue;
 						w = lines_new(l);
 						row_role(w, R_DIM);
-						if (b == 0)
-							strbuf_addf(&w->text, "%8s%-22s", "",
-								    sgn ? "0 (and |x|<1)" : "(-1, 0)");
-						else
-							strbuf_addf(&w->text, "%8s%s[2^%d, 2^%d)%*s", "",
-								    sgn ? "" : "-", b - 1, b,
-								    b > 10 ? 9 : 11, "");
+						strbuf_reset(&t->tmp);
+						bucket_label(&t->tmp, b, !sgn);
+						strbuf_addf(&w->text, "%8s%-24s", "", t->tmp.buf);
 						row_role(w, R_GOOD);
 						bar = (int)(c * 30 / hmax);
 						for (int x = 0; x < (bar ? bar : 1); x++)
@@ -1835,7 +1886,7 @@ static void draw_pick(struct tui *t)
 		strbuf_addstr(&w->text, evs[k]->name);
 		row_add(w, R_DIM, "  ");
 		strbuf_addf(&w->text, "%llu events", (unsigned long long)(sc ? sc->count : 0));
-		if (evs[k]->tp && evs[k]->tp->func)
+		if (evs[k]->tp && evs[k]->tp->func && strcmp(evs[k]->tp->func, evs[k]->name))
 			strbuf_addf(&w->text, "  %s", evs[k]->tp->func);
 		draw_row(t, 2 + i, COLS, w, 0, (int)k == t->pick_sel ? t->attrs[R_SEL] : 0);
 	}
