@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # check-tracefs-clean.sh - TAP check: no uprobe events in groups upft_*/upfront_* and no
-# instances so named are left in tracefs
+# instances so named are left in tracefs (a name that carries the pid of a running process,
+# upfront_<pid> or upft_t<pid>, is a session in progress and is not counted)
 #
 # usage: check-tracefs-clean.sh [--save FILE | --baseline FILE]
 #   --save FILE      record what is there now (run before the tests) and exit
@@ -39,10 +40,30 @@ if [ ! -e "$tracefs/uprobe_events" ]; then
 	exit 1
 fi
 
-left=$(state | sort -u)
-if [ -n "$baseline" ] && [ -r "$baseline" ]; then
-	left=$(printf '%s\n' "$left" | grep -vxF -f "$baseline" | sed '/^$/d')
-fi
+# alive NAME - NAME (upfront_<pid>, upft_t<pid>, upft_cmp<pid>...) belongs to a running process:
+# a session or test in progress (on a shared machine), not something left behind
+alive() {
+	local pid
+	pid=$(printf '%s\n' "$1" | sed -n 's/^\(upfront_\|upft_[a-z]*\)\([0-9][0-9]*\).*/\2/p')
+	[ -n "$pid" ] && [ "$pid" != "$$" ] && [ -d "/proc/$pid" ]
+}
+
+left=
+busy=
+while read -r kind name; do
+	[ -n "$kind" ] || continue
+	if [ -n "$baseline" ] && [ -r "$baseline" ] && grep -qxF "$kind $name" "$baseline"; then
+		continue
+	fi
+	if alive "$name"; then
+		busy="$busy$kind $name (process ${name//[!0-9]/} is running)"$'\n'
+		continue
+	fi
+	left="$left$kind $name"$'\n'
+done < <(state | sort -u)
+left=${left%$'\n'}
+[ -n "$busy" ] && printf '%s' "$busy" | sed 's/^/# in use, not counted: /'
+
 if [ -z "$left" ]; then
 	echo "ok 1 - check-tracefs-clean: no upft_*/upfront_* events or instances left"
 	exit 0
