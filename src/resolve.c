@@ -1549,7 +1549,7 @@ static int emit_val(struct rctx *rc, const struct emit *em, struct val *v)
 					   false, NULL);
 		case DW_ATE_signed_char:
 		case DW_ATE_unsigned_char:
-			if (size == 1)
+			if (size == 1 && !v->bit_size)	/* a char bitfield is a number */
 				return emit_scalar(rc, em, v, enc == DW_ATE_signed_char ? "s8" : "u8",
 						   VK_CHAR, 1, enc == DW_ATE_signed_char, NULL);
 			/* fallthrough */

@@ -56,6 +56,21 @@ __attribute__((noinline)) struct item *item_at(int i)
 	return &items[i % 3];
 }
 
+/* Signed bitfields: the kernel's bW@O/C zero-extends them, the decoder sign-extends. */
+struct delta {
+	int dx : 5;
+	int dy : 7;
+	unsigned int flags : 3;
+	signed char dz : 4;
+};
+
+static struct delta deltas[] = { { -3, 60, 5, -8 }, { 15, -64, 0, 7 } };
+
+__attribute__((noinline)) int apply_delta(struct delta *d)
+{
+	return d->dx + d->dy + (int)d->flags + d->dz;
+}
+
 int main(int argc, char **argv)
 {
 	int n = argc > 1 ? atoi(argv[1]) : 5;
@@ -63,5 +78,6 @@ int main(int argc, char **argv)
 	printf("sum=%d\n", sum_loop(n));
 	printf("twice=%d\n", twice(n, n + 1));
 	printf("name=%s qty=%d\n", item_name(n), item_at(n)->qty);
+	printf("delta=%d\n", apply_delta(&deltas[0]) + apply_delta(&deltas[1]));
 	return 0;
 }
