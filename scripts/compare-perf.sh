@@ -100,7 +100,8 @@ for e in "${exprs[@]}"; do
 	echo "   perf    traced   $pv"
 	echo "   upfront traced   $uv"
 	echo "   upfront shows    $("$upfront" --stdio --max-events 2 "$up" -- "$bin" 2>/dev/null |
-		sed 's/^[^ ]* [^ ]* [^ ]* //' | paste -sd '|' | sed 's/|/  |  /')"
+		grep -E '^[0-9]+\.[0-9]+ ' | sed 's/^[^ ]* [^ ]* [^ ]* //' | paste -sd '|' |
+		sed 's/|/  |  /')"
 	rmdir "$inst"
 	cleanup
 done
