@@ -86,6 +86,19 @@ void render_time(struct strbuf *sb, uint64_t ts, uint64_t t0)
 	strbuf_add(sb, frac, 6);
 }
 
+void render_time_ms(struct strbuf *sb, uint64_t ts, uint64_t t0)
+{
+	uint64_t us = ((ts > t0 ? ts - t0 : 0) + 500) / 1000;
+	char frac[4];
+
+	render_u64(sb, us / 1000);
+	frac[0] = '.';
+	frac[1] = '0' + us / 100 % 10;
+	frac[2] = '0' + us / 10 % 10;
+	frac[3] = '0' + us % 10;
+	strbuf_add(sb, frac, 4);
+}
+
 static void render_double(struct strbuf *sb, double f)
 {
 	if (isnan(f))
@@ -170,7 +183,7 @@ static int text_event(struct render *r, const struct event *ev)
 {
 	struct strbuf *sb = &r->out;
 
-	render_time(sb, ev->ts, r->t0);
+	render_time_ms(sb, ev->ts, r->t0);
 	strbuf_addch(sb, ' ');
 	escape_untrusted(sb, ev->comm, strnlen(ev->comm, sizeof(ev->comm)));
 	strbuf_addch(sb, '/');

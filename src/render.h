@@ -73,6 +73,10 @@ int render_flush(struct render *r);
 /* render_time() - "12.345678": seconds since the first event, 6 decimals, appended to @sb */
 void render_time(struct strbuf *sb, uint64_t ts, uint64_t t0);
 
+/* render_time_ms() - "12345.679": milliseconds since the first event, 3 decimals (perf trace's
+ * time column; the text renderer's), appended to @sb */
+void render_time_ms(struct strbuf *sb, uint64_t ts, uint64_t t0);
+
 /* render_value_text() - one value as the text renderer shows it (no name): 42, 0x1f,
  * "str"..., 'c', true, RED, sym+0x10, (fault) */
 void render_value_text(struct strbuf *sb, const struct value *v);
