@@ -1874,7 +1874,58 @@ static int emit_go_results(struct rctx *rc, const struct probe_arg *pa)
 	return 0;
 }
 
+/*
+ * The kernel's limits on the fields argument @pa added (from @nf on), named after what the
+ * user typed: nested dereferences, then the length of FETCH:TYPE, then the event's size.
+ * fetcharg_check_limits() checks the finished probe again.
+ */
+static int check_arg_limits(struct rctx *rc, const struct probe_arg *pa, size_t nf)
+{
+	const struct kernel_features *kf = &rc->o->kf;
+	long fixed = 0;
+	int ret = 0;
+
+	for (size_t i = nf; i < rc->tp->nr_fields && !ret; i++) {
+		const struct fetch_field *f = &rc->tp->fields[i];
+		size_t len = strlen(f->fetch) + 1 + strlen(f->type);
+		int n = fetcharg_count_derefs(f->fetch);
+
+		if (kf->max_derefs > 0 && n > kf->max_derefs) {
+			ret = diag_error(rc->d, pa->span, "argument '%s' needs %d nested "
+					 "dereferences; the kernel's limit is %d", f->name, n,
+					 kf->max_derefs);
+		} else if (kf->max_arg_len > 0 && len > (size_t)kf->max_arg_len) {
+			ret = diag_error(rc->d, pa->span, "argument '%s' is too long for the "
+					 "kernel: '%s:%s' has %zu characters, the limit is %d",
+					 f->name, f->fetch, f->type, len, kf->max_arg_len);
+		}
+	}
+	for (size_t i = 0; i < rc->tp->nr_fields && !ret; i++) {
+		int size = fetcharg_type_size(rc->tp->fields[i].type);
+
+		fixed += size > 0 ? size : 8;
+	}
+	if (!ret && kf->max_event_size > 0 && fixed > kf->max_event_size) {
+		ret = diag_error(rc->d, pa->span, "with argument '%s' the event has %ld bytes of "
+				 "fields; the kernel's limit is %d", rc->tp->args[rc->tp->nr_args - 1].name,
+				 fixed, kf->max_event_size);
+		diag_hint(rc->d, "capture fewer or shorter values (--string-size %u now)",
+			  rc->o->string_size ? rc->o->string_size : 128);
+	}
+	return ret ? -E2BIG : 0;
+}
+
+static int resolve_arg_limited(struct rctx *rc, const struct probe_arg *pa);
+
 static int resolve_arg(struct rctx *rc, const struct probe_arg *pa)
+{
+	size_t nf = rc->tp->nr_fields;
+	int ret = resolve_arg_limited(rc, pa);
+
+	return ret ? ret : check_arg_limits(rc, pa, nf);
+}
+
+static int resolve_arg_limited(struct rctx *rc, const struct probe_arg *pa)
 {
 	struct val v;
 	char *text, *vname = NULL;

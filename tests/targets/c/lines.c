@@ -71,6 +71,20 @@ __attribute__((noinline)) int apply_delta(struct delta *d)
 	return d->dx + d->dy + (int)d->flags + d->dz;
 }
 
+/* A chain of 16 nodes: n->next->...->val reaches the kernel's limits through real DWARF. */
+struct node {
+	long pad[2];
+	struct node *next;	/* at +16 */
+	int val;
+};
+
+static struct node chain[16];
+
+__attribute__((noinline)) int walk(struct node *n)
+{
+	return n->val;
+}
+
 int main(int argc, char **argv)
 {
 	int n = argc > 1 ? atoi(argv[1]) : 5;
@@ -79,5 +93,10 @@ int main(int argc, char **argv)
 	printf("twice=%d\n", twice(n, n + 1));
 	printf("name=%s qty=%d\n", item_name(n), item_at(n)->qty);
 	printf("delta=%d\n", apply_delta(&deltas[0]) + apply_delta(&deltas[1]));
+	for (int i = 0; i < 16; i++) {
+		chain[i].val = i;
+		chain[i].next = i < 15 ? &chain[i + 1] : NULL;
+	}
+	printf("walk=%d\n", walk(&chain[0]));
 	return 0;
 }
