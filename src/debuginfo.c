@@ -313,6 +313,14 @@ static int sym_cmp(const void *a, const void *b)
 	return strlen(x->raw) < strlen(y->raw) ? -1 : strlen(x->raw) > strlen(y->raw);
 }
 
+static bool is_cold_part(const char *name)
+{
+	const char *dot = strrchr(name, '.');
+
+	return dot && (!strcmp(dot, ".cold") || !strncmp(dot, ".cold.", 6) ||
+		       (dot > name && !strncmp(dot - 5, ".cold.", 6)));
+}
+
 static void load_symbols(struct debuginfo *dbg)
 {
 	size_t alloc = 0;
@@ -343,7 +351,8 @@ static void load_symbols(struct debuginfo *dbg)
 			.addr = addr,
 			.size = s.st_size,
 			.raw = name,
-			.func = type == STT_FUNC || type == STT_GNU_IFUNC,
+			/* gcc's "f.cold" holds f's unlikely blocks: not an entry to probe */
+			.func = (type == STT_FUNC || type == STT_GNU_IFUNC) && !is_cold_part(name),
 		};
 	}
 	qsort(dbg->syms, dbg->nr_syms, sizeof(*dbg->syms), sym_cmp);
@@ -1131,6 +1140,12 @@ int debuginfo_find_functions(struct debuginfo *dbg, const char *pattern, struct 
 			if (idx_ident(e) != idx_name(e))
 				cands[nr_cands - 1].sig = idx_ident(e);
 		}
+	}
+	if (!nr_cands && !debuginfo_dwarf(dbg, NULL)) {
+		/* a stripped binary: the missing debuginfo is the news, not the name */
+		ret = debuginfo_require_dwarf(dbg, d);
+		diag_hint(d, "no symbol '%s' either", pattern);
+		goto out;
 	}
 	if (!nr_cands) {
 		diag_error(d, SPAN_NONE, "no function '%s' in %s", pattern, dbg->base);
