@@ -931,6 +931,31 @@ static int val_from_die(struct rctx *rc, Dwarf_Die *var, const char *what, struc
 	return 0;
 }
 
+static bool is_go_result(Dwarf_Die *die);
+static int go_results(struct rctx *rc, struct lang_result **res, size_t *nr, struct span sp);
+
+/* A Go result named at a return instruction ("~r1", "lo"): from the ABI's registers */
+static int eval_go_result(struct rctx *rc, const char *name, struct span sp, struct val *out)
+{
+	struct lang_result *res;
+	size_t nr;
+
+	if (go_results(rc, &res, &nr, sp))
+		return -EINVAL;
+	for (size_t i = 0; i < nr; i++) {
+		if (strcmp(res[i].name, name))
+			continue;
+		loc_copy(&out->loc, &res[i].loc);
+		out->type = res[i].type;
+		out->has_type = res[i].has_type;
+		out->what = xstrdup(name);
+		lang_results_free(res, nr);
+		return 0;
+	}
+	lang_results_free(res, nr);
+	return diag_error(rc->d, sp, "'%s' is not a result of %s", name, rc->where);
+}
+
 static int eval_var(struct rctx *rc, const char *name, struct span sp, struct val *out)
 {
 	Dwarf_Die var;
@@ -939,6 +964,8 @@ static int eval_var(struct rctx *rc, const char *name, struct span sp, struct va
 		return diag_error(rc->d, sp, "no debug information covers %s; only registers and "
 				  "raw fetchargs can be read there", rc->where);
 	if (find_local(rc, name, &var)) {
+		if (rc->site->at_ret_insn && is_go_result(&var))
+			return eval_go_result(rc, name, sp, out);
 		if (rc->site->is_return)
 			return diag_error(rc->d, sp, "'%s' is a local of %s; a return probe reads "
 					  "only $retval, globals and registers", name,
@@ -2201,9 +2228,14 @@ static void name_events(const struct probe_spec *spec, const struct resolve_opts
 	if (o->group) {
 		group = sanitize_ident(o->group, 63);
 	} else {
-		char *b = sanitize_ident(debuginfo_basename(dbg), 57);
+		/* as perf names it: the basename up to its first '-', '.' or '_' (probe_libc) */
+		const char *base = debuginfo_basename(dbg);
+		size_t n = strcspn(base, "-._");
+		char *cut = xstrndup(base, n ? n : strlen(base));
+		char *b = sanitize_ident(cut, 57);
 
 		group = xasprintf("probe_%s", b);
+		free(cut);
 		free(b);
 	}
 	for (size_t i = 0; i < nr; i++) {
