@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,7 @@
 #define ARENA_SIZE (64 * 1024)	/* strings of one event; a record is at most a page */
 #define TASK_CACHE 4096		/* power of two */
 #define IP_CACHE 1024		/* power of two */
+#define USTACK_MAX 64		/* frames of one user_stack record (8 on 6.18), plus one */
 
 /* Where a kernel field is in the record. */
 struct fld {
@@ -35,6 +37,8 @@ struct fld {
 struct dprobe {
 	const struct trace_probe *tp;
 	struct fld *flds;	/* one per tp->fields */
+	int ret0_off;		/* DECODE_RET0_FIELD, or -1 */
+	bool at_entry;		/* the probe is at the function's first instruction */
 };
 
 struct dev {
@@ -76,6 +80,13 @@ struct decoder {
 	struct task tasks[TASK_CACHE];
 	struct ip_entry ips[IP_CACHE];
 	struct trace_seq seq;
+	/* --stack */
+	bool stacks;
+	int us_pid_off, us_caller_off, us_nr;
+	uint64_t last_ret0;	/* of the last decoded record: $stack0 at an entry, or 0 */
+	uint64_t last_base;	/* its binary's load base, or UINT64_MAX */
+	uint64_t frames[USTACK_MAX];
+	const char *syms[USTACK_MAX], *paths[USTACK_MAX];
 };
 
 struct decoder *decoder_new(struct tep_handle *tep, struct debuginfo *dbg, bool lookup_tasks)
@@ -186,6 +197,8 @@ int decoder_add_probe(struct decoder *dc, const struct trace_probe *tp, struct d
 	e->probes = xrealloc(e->probes, (e->nr_probes + 1) * sizeof(*e->probes));
 	p = &e->probes[e->nr_probes];
 	p->tp = tp;
+	p->ret0_off = -1;
+	p->at_entry = false;
 	p->flds = xcalloc(tp->nr_fields ? tp->nr_fields : 1, sizeof(*p->flds));
 	for (size_t i = 0; i < tp->nr_fields; i++) {
 		struct tep_format_field *f = tep_find_field(e->te, tp->fields[i].name);
@@ -197,6 +210,16 @@ int decoder_add_probe(struct decoder *dc, const struct trace_probe *tp, struct d
 		}
 		fld_from(&p->flds[i], f);
 		p->flds[i].type = tp->fields[i].type;
+		if (!strcmp(tp->fields[i].name, DECODE_RET0_FIELD))
+			p->ret0_off = f->offset;
+	}
+	if (p->ret0_off >= 0 && !tp->is_return && dc->dbg && tp->path &&
+	    !strcmp(tp->path, debuginfo_path(dc->dbg))) {
+		/* at "func+0x0" the frame is not pushed yet: $stack0 is the return address */
+		const char *at = symbolizer_lookup(dc->sym, tp->vaddr);
+		size_t n = at ? strlen(at) : 0;
+
+		p->at_entry = n > 4 && !strcmp(at + n - 4, "+0x0");
 	}
 	e->nr_probes++;
 	if (tp->nr_args > e->max_vals) {
@@ -433,6 +456,7 @@ static void task_lookup(struct decoder *dc, int tid, struct event *ev)
 {
 	struct task *t = &dc->tasks[(unsigned int)tid & (TASK_CACHE - 1)];
 	char path[64], buf[512];
+	bool defer_note = false;
 	FILE *f;
 
 	if (t->tid == tid && tid) {
@@ -444,6 +468,8 @@ static void task_lookup(struct decoder *dc, int tid, struct event *ev)
 	strcpy(ev->comm, tid ? "<...>" : "<idle>");
 	if (!dc->lookup_tasks || !tid)
 		return;
+	if (dc->stacks)
+		defer_note = true;
 	snprintf(path, sizeof(path), "/proc/%d/status", tid);
 	f = fopen(path, "re");
 	if (!f) {
@@ -469,6 +495,9 @@ cache:
 	t->tid = tid;
 	t->tgid = ev->pid;
 	memcpy(t->comm, ev->comm, sizeof(t->comm));
+	/* first sight of the process: keep its maps while it lives, for its stack frames */
+	if (defer_note)
+		symbolizer_note_task(dc->sym, ev->pid);
 }
 
 static void decode_arg(struct decoder *dc, const struct dprobe *p, const char *rec, int size,
@@ -737,6 +766,10 @@ int decode_record(struct decoder *dc, void *data, int size, uint64_t ts, int cpu
 	ev->probe = e->name;
 	ev->ustack = NULL;
 	ev->nr_ustack = 0;
+	ev->ustack_syms = NULL;
+	ev->ustack_paths = NULL;
+	dc->last_ret0 = 0;
+	dc->last_base = UINT64_MAX;
 	if (e->generic || !e->nr_probes) {
 		ev->tp = NULL;
 		ev->func = NULL;
@@ -750,10 +783,65 @@ int decode_record(struct decoder *dc, void *data, int size, uint64_t ts, int cpu
 
 		ev->tp = tp;
 		ev->func = tp->func;
+		if (p->at_entry)
+			dc->last_ret0 = rd_u(rec + p->ret0_off, 8);
+		if (e->ip_off >= 0 && dc->dbg && tp->path && !strcmp(tp->path,
+								     debuginfo_path(dc->dbg)))
+			dc->last_base = base;
 		for (size_t i = 0; i < tp->nr_args && i < e->max_vals; i++)
 			decode_arg(dc, p, rec, size, base, &tp->args[i], &e->vals[i]);
 		ev->vals = e->vals;
 		ev->nr_vals = tp->nr_args < e->max_vals ? tp->nr_args : e->max_vals;
 	}
 	return 0;
+}
+
+int decoder_enable_stacks(struct decoder *dc, struct diag *d)
+{
+	struct tep_event *te = tep_find_event_by_name(dc->tep, "ftrace", "user_stack");
+	struct tep_format_field *caller, *pid;
+
+	if (!te)
+		return diag_fail(d, "no format for ftrace:user_stack (options/userstacktrace)");
+	caller = tep_find_field(te, "caller");
+	pid = tep_find_common_field(te, "common_pid");
+	if (!caller || !pid || caller->size < 8)
+		return diag_fail(d, "ftrace:user_stack has no caller[] field");
+	dc->us_caller_off = caller->offset;
+	dc->us_nr = caller->size / 8 < USTACK_MAX - 1 ? caller->size / 8 : USTACK_MAX - 1;
+	dc->us_pid_off = pid->offset;
+	dc->stacks = true;
+	return te->id;
+}
+
+void decode_stack(struct decoder *dc, const void *data, int size, struct event *ev)
+{
+	const char *rec = data;
+	size_t n = 0;
+
+	if (!dc->stacks || size < dc->us_caller_off + dc->us_nr * 8 ||
+	    (int)rd_s(rec + dc->us_pid_off, 4) != ev->tid)
+		return;
+	for (int i = 0; i < dc->us_nr; i++) {
+		uint64_t a = rd_u(rec + dc->us_caller_off + i * 8, 8);
+
+		if (!a || a == ULONG_MAX)
+			break;
+		dc->frames[n++] = a;
+		/* [0] is where the probe hit; at an entry the walk skips the caller */
+		if (i == 0 && dc->last_ret0 && !decode_fault_addr(dc->last_ret0))
+			dc->frames[n++] = dc->last_ret0;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const char *sym, *path;
+
+		symbolizer_frame(dc->sym, ev->pid, dc->frames[i], dc->last_base, &sym, &path);
+		dc->syms[i] = sym ? arena_str(dc, sym, strlen(sym)) : NULL;
+		/* library paths live as long as the symbolizer */
+		dc->paths[i] = path;
+	}
+	ev->ustack = dc->frames;
+	ev->nr_ustack = n;
+	ev->ustack_syms = dc->syms;
+	ev->ustack_paths = dc->paths;
 }

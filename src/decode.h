@@ -41,7 +41,17 @@ struct event {
 	size_t nr_vals;
 	uint64_t *ustack;		/* --stack: user return addresses, innermost first */
 	size_t nr_ustack;
+	/* --stack: per frame of ustack, "sym+0xoff" (demangled) and the file it is in; NULL
+	 * entries where unknown. Valid as long as the event. */
+	const char *const *ustack_syms;
+	const char *const *ustack_paths;
 };
+
+/*
+ * --stack: the hidden field a probe gets for $stack0 (at a function's first instruction, the
+ * return address: the caller frame the kernel's frame-pointer walk misses there).
+ */
+#define DECODE_RET0_FIELD "upft_ret0"
 
 struct decoder;
 struct tep_handle;
@@ -78,6 +88,22 @@ void decoder_remove(struct decoder *dc, const char *sys, const char *event);
  */
 int decode_record(struct decoder *dc, void *data, int size, uint64_t ts, int cpu,
 		  struct event *ev);
+
+/**
+ * decoder_enable_stacks() - decode ftrace's user_stack records (options/userstacktrace) with
+ * decode_stack(); needs ftrace:user_stack in the tep. From now on, the maps of each process
+ * are read when it is first seen, to symbolize its frames later.
+ * Return: the user_stack event's id (for stream_set_attach()), or -ENOENT with @d filled.
+ */
+int decoder_enable_stacks(struct decoder *dc, struct diag *d);
+
+/**
+ * decode_stack() - the user_stack record that followed @ev's record -> @ev->ustack (the
+ * return address from DECODE_RET0_FIELD put in as the first caller when the probe is at a
+ * function's entry), symbolized. Call right after decode_record() of @ev. A record of
+ * another task is ignored.
+ */
+void decode_stack(struct decoder *dc, const void *data, int size, struct event *ev);
 
 /* decoder_set_task() - what is known of a task before its events come (a CMD we started) */
 void decoder_set_task(struct decoder *dc, int tid, int tgid, const char *comm);

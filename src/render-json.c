@@ -8,6 +8,7 @@
 
 #include "log.h"
 #include "render.h"
+#include "session.h"
 
 #define FLUSH_AT (64 * 1024)
 
@@ -118,7 +119,29 @@ static void json_value(struct strbuf *sb, const struct value *v)
 static int json_open(struct render *r)
 {
 	r->input_fd = -1;
+	/* --stack: every event gets a "stack" key (its priv is just this flag) */
+	r->priv = r->session && session_opts(r->session)->stack ? (void *)r : NULL;
 	return 0;
+}
+
+/* ,"stack":["sym+0x10","0x7f..."] */
+static void json_stack(struct strbuf *sb, const struct event *ev)
+{
+	strbuf_addstr(sb, ",\"stack\":[");
+	for (size_t i = 0; i < ev->nr_ustack; i++) {
+		const char *sym = ev->ustack_syms ? ev->ustack_syms[i] : NULL;
+
+		if (i)
+			strbuf_addch(sb, ',');
+		if (sym) {
+			json_str(sb, sym, strlen(sym));
+		} else {
+			strbuf_addch(sb, '"');
+			render_hex(sb, ev->ustack[i]);
+			strbuf_addch(sb, '"');
+		}
+	}
+	strbuf_addch(sb, ']');
 }
 
 static int json_event(struct render *r, const struct event *ev)
@@ -168,7 +191,15 @@ static int json_event(struct render *r, const struct event *ev)
 			continue;
 		}
 	}
-	p = render_put_lit(p, "}}\n");
+	if (r->priv) {
+		*p++ = '}';
+		render_commit(sb, p);
+		json_stack(sb, ev);
+		p = render_reserve(sb, 4);
+		p = render_put_lit(p, "}\n");
+	} else {
+		p = render_put_lit(p, "}}\n");
+	}
 	render_commit(sb, p);
 	return sb->len >= FLUSH_AT ? render_flush(r) : 0;
 }

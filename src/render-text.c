@@ -197,6 +197,23 @@ static int text_event(struct render *r, const struct event *ev)
 		render_value_text(sb, &ev->vals[i]);
 	}
 	strbuf_addch(sb, '\n');
+	/* --stack: one frame a line, as perf script shows a callchain */
+	for (size_t i = 0; i < ev->nr_ustack; i++) {
+		const char *sym = ev->ustack_syms ? ev->ustack_syms[i] : NULL;
+		const char *path = ev->ustack_paths ? ev->ustack_paths[i] : NULL;
+
+		strbuf_addf(sb, "\t%16" PRIx64 " ", ev->ustack[i]);
+		if (sym)
+			escape_untrusted(sb, sym, strlen(sym));
+		else
+			strbuf_addstr(sb, "[unknown]");
+		strbuf_addstr(sb, " (");
+		if (path)
+			escape_untrusted(sb, path, strlen(path));
+		else
+			strbuf_addstr(sb, "[unknown]");
+		strbuf_addstr(sb, ")\n");
+	}
 	return sb->len >= FLUSH_AT ? render_flush(r) : 0;
 }
 

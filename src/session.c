@@ -185,6 +185,21 @@ static int write_filter(struct session *s, const char *sys, const char *name, st
 }
 
 /*
+ * --stack: at a function's first instruction the kernel's frame-pointer walk (userstacktrace)
+ * misses the caller; $stack0 there is its return address. Every probe point of an event gets
+ * it (they must have the same fields); the decoder uses it only where the probe is at an entry.
+ */
+static void add_ret0_field(struct trace_probe *tp)
+{
+	if (tp->is_return)
+		return;
+	for (size_t i = 0; i < tp->nr_fields; i++)
+		if (!strcmp(tp->fields[i].name, DECODE_RET0_FIELD))
+			return;
+	trace_probe_add_field(tp, DECODE_RET0_FIELD, "$stack0", "x64", true);
+}
+
+/*
  * Add probes to uprobe_events in the session's group, teach the decoder, set the filter.
  * Enabling is separate (trace_run enables everything once the stream runs).
  */
@@ -197,6 +212,8 @@ static int session_add_tps(struct session *s, struct trace_probe *tps, size_t nr
 	for (size_t i = 0; i < nr; i++) {
 		free(tps[i].group);
 		tps[i].group = xstrdup(s->group);
+		if (s->o->stack)
+			add_ret0_field(&tps[i]);
 	}
 	ret = tracing_add_probes(tps, nr, d);
 	if (ret < 0)
@@ -463,7 +480,7 @@ static pid_t spawn_cmd(char **cmd, bool detach, int *go_fd, int *err_fd, struct 
 static int session_setup(struct session *s, struct trace_probe *tps, size_t nr, struct diag *d)
 {
 	const struct trace_opts *o = s->o;
-	int ret;
+	int ret, stack_id = 0;
 
 	reap_stale();
 	snprintf(s->group, sizeof(s->group), "upfront_%d", (int)getpid());
@@ -495,6 +512,18 @@ static int session_setup(struct session *s, struct trace_probe *tps, size_t nr, 
 		free(hp);
 	}
 	s->dc = decoder_new(s->tep, o->dbg, true);
+	if (o->stack) {
+		/* a user_stack record (8 frame-pointer frames) after each event */
+		if (tracefs_instance_file_write(s->inst, "options/userstacktrace", "1") < 0)
+			return diag_fail(d, "cannot enable options/userstacktrace: %s",
+					 strerror(errno));
+		ret = tep_load_event(s, "ftrace", "user_stack", d);
+		if (ret < 0)
+			return ret;
+		stack_id = decoder_enable_stacks(s->dc, d);
+		if (stack_id < 0)
+			return stack_id;
+	}
 
 	for (size_t i = 0; i < o->nr_extra_events; i++) {
 		ret = add_extra_event(s, o->extra_events[i], d);
@@ -514,6 +543,8 @@ static int session_setup(struct session *s, struct trace_probe *tps, size_t nr, 
 	s->st = stream_open(s->inst, s->tep, 0, d);
 	if (!s->st)
 		return -EIO;
+	if (stack_id > 0)
+		stream_set_attach(s->st, stack_id);
 	return 0;
 }
 
@@ -611,6 +642,8 @@ static int deliver(struct session *s, const struct stream_rec *rec)
 
 	if (decode_record(s->dc, rec->data, rec->size, rec->ts, rec->cpu, &ev) < 0)
 		return 0;
+	if (rec->attach && !s->quiet)
+		decode_stack(s->dc, rec->attach, rec->attach_size, &ev);
 	if (s->quiet)
 		return 0;
 	if (!s->r.t0)

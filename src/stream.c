@@ -64,6 +64,11 @@ struct stream {
 	_Atomic uint64_t queue_full;
 	uint64_t lost;
 	bool stats_done;
+	/* stream_set_attach(): a record waiting for the next one of its CPU */
+	int attach_id;
+	struct cpu_queue *held_q;	/* NULL: nothing held */
+	struct stream_rec held;
+	char *held_buf;			/* a copy when its sub-buffer had to be let go */
 };
 
 static uint64_t now_mono(void)
@@ -349,16 +354,97 @@ static void stream_final_stats(struct stream *st)
 	}
 }
 
+static int rec_type(const void *data)
+{
+	uint16_t id;
+
+	memcpy(&id, data, sizeof(id));	/* common_type: the first field of every event */
+	return id;
+}
+
+/*
+ * The held record's CPU has its next record (or none will come): hand the held one out,
+ * with that next one attached when it is of the attach type. False: keep waiting.
+ */
+static bool held_ready(struct stream *st, struct stream_rec *rec)
+{
+	struct cpu_queue *q = st->held_q;
+
+	q->wm = atomic_load_explicit(&q->empty_at, memory_order_acquire);
+	if (!q->ev)
+		cpu_advance(st, q);
+	if (q->ev && rec_type(q->ev) == st->attach_id) {
+		*rec = st->held;
+		rec->attach = q->ev;
+		rec->attach_size = kbuffer_event_size(q->kbuf);
+		cpu_consume(q);
+	} else if (q->ev || q->pending_lost || q->wm == UINT64_MAX ||
+		   q->wm > st->held.ts + MERGE_SLACK_NS) {
+		*rec = st->held;
+	} else {
+		return false;
+	}
+	st->held_q = NULL;
+	return true;
+}
+
+/* Deliver @best's record; with an attach type, only together with what follows it. */
+static bool deliver_best(struct stream *st, struct cpu_queue *best, struct stream_rec *rec)
+{
+	rec->cpu = best->cpu;
+	rec->ts = best->ev_ts;
+	rec->data = best->ev;
+	rec->size = kbuffer_event_size(best->kbuf);
+	rec->lost = 0;
+	rec->attach = NULL;
+	rec->attach_size = 0;
+	cpu_consume(best);
+	if (!st->attach_id || rec_type(rec->data) == st->attach_id)
+		return true;
+	if (best->ev) {
+		/* the common case: the next record is in the same sub-buffer */
+		if (rec_type(best->ev) == st->attach_id) {
+			rec->attach = best->ev;
+			rec->attach_size = kbuffer_event_size(best->kbuf);
+			cpu_consume(best);
+		}
+		return true;
+	}
+	/* the sub-buffer ends here: keep a copy, the next one may not be read yet */
+	if (!st->held_buf)
+		st->held_buf = xmalloc(st->subbuf);
+	if (rec->size > st->subbuf)
+		rec->size = st->subbuf;
+	memcpy(st->held_buf, rec->data, rec->size);
+	st->held = *rec;
+	st->held.data = st->held_buf;
+	st->held_q = best;
+	return held_ready(st, rec);
+}
+
+void stream_set_attach(struct stream *st, int type_id)
+{
+	if (st)
+		st->attach_id = type_id;
+}
+
 enum stream_what stream_next(struct stream *st, struct stream_rec *rec, int timeout_ms)
 {
 	uint64_t deadline = 0;
 
+	rec->attach = NULL;
+	rec->attach_size = 0;
 	for (;;) {
 		struct cpu_queue *best = NULL;
 		bool blocked = false, done = atomic_load(&st->finish) == 2;
 
 		if (done)
 			stream_final_stats(st);
+		if (st->held_q) {
+			if (held_ready(st, rec))
+				return STREAM_RECORD;
+			goto wait;
+		}
 		for (int c = 0; c < st->nr_cpus; c++) {
 			struct cpu_queue *q = &st->q[c];
 
@@ -386,17 +472,14 @@ enum stream_what stream_next(struct stream *st, struct stream_rec *rec, int time
 					blocked = true;
 			}
 			if (!blocked) {
-				rec->cpu = best->cpu;
-				rec->ts = best->ev_ts;
-				rec->data = best->ev;
-				rec->size = kbuffer_event_size(best->kbuf);
-				rec->lost = 0;
-				cpu_consume(best);
-				return STREAM_RECORD;
+				if (deliver_best(st, best, rec))
+					return STREAM_RECORD;
+				goto wait;
 			}
 		} else if (done) {
 			return STREAM_END;
 		}
+wait:
 		/* wait for the drain thread */
 		{
 			uint64_t now = now_mono();
@@ -459,6 +542,7 @@ void stream_free(struct stream *st)
 	}
 	free(st->q);
 	free(st->pfds);
+	free(st->held_buf);
 	pthread_mutex_destroy(&st->lock);
 	pthread_cond_destroy(&st->cond);
 	free(st);

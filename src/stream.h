@@ -26,6 +26,9 @@ struct stream_rec {
 	void *data;		/* the event's payload (common fields first) */
 	int size;
 	uint64_t lost;		/* STREAM_LOST */
+	void *attach;		/* the record of stream_set_attach()'s type that followed this
+				 * one on its CPU (a user_stack), or NULL */
+	int attach_size;
 };
 
 /* Counters, per session. */
@@ -63,6 +66,14 @@ enum stream_what stream_next(struct stream *st, struct stream_rec *rec, int time
  * stream_next() as STREAM_LOST before STREAM_END.
  */
 void stream_finish(struct stream *st);
+
+/**
+ * stream_set_attach() - records of tracefs event id @type_id (ftrace's user_stack) that
+ * follow a record on the same CPU are handed out with it (stream_rec.attach) instead of on
+ * their own; a record waits for its CPU's next one (the kernel commits the two separately,
+ * maybe in different sub-buffers) until it comes or the CPU is found empty. 0: off.
+ */
+void stream_set_attach(struct stream *st, int type_id);
 
 /* stream_stats() - counters so far */
 void stream_stats(struct stream *st, struct stream_stats *out);

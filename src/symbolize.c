@@ -1,27 +1,66 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* symbolize.c - a small cache of address -> "symbol+0xoff": vtables and itabs repeat a lot */
+/* symbolize.c - a small cache of address -> "symbol+0xoff": vtables, itabs, stack frames */
 #define LOG_DOMAIN "symbolize"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "debuginfo.h"
+#include "elfinfo.h"
 #include "log.h"
 #include "symbolize.h"
 
 #define SYM_CACHE_SIZE 4096	/* power of two; a collision just replaces the entry */
+#define TASK_MAPS 256		/* processes whose maps are kept (power of two) */
+#define REREAD_NS 1000000000ULL	/* an address outside every known mapping: re-read at most
+				 * this often (dlopen after the first read) */
 
 struct sym_entry {
+	const void *owner;	/* the binary's struct lib */
 	uint64_t vaddr;
 	char *text;		/* NULL with known = true: no symbol there */
 	bool known;
 };
 
+/* A file stack frames were found in; opened on first use. */
+struct lib {
+	char *path;
+	struct debuginfo *dbg;	/* NULL: could not be opened */
+	bool owned;
+	struct lib *next;
+};
+
+struct map_ent {
+	uint64_t lo, hi, pgoff;
+	struct lib *lib;
+};
+
+struct task_maps {
+	int tgid;		/* 0: free slot */
+	bool gone;		/* no /proc entry when it was first seen */
+	uint64_t read_ns;
+	struct map_ent *m;
+	size_t nr;
+};
+
 struct symbolizer {
 	struct debuginfo *dbg;
+	struct lib *self;	/* the binary of @dbg, in the lib list */
+	struct lib *libs;
 	struct sym_entry *cache;
+	struct task_maps *tasks;
 	struct strbuf tmp;
 };
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
 
 struct symbolizer *symbolizer_new(struct debuginfo *dbg)
 {
@@ -30,27 +69,165 @@ struct symbolizer *symbolizer_new(struct debuginfo *dbg)
 	s->dbg = dbg;
 	s->cache = xcalloc(SYM_CACHE_SIZE, sizeof(*s->cache));
 	strbuf_init(&s->tmp);
+	if (dbg) {
+		s->self = xcalloc(1, sizeof(*s->self));
+		s->self->path = xstrdup(debuginfo_path(dbg));
+		s->self->dbg = dbg;
+		s->libs = s->self;
+	}
 	return s;
 }
 
-const char *symbolizer_lookup(struct symbolizer *s, uint64_t vaddr)
+/* "sym+0xoff" of @vaddr in @lib, through the cache */
+static const char *lib_lookup(struct symbolizer *s, struct lib *lib, uint64_t vaddr)
 {
-	struct sym_entry *e;
+	uint64_t h = (vaddr ^ (uintptr_t)lib) * 0x9E3779B97F4A7C15ULL;
+	struct sym_entry *e = &s->cache[h >> 52 & (SYM_CACHE_SIZE - 1)];
 
-	if (!s || !s->dbg)
+	if (!lib || !lib->dbg)
 		return NULL;
-	e = &s->cache[(vaddr * 0x9E3779B97F4A7C15ULL) >> 52 & (SYM_CACHE_SIZE - 1)];
-	if (e->known && e->vaddr == vaddr)
+	if (e->known && e->vaddr == vaddr && e->owner == lib)
 		return e->text;
 	/* replaced: callers copy what they keep beyond the next lookup */
 	free(e->text);
 	e->text = NULL;
 	e->vaddr = vaddr;
+	e->owner = lib;
 	e->known = true;
 	strbuf_reset(&s->tmp);
-	if (debuginfo_symbolize(s->dbg, vaddr, &s->tmp) == 0 && s->tmp.len)
+	if (debuginfo_symbolize(lib->dbg, vaddr, &s->tmp) == 0 && s->tmp.len)
 		e->text = xstrdup(s->tmp.buf);
 	return e->text;
+}
+
+const char *symbolizer_lookup(struct symbolizer *s, uint64_t vaddr)
+{
+	if (!s || !s->self)
+		return NULL;
+	return lib_lookup(s, s->self, vaddr);
+}
+
+static struct lib *lib_get(struct symbolizer *s, const char *path)
+{
+	struct lib *l;
+	struct diag d;
+
+	for (l = s->libs; l; l = l->next)
+		if (!strcmp(l->path, path))
+			return l;
+	l = xcalloc(1, sizeof(*l));
+	l->path = xstrdup(path);
+	diag_init(&d, NULL);
+	l->dbg = debuginfo_open(path, &d);
+	if (!l->dbg)
+		pr_debug("cannot open %s for stack frames", path);
+	diag_release(&d);
+	l->owned = true;
+	l->next = s->libs;
+	s->libs = l;
+	return l;
+}
+
+static void maps_read(struct symbolizer *s, struct task_maps *t)
+{
+	char path[64], line[4096];
+	size_t alloc = 0;
+	FILE *f;
+
+	free(t->m);
+	t->m = NULL;
+	t->nr = 0;
+	t->read_ns = mono_ns();
+	snprintf(path, sizeof(path), "/proc/%d/maps", t->tgid);
+	f = fopen(path, "re");
+	if (!f) {
+		t->gone = true;
+		return;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long lo, hi, pgoff;
+		char perm[8];
+		int n = 0;
+		char *file, *end;
+
+		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %n", &lo, &hi, perm, &pgoff, &n) < 4 ||
+		    !n || perm[2] != 'x')
+			continue;
+		file = line + n;
+		if (*file != '/')
+			continue;	/* anonymous, [vdso], [stack] */
+		end = file + strcspn(file, "\n");
+		*end = '\0';
+		if (end - file > 10 && !strcmp(end - 10, " (deleted)"))
+			end[-10] = '\0';
+		ALLOC_GROW(t->m, t->nr + 1, alloc);
+		t->m[t->nr++] = (struct map_ent){ lo, hi, pgoff, lib_get(s, file) };
+	}
+	fclose(f);
+}
+
+static struct task_maps *task_get(struct symbolizer *s, int tgid)
+{
+	struct task_maps *t;
+
+	if (!s->tasks)
+		s->tasks = xcalloc(TASK_MAPS, sizeof(*s->tasks));
+	t = &s->tasks[(unsigned int)tgid & (TASK_MAPS - 1)];
+	if (t->tgid != tgid) {
+		free(t->m);
+		memset(t, 0, sizeof(*t));
+		t->tgid = tgid;
+		maps_read(s, t);
+	}
+	return t;
+}
+
+void symbolizer_note_task(struct symbolizer *s, int tgid)
+{
+	if (s && tgid > 0)
+		task_get(s, tgid);
+}
+
+static const struct map_ent *maps_find(const struct task_maps *t, uint64_t addr)
+{
+	for (size_t i = 0; i < t->nr; i++)
+		if (addr >= t->m[i].lo && addr < t->m[i].hi)
+			return &t->m[i];
+	return NULL;
+}
+
+void symbolizer_frame(struct symbolizer *s, int tgid, uint64_t addr, uint64_t base,
+		      const char **sym, const char **path)
+{
+	const struct map_ent *m = NULL;
+	struct task_maps *t;
+	uint64_t vaddr;
+
+	*sym = NULL;
+	*path = NULL;
+	if (!s || !addr)
+		return;
+	if (tgid > 0) {
+		t = task_get(s, tgid);
+		m = maps_find(t, addr);
+		if (!m && !t->gone && mono_ns() - t->read_ns > REREAD_NS) {
+			maps_read(s, t);
+			m = maps_find(t, addr);
+		}
+	}
+	if (m) {
+		*path = m->lib->path;
+		if (m->lib->dbg && elfinfo_offset_to_vaddr(debuginfo_elf(m->lib->dbg),
+							   addr - m->lo + m->pgoff, &vaddr) == 0)
+			*sym = lib_lookup(s, m->lib, vaddr);
+		return;
+	}
+	/* the process is gone: the binary itself, from the probe's load base */
+	if (base != UINT64_MAX && s->self && addr > base) {
+		*sym = lib_lookup(s, s->self, addr - base);
+		if (*sym)
+			*path = s->self->path;
+	}
 }
 
 void symbolizer_free(struct symbolizer *s)
@@ -60,6 +237,18 @@ void symbolizer_free(struct symbolizer *s)
 	for (size_t i = 0; i < SYM_CACHE_SIZE; i++)
 		free(s->cache[i].text);
 	free(s->cache);
+	for (size_t i = 0; s->tasks && i < TASK_MAPS; i++)
+		free(s->tasks[i].m);
+	free(s->tasks);
+	while (s->libs) {
+		struct lib *l = s->libs;
+
+		s->libs = l->next;
+		if (l->owned)
+			debuginfo_free(l->dbg);
+		free(l->path);
+		free(l);
+	}
 	strbuf_release(&s->tmp);
 	free(s);
 }

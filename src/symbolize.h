@@ -18,6 +18,26 @@ struct symbolizer *symbolizer_new(struct debuginfo *dbg);
  */
 const char *symbolizer_lookup(struct symbolizer *s, uint64_t vaddr);
 
+/**
+ * symbolizer_note_task() - read /proc/@tgid/maps now, once per process: call it when a
+ * process is first seen, it may have exited by the time its stacks are symbolized
+ */
+void symbolizer_note_task(struct symbolizer *s, int tgid);
+
+/**
+ * symbolizer_frame() - a runtime address of process @tgid -> symbol and file
+ * @base: load base of the symbolizer's binary in @tgid (from a probe address), used when
+ *        the process's maps are unknown (it exited before it was seen); UINT64_MAX: unknown
+ * @sym: "symbol+0xoff" (demangled), or NULL when no symbol covers @addr
+ * @path: the file mapped at @addr, or NULL when unknown
+ *
+ * The binary is the one given to symbolizer_new(); shared libraries are opened with
+ * debuginfo_open() on first use (once per path). The strings are owned by the symbolizer
+ * and valid until the next symbolizer_frame() or symbolizer_lookup().
+ */
+void symbolizer_frame(struct symbolizer *s, int tgid, uint64_t addr, uint64_t base,
+		      const char **sym, const char **path);
+
 void symbolizer_free(struct symbolizer *s);
 
 #endif
