@@ -41,6 +41,7 @@ struct val {
 	unsigned int bit_off;
 	unsigned int bit_container;	/* bits of what @loc fetches */
 	bool is_vptr;			/* a C++ vtable pointer member: shown as a symbol */
+	bool raw;			/* a raw fetcharg: kernel semantics, typed as written */
 	char *what;			/* the expression so far, for messages ("r->Question") */
 };
 
@@ -1106,6 +1107,7 @@ static int eval(struct rctx *rc, const struct expr *e, struct val *out)
 		p.fetch = e->kind == EXPR_REG ? xasprintf("%%%s", e->name) : xstrdup(e->name);
 		loc_add_piece(&out->loc, &p);
 		free(p.fetch);
+		out->raw = e->kind == EXPR_RAW;
 		out->what = expr_text(e);
 		return 0;
 	}
@@ -1456,6 +1458,12 @@ static int emit_cast(struct rctx *rc, const struct emit *em, struct val *v)
 	Dwarf_Die t;
 	int tag = v->has_type ? lang_strip(&v->type, &t) : 0;
 
+	/*
+	 * A raw memory fetcharg typed string or T[N] already names the address the kernel
+	 * reads at ("+0(%di):string"): pass it as written, as perf does.
+	 */
+	if (v->raw && v->loc.nr == 1 && (!strcmp(c, "string") || !strcmp(c, "ustring")))
+		return emit_cstring_at(rc, em, v, v->loc.pieces[0].fetch);
 	if (!strcmp(c, "string") || !strcmp(c, "ustring")) {
 		char *f;
 		int ret;
@@ -1492,7 +1500,9 @@ static int emit_cast(struct rctx *rc, const struct emit *em, struct val *v)
 		int field;
 		struct trace_arg *a;
 
-		if (val_addr_fetch(rc, v, em->sp, &f))
+		if (v->raw && v->loc.nr == 1)
+			f = xstrdup(v->loc.pieces[0].fetch);
+		else if (val_addr_fetch(rc, v, em->sp, &f))
 			return -EINVAL;
 		name = uniq_name(rc, em->name);
 		field = trace_probe_add_field(rc->tp, name, f, c, false);
@@ -1955,7 +1965,7 @@ static int resolve_arg(struct rctx *rc, const struct probe_arg *pa)
 static int resolve_arg_limited(struct rctx *rc, const struct probe_arg *pa)
 {
 	struct val v;
-	char *text, *vname = NULL;
+	char *text, *vname = NULL, *pos_name = NULL;
 	const char *name;
 	int ret;
 
@@ -1980,14 +1990,18 @@ static int resolve_arg_limited(struct rctx *rc, const struct probe_arg *pa)
 	}
 	text = arg_text(rc->spec, pa);
 	name = pa->name ? pa->name : expr_last_name(pa->expr);
-	if (!name || !*name)
-		name = "arg";
+	if (!name || !*name) {
+		/* raw fetchargs are named by position, as perf and the kernel do: arg1, arg2 */
+		pos_name = probe_arg_name(pa, pa - rc->spec->args);
+		name = pos_name;
+	}
 	/* "this->_vptr.Base" is named as the member is: _vptr_Base, not Base */
 	if (!pa->name && pa->expr->kind == EXPR_MEMBER && pa->expr->base->kind == EXPR_MEMBER &&
 	    !strcmp(pa->expr->base->name, "_vptr"))
 		vname = xasprintf("_vptr_%s", pa->expr->name);
 	ret = emit_one(rc, vname ? vname : name, !vname && pa->name, text, pa->type, pa->span, pa->type_span, &v);
 	free(vname);
+	free(pos_name);
 	free(text);
 	val_release(&v);
 	guards_clear(rc);
