@@ -4,18 +4,23 @@
 # a tight loop on 1 and 2 threads, recorded by nobody (kernel only), `cat trace_pipe`,
 # `perf record -e` and `upfront --json > file`: events/s, lost, slowdown, CPU per event.
 #
-# usage: bench/stream-rate.sh [-n CALLS_PER_THREAD] [-r REPEATS] [-b BUILDDIR]
+# usage: bench/stream-rate.sh [-n CALLS_PER_THREAD] [-r REPEATS] [-b BUILDDIR] [-m METHODS]
+# (-m "kernel upfront": only those; the slowdown is relative to kernel, so keep it first)
 # Needs root and tracefs. trace-cmd is not run: on hosts in lockdown mode (this project's
 # VM) Debian's trace-cmd 3.1.6 dies with SIGSEGV at start (see KERNEL-FACTS.md).
 set -u
 
 calls=2000000 repeats=3 builddir=$(cd "$(dirname "$0")/.." && pwd)
-while getopts n:r:b: o; do
+methods="none kernel cat perf upfront" threads="1 2"
+while getopts n:r:b:m:t: o; do
 	case $o in
 	n) calls=$OPTARG ;;
 	r) repeats=$OPTARG ;;
 	b) builddir=$OPTARG ;;
-	*) echo "usage: $0 [-n CALLS] [-r REPEATS] [-b BUILDDIR]" >&2; exit 2 ;;
+	m) methods=$OPTARG ;;
+	t) threads=$OPTARG ;;
+	*) echo "usage: $0 [-n CALLS] [-r REPEATS] [-b BUILDDIR] [-m METHODS] [-t THREADS]" >&2
+	   exit 2 ;;
 	esac
 done
 upfront=$builddir/upfront
@@ -164,9 +169,9 @@ run_upfront() {
 }
 
 printf '%-10s %3s %12s %10s %8s %9s %10s\n' method thr events/s lost lost% slowdown cpu/event
-for thr in 1 2; do
+for thr in $threads; do
 	declare -A rate
-	for m in none kernel cat perf upfront; do
+	for m in $methods; do
 		best=
 		for r in $(seq "$repeats"); do
 			line=$(run_$m "$thr")

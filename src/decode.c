@@ -39,6 +39,7 @@ struct dprobe {
 	struct fld *flds;	/* one per tp->fields */
 	int ret0_off;		/* DECODE_RET0_FIELD, or -1 */
 	bool at_entry;		/* the probe is at the function's first instruction */
+	bool in_dbg;		/* the probe is in the decoder's binary */
 };
 
 struct dev {
@@ -213,8 +214,8 @@ int decoder_add_probe(struct decoder *dc, const struct trace_probe *tp, struct d
 		if (!strcmp(tp->fields[i].name, DECODE_RET0_FIELD))
 			p->ret0_off = f->offset;
 	}
-	if (p->ret0_off >= 0 && !tp->is_return && dc->dbg && tp->path &&
-	    !strcmp(tp->path, debuginfo_path(dc->dbg))) {
+	p->in_dbg = dc->dbg && tp->path && !strcmp(tp->path, debuginfo_path(dc->dbg));
+	if (p->ret0_off >= 0 && !tp->is_return && p->in_dbg) {
 		/* at "func+0x0" the frame is not pushed yet: $stack0 is the return address */
 		const char *at = symbolizer_lookup(dc->sym, tp->vaddr);
 		size_t n = at ? strlen(at) : 0;
@@ -785,8 +786,7 @@ int decode_record(struct decoder *dc, void *data, int size, uint64_t ts, int cpu
 		ev->func = tp->func;
 		if (p->at_entry)
 			dc->last_ret0 = rd_u(rec + p->ret0_off, 8);
-		if (e->ip_off >= 0 && dc->dbg && tp->path && !strcmp(tp->path,
-								     debuginfo_path(dc->dbg)))
+		if (e->ip_off >= 0 && p->in_dbg)
 			dc->last_base = base;
 		for (size_t i = 0; i < tp->nr_args && i < e->max_vals; i++)
 			decode_arg(dc, p, rec, size, base, &tp->args[i], &e->vals[i]);

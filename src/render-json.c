@@ -39,13 +39,30 @@ static void json_str(struct strbuf *sb, const char *s, size_t len)
 	render_commit(sb, p);
 }
 
-/* A name we made or the kernel checked (a C identifier): no escaping needed. */
-static char *json_ident(char *p, const char *s)
+#define IDENT_ROOM 64	/* bytes reserved for a name: event <= 63, argument <= 32 (kernel) */
+
+/*
+ * A name we made or the kernel checked (a C identifier): no escaping needed. The caller
+ * reserved IDENT_ROOM + 2 + @after bytes at @p; a longer name grows the buffer and keeps
+ * @after bytes of room behind it.
+ */
+static char *json_ident(struct strbuf *sb, char *p, const char *s, size_t after)
 {
-	size_t n = strlen(s);
+	size_t i = 0;
 
 	*p++ = '"';
-	p = render_put(p, s, n);
+	while (s[i] && i < IDENT_ROOM) {
+		p[i] = s[i];
+		i++;
+	}
+	p += i;
+	if (s[i]) {
+		size_t n = strlen(s + i);
+
+		render_commit(sb, p);
+		p = render_reserve(sb, n + 2 + after);
+		p = render_put(p, s + i, n);
+	}
 	*p++ = '"';
 	return p;
 }
@@ -147,7 +164,7 @@ static void json_stack(struct strbuf *sb, const struct event *ev)
 static int json_event(struct render *r, const struct event *ev)
 {
 	struct strbuf *sb = &r->out;
-	char *p = render_reserve(sb, 160 + strlen(ev->probe));
+	char *p = render_reserve(sb, 160);
 
 	p = render_put_lit(p, "{\"time\":");
 	p = render_put_time(p, ev->ts, r->t0);
@@ -160,18 +177,18 @@ static int json_event(struct render *r, const struct event *ev)
 	p = render_put_lit(p, ",\"comm\":");
 	render_commit(sb, p);
 	json_str(sb, ev->comm, strnlen(ev->comm, sizeof(ev->comm)));
-	p = render_reserve(sb, 32 + strlen(ev->probe));
+	p = render_reserve(sb, 32 + IDENT_ROOM);
 	p = render_put_lit(p, ",\"probe\":");
-	p = json_ident(p, ev->probe);
+	p = json_ident(sb, p, ev->probe, 24);
 	p = render_put_lit(p, ",\"args\":{");
 	for (size_t i = 0; i < ev->nr_vals; i++) {
 		const struct value *v = &ev->vals[i];
 
 		render_commit(sb, p);
-		p = render_reserve(sb, 48 + strlen(v->name));
+		p = render_reserve(sb, 48 + IDENT_ROOM);
 		if (i)
 			*p++ = ',';
-		p = json_ident(p, v->name);
+		p = json_ident(sb, p, v->name, 40);
 		*p++ = ':';
 		if (v->fault) {
 			p = render_put_lit(p, "null");

@@ -109,6 +109,33 @@ static inline void render_commit(struct strbuf *sb, char *end)
 
 static inline char *render_put(char *p, const void *s, size_t n)
 {
+	/*
+	 * Most pieces are a few bytes: a call to memcpy() costs more than the copy. Fixed-size
+	 * moves (a byte loop would be turned back into a memcpy() call by the compiler).
+	 */
+	if (!__builtin_constant_p(n) && n <= 24) {
+		const char *c = s;
+
+		while (n >= 8) {
+			__builtin_memcpy(p, c, 8);
+			p += 8;
+			c += 8;
+			n -= 8;
+		}
+		if (n & 4) {
+			__builtin_memcpy(p, c, 4);
+			p += 4;
+			c += 4;
+		}
+		if (n & 2) {
+			__builtin_memcpy(p, c, 2);
+			p += 2;
+			c += 2;
+		}
+		if (n & 1)
+			*p++ = *c;
+		return p;
+	}
 	__builtin_memcpy(p, s, n);
 	return p + n;
 }
@@ -118,13 +145,15 @@ static inline char *render_put(char *p, const void *s, size_t n)
 /* render_put_u64() - decimal digits of @v at @p; returns the end */
 static inline char *render_put_u64(char *p, uint64_t v)
 {
-	char tmp[20], *t = tmp + sizeof(tmp);
+	int n = 1;
 
-	do {
-		*--t = '0' + v % 10;
+	for (uint64_t t = v; t >= 10; t /= 10)
+		n++;
+	for (int i = n - 1; i >= 0; i--) {
+		p[i] = '0' + v % 10;
 		v /= 10;
-	} while (v);
-	return render_put(p, t, tmp + sizeof(tmp) - t);
+	}
+	return p + n;
 }
 
 static inline char *render_put_s64(char *p, int64_t v)

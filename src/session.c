@@ -29,6 +29,7 @@
 
 #define DEFAULT_TICK_MS 100
 #define FINAL_DRAIN_NS 5000000000ULL	/* give up draining after 5 s */
+#define DEFAULT_BUFFER_KB 4096		/* per CPU (the kernel's default is 1410) */
 
 struct tp_batch {
 	struct trace_probe *tps;
@@ -57,6 +58,8 @@ struct session {
 	pid_t child;
 	bool child_exited;
 	bool have_events;	/* something was added to uprobe_events */
+	const char *count_name;	/* deliver(): the last event's name and its index in evs */
+	size_t count_idx;
 };
 
 static volatile sig_atomic_t stop_signal;
@@ -477,6 +480,22 @@ static pid_t spawn_cmd(char **cmd, bool detach, int *go_fd, int *err_fd, struct 
 	return pid;
 }
 
+/*
+ * The instance's per-CPU ring buffer: DEFAULT_BUFFER_KB (the drain wakes at 80% full, the
+ * rest absorbs its latency), or UPFRONT_BUFFER_KB from the environment (tests use a tiny
+ * one to provoke lost events).
+ */
+static void set_buffer_size(struct session *s)
+{
+	const char *env = getenv("UPFRONT_BUFFER_KB");
+	char kb[32];
+
+	snprintf(kb, sizeof(kb), "%lu", env && atol(env) > 0 ? (unsigned long)atol(env) :
+		 (unsigned long)DEFAULT_BUFFER_KB);
+	if (tracefs_instance_file_write(s->inst, "buffer_size_kb", kb) < 0)
+		pr_warn("cannot set buffer_size_kb %s: %s", kb, strerror(errno));
+}
+
 static int session_setup(struct session *s, struct trace_probe *tps, size_t nr, struct diag *d)
 {
 	const struct trace_opts *o = s->o;
@@ -491,6 +510,7 @@ static int session_setup(struct session *s, struct trace_probe *tps, size_t nr, 
 	tracefs_trace_off(s->inst);
 	if (tracefs_instance_file_write(s->inst, "trace_clock", "mono") < 0)
 		pr_warn("cannot set trace_clock mono: %s", strerror(errno));
+	set_buffer_size(s);
 
 	/*
 	 * Formats are loaded per event as they are added (tep_load_event); walking every
@@ -649,12 +669,20 @@ static int deliver(struct session *s, const struct stream_rec *rec)
 	if (!s->r.t0)
 		s->r.t0 = ev.ts ? ev.ts : 1;
 	ret = s->r.ops->event(&s->r, &ev);
-	for (size_t i = 0; i < s->nr_evs; i++) {
-		if (s->evs[i].name == ev.probe || !strcmp(s->evs[i].name, ev.probe)) {
-			s->evs[i].count++;
-			break;
+	/* ev.probe is the decoder's string for the event: the same pointer every time */
+	if (ev.probe != s->count_name || s->count_idx >= s->nr_evs ||
+	    s->evs[s->count_idx].removed) {
+		s->count_name = NULL;
+		for (size_t i = 0; i < s->nr_evs; i++) {
+			if (!s->evs[i].removed && !strcmp(s->evs[i].name, ev.probe)) {
+				s->count_name = ev.probe;
+				s->count_idx = i;
+				break;
+			}
 		}
 	}
+	if (s->count_name)
+		s->evs[s->count_idx].count++;
 	s->nr_events++;
 	if (ret < 0) {
 		/* EPIPE: the reader is gone; anything else: cannot write */
