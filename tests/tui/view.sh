@@ -64,7 +64,7 @@ t_like "$(tui_screen)" 'name="alice"' "Esc clears the filter"
 tui_keys Up Enter
 tui_wait '^value +\(long' 5
 t_ok $? "Enter shows the details with types"
-t_like "$(tui_screen)" '^ +-?[0-9]+ +\(0x[0-9a-f]+\)' "numbers in decimal and hex"
+t_like "$(tui_screen)" '^value +\(long int\) +-?[0-9]+ +\(0x[0-9a-f]+\)' "numbers in decimal and hex"
 tui_keys Escape End
 
 # add a probe through 'a' with completion
