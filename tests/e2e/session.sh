@@ -1,0 +1,154 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# session.sh - trace mode's lifecycle: -- CMD from its first instruction, -p, --max-events,
+# --duration, a closed pipe, signals, kill -9 reaped by the next run, concurrent runs, lost
+# events, escaping; every exit path leaves tracefs clean (no upfront_<pid> of a dead run)
+. "$(dirname "$0")/lib.sh"
+upft_need_root
+
+O0=$UPFT_TARGETS/c/orders-O0
+[ -x "$O0" ] || t_bail "targets not built (tests/targets/build.sh $UPFT_TARGETS)"
+T=$UPFT_TRACEFS
+
+# leftovers PID - the group and instance of upfront run PID that are still in tracefs
+leftovers() {
+	grep -E "^[pr]:upfront_$1/" "$T/uprobe_events" 2>/dev/null | cut -d' ' -f1
+	[ -d "$T/instances/upfront_$1" ] && echo "instance upfront_$1"
+	return 0
+}
+
+# clean_after PID DESC - nothing of run PID is left
+clean_after() {
+	local left
+	left=$(leftovers "$1")
+	if [ -z "$left" ]; then t_pass "$2: tracefs clean"; else t_fail "$2: tracefs clean" "$left"; fi
+}
+
+# bg_start OUTFILE ARGS... - start upfront in the background; sets BG_PID
+bg_start() {
+	local out=$1
+	shift
+	"$UPFRONT" "$@" >"$out" 2>"$out.err" </dev/null &
+	BG_PID=$!
+}
+
+# wait_events FILE N - wait (up to 10 s) until FILE has N lines
+wait_events() {
+	local i
+	for i in $(seq 100); do
+		[ "$(wc -l <"$1")" -ge "$2" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# 1. -- CMD: the probes are live before CMD starts: an event at main's first instruction
+#    (argc from %di: at -O0 its stack slot is written after the prologue)
+upft_run --json -x "$O0" 'main+0 argc=%di:s32' -- "$O0" 1 0
+t_is "$UPFT_RC" 0 "-- CMD exits 0"
+t_is "$(upft_json_count "$UPFT_OUT")" 1 "-- CMD: the event at main+0 is caught"
+t_is "$(upft_json_arg "$UPFT_OUT" 1 argc)" 3 "-- CMD: main's argc at its first instruction"
+t_like "$UPFT_ERR" '^upfront: 1 events, 0 lost$' "-- CMD: summary"
+
+# 2. -p PID with another process of the same binary running: only PID's events;
+#    --max-events stops after exactly N
+"$O0" 0 20 >/dev/null & A=$!
+"$O0" 0 20 >/dev/null & B=$!
+sleep 0.2
+upft_run --json --max-events 6 -p "$A" 'process_order o->id'
+t_is "$UPFT_RC" 0 "-p: exits 0 after --max-events"
+t_is "$(upft_json_count "$UPFT_OUT")" 6 "--max-events 6: six events"
+t_is "$(printf '%s\n' "$UPFT_OUT" | grep -c "\"pid\":$A,")" 6 "-p: every event is from PID"
+t_like "$UPFT_ERR" '^upfront: 6 events, 0 lost$' "--max-events: summary says 6"
+
+# 3. --duration: stops on time, exit 0
+start=$(date +%s%N)
+upft_run --json --duration 1 -p "$A" 'process_order o->id'
+ms=$((($(date +%s%N) - start) / 1000000))
+t_is "$UPFT_RC" 0 "--duration 1 exits 0"
+t_ok "$([ "$ms" -ge 900 ] && [ "$ms" -lt 4000 ]; echo $?)" "--duration 1 took ${ms} ms"
+t_ok "$([ "$(upft_json_count "$UPFT_OUT")" -ge 10 ]; echo $?)" "--duration: events came"
+
+# 4. two concurrent runs on the same binary, each with its own CMD: each sees only its own
+bg_start "$UPFT_TMP/c1" --json -x "$O0" 'process_order o->id' -- "$O0" 50 10
+P1=$BG_PID
+bg_start "$UPFT_TMP/c2" --json -x "$O0" 'process_order o->id' -- "$O0" 30 10
+P2=$BG_PID
+wait "$P1"; r1=$?
+wait "$P2"; r2=$?
+t_is "$r1 $r2" "0 0" "concurrent runs exit 0"
+t_is "$(grep -c '^{"time"' "$UPFT_TMP/c1") $(grep -c '^{"time"' "$UPFT_TMP/c2")" "100 60" \
+	"concurrent runs: 100 and 60 events, none of the other's"
+t_is "$(grep -o '"pid":[0-9]*' "$UPFT_TMP/c1" | sort -u | wc -l) $(grep -o '"pid":[0-9]*' "$UPFT_TMP/c2" | sort -u | wc -l)" \
+	"1 1" "concurrent runs: one pid each"
+clean_after "$P1" "concurrent run 1"
+clean_after "$P2" "concurrent run 2"
+
+# 5. | head -1: the reader goes away; upfront ends promptly and cleans up
+timeout -k 5 20 bash -c "'$UPFRONT' --stdio -x '$O0' 'process_order o->id' -- '$O0' 0 2>'$UPFT_TMP/h.err' & echo \$! >'$UPFT_TMP/h.pid'; wait" |
+	head -1 >"$UPFT_TMP/h.out"
+sleep 0.1
+HP=$(cat "$UPFT_TMP/h.pid")
+for i in $(seq 50); do kill -0 "$HP" 2>/dev/null || break; sleep 0.1; done
+t_ok "$(kill -0 "$HP" 2>/dev/null; [ $? -ne 0 ]; echo $?)" "| head -1: upfront ended"
+t_like "$(cat "$UPFT_TMP/h.out")" '^[0-9]+\.[0-9]{3} orders-O0/[0-9]+ process_order id=101$' \
+	"| head -1: the first line"
+clean_after "$HP" "| head -1"
+
+# 6. SIGINT, SIGTERM, SIGHUP during a busy stream: summary, exit 0, CMD ended, clean
+for sig in INT TERM HUP; do
+	bg_start "$UPFT_TMP/s.$sig" --json -x "$O0" 'process_order o->id' 'log_message msg' \
+		-- "$O0" 0
+	wait_events "$UPFT_TMP/s.$sig" 1000
+	child=$(pgrep -P "$BG_PID" | head -1)
+	kill -"$sig" "$BG_PID"
+	wait "$BG_PID"; rc=$?
+	t_is "$rc" 0 "SIG$sig: exit 0"
+	t_like "$(cat "$UPFT_TMP/s.$sig.err")" '^upfront: [0-9]+ events, 0 lost$' "SIG$sig: summary"
+	t_ok "$([ -n "$child" ] && ! kill -0 "$child" 2>/dev/null; echo $?)" "SIG$sig: CMD ended"
+	# every line that was written is whole JSON
+	t_is "$(python3 -c 'import json,sys; [json.loads(l) for l in open(sys.argv[1])]; print("ok")' \
+		"$UPFT_TMP/s.$sig" 2>&1 | tail -1)" ok "SIG$sig: the output is whole JSON lines"
+	clean_after "$BG_PID" "SIG$sig"
+done
+
+# 7. kill -9 leaves the session behind; the next run reaps it
+bg_start "$UPFT_TMP/k9" --json -p "$A" 'process_order o->id'
+wait_events "$UPFT_TMP/k9" 2
+K=$BG_PID
+kill -9 "$K"
+wait "$K" 2>/dev/null
+t_ok "$([ -n "$(leftovers "$K")" ]; echo $?)" "kill -9: the session's group and instance are left"
+upft_run --json --max-events 1 -p "$A" 'process_order o->id'
+t_is "$UPFT_RC" 0 "the next run works"
+clean_after "$K" "kill -9, then another run"
+kill "$A" "$B" 2>/dev/null
+wait "$A" "$B" 2>/dev/null
+
+# 8. lost events: a tiny ring buffer (UPFRONT_BUFFER_KB) and a reader stopped for a second
+#    while a fast workload runs
+UPFRONT_BUFFER_KB=8 bg_start "$UPFT_TMP/l" --json -x "$O0" 'process_order o->id' \
+	'log_message msg' -- "$O0" 50000
+wait_events "$UPFT_TMP/l" 10
+kill -STOP "$BG_PID"
+sleep 1
+kill -CONT "$BG_PID"
+wait "$BG_PID"; rc=$?
+t_is "$rc" 0 "lost: exit 0"
+err=$(cat "$UPFT_TMP/l.err")
+lost=$(printf '%s\n' "$err" | sed -n 's/^upfront: [0-9]* events, \([0-9]*\) lost$/\1/p')
+t_ok "$([ "${lost:-0}" -gt 0 ]; echo $?)" "lost: the summary counts ${lost:-no} lost events"
+lines=$(grep '^{"lost"' "$UPFT_TMP/l")
+t_like "$lines" '^\{"lost":[0-9]+,"cpu":[0-9]+\}$' "lost: {\"lost\":N,\"cpu\":C} lines in the stream"
+sum=$(printf '%s\n' "$lines" | sed -n 's/^{"lost":\([0-9]*\),"cpu":[0-9]*}$/\1/p' | paste -sd+ | bc)
+t_is "${sum:-0}" "${lost:-x}" "lost: the JSON lines add up to the summary"
+n=$(grep -c '^{"time"' "$UPFT_TMP/l")
+t_is "$((n + ${lost:-0}))" 150000 "lost: events shown + lost = calls made"
+
+# 9. a traced string with ESC and newline comes out escaped in text (JSON: c.cases)
+upft_run --stdio -x "$O0" 'log_message msg' -- "$O0"
+t_like "$UPFT_OUT" '^[0-9.]+ orders-O0/[0-9]+ log_message msg="\\e\[31mred\\e\[0m\\nnext line"$' \
+	"text: ESC and newline escaped"
+t_unlike "$UPFT_OUT" $'\x1b' "text: no raw ESC byte"
+t_is "$(printf '%s\n' "$UPFT_OUT" | grep -vc '^orders: ')" 1 "text: one line per event"
+t_done
