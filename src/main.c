@@ -53,6 +53,7 @@ struct options {
 	bool keep;
 	bool stack;
 	unsigned int string_size;
+	unsigned long ring_size;
 };
 
 static const char usage_text[] =
@@ -91,6 +92,7 @@ static const char usage_text[] =
 	"  -e, --event SYS:EVENT   also show an existing tracefs event\n"
 	"      --keep              leave the probes installed on exit\n"
 	"      --string-size N     bytes captured for strings with a length (default 128)\n"
+	"      --ring N            events the curses view keeps (default 100000)\n"
 	"  -v, --verbose           more messages (-vv: debug)\n"
 	"  -h, --help              this text\n"
 	"      --version           print the version\n"
@@ -110,6 +112,7 @@ enum long_only {
 	OPT_STACK,
 	OPT_KEEP,
 	OPT_STRING_SIZE,
+	OPT_RING,
 	OPT_VERSION,
 };
 
@@ -135,6 +138,7 @@ static const struct option long_options[] = {
 	{ "stack", no_argument, NULL, OPT_STACK },
 	{ "keep", no_argument, NULL, OPT_KEEP },
 	{ "string-size", required_argument, NULL, OPT_STRING_SIZE },
+	{ "ring", required_argument, NULL, OPT_RING },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 },
 };
@@ -280,6 +284,13 @@ static int parse_args(int argc, char **argv, struct options *o)
 				return bad_usage("--string-size must be between 1 and 1024, not %lu",
 						 n);
 			o->string_size = n;
+			break;
+		case OPT_RING:
+			if (parse_ulong(optarg, "--ring", &o->ring_size))
+				return EXIT_BAD_INPUT;
+			if (o->ring_size < 100 || o->ring_size > 100000000UL)
+				return bad_usage("--ring must be between 100 and 100000000, not %lu",
+						 o->ring_size);
 			break;
 		case 'F': case 'V': case 'L': case 'D': case 'a': case 'l': case 'd':
 			break;
@@ -549,6 +560,7 @@ static int mode_probes(struct options *o, struct debuginfo *dbg, struct resolve_
 		topts.keep = o->keep;
 		topts.stack = o->stack;
 		topts.string_size = o->string_size;
+		topts.ring_size = o->ring_size;
 		topts.dbg = dbg;
 		topts.ropts = ropts;
 		code = trace_run(&topts, p.tps, p.nr, &d);

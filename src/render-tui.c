@@ -25,7 +25,7 @@
 #include "resolve.h"
 #include "session.h"
 
-#define RING_DEFAULT	100000		/* events kept; UPFRONT_RING overrides */
+#define RING_DEFAULT	100000		/* events kept; --ring N or UPFRONT_RING overrides */
 #define ARENA_PER_EVENT	160		/* bytes of values budgeted per kept event */
 #define STR_MAX		4096		/* bytes of one string kept in the ring */
 #define FRAME_NS	(33 * 1000000ULL)	/* at most ~30 redraws a second */
@@ -2341,6 +2341,8 @@ static int tui_open(struct render *r)
 		if (!*end && v >= 100 && v <= 100000000ULL)
 			t->cap = v;
 	}
+	if (session_opts(t->s)->ring_size)	/* --ring N wins over the environment */
+		t->cap = session_opts(t->s)->ring_size;
 	t->asize = t->cap * ARENA_PER_EVENT;
 	if (t->asize < 4 * 1024 * 1024)
 		t->asize = 4 * 1024 * 1024;

@@ -27,6 +27,7 @@ struct trace_opts {
 	bool keep;			/* --keep */
 	bool stack;			/* --stack */
 	unsigned int string_size;
+	unsigned long ring_size;	/* --ring: events the curses view keeps, 0: its default */
 	struct debuginfo *dbg;		/* the binary (symbolizing, adding probes in the TUI) */
 	const struct resolve_opts *ropts;
 };
