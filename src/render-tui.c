@@ -634,6 +634,15 @@ static size_t unpack(struct tui *t, const struct slot *sl, uint64_t **stack, siz
 	return n;
 }
 
+/* bytes kept of frame @i's symbol ("sym+0x10"), 0 when the decoder had none */
+static size_t stack_sym_len(const struct event *ev, size_t i)
+{
+	const char *s = ev->ustack_syms[i];
+	size_t n = s ? strlen(s) : 0;
+
+	return n > 200 ? 200 : n;
+}
+
 static int tui_event(struct render *r, const struct event *ev)
 {
 	struct tui *t = r->priv;
@@ -655,7 +664,11 @@ static int tui_event(struct render *r, const struct event *ev)
 		stat_value(&sc->st[i], &ev->vals[i]);
 		need += value_bytes(&ev->vals[i]);
 	}
-	need += nst * 8;
+	need += nst * 8 + 2;
+	/* the decoder's symbols for the frames (valid only now), kept with the event */
+	if (nst && ev->ustack_syms)
+		for (size_t i = 0; i < nst; i++)
+			need += 2 + stack_sym_len(ev, i);
 
 	/* a record never wraps: skip to the arena's start when it does not fit */
 	if (t->apos % t->asize + need > t->asize)
@@ -685,6 +698,16 @@ static int tui_event(struct render *r, const struct event *ev)
 	if (nst) {
 		memcpy(p, ev->ustack, nst * 8);
 		p += nst * 8;
+	}
+	n16 = (uint16_t)(nst && ev->ustack_syms ? nst : 0);
+	memcpy(p, &n16, 2);
+	p += 2;
+	for (size_t i = 0; i < n16; i++) {
+		uint16_t sl16 = (uint16_t)stack_sym_len(ev, i);
+
+		memcpy(p, &sl16, 2);
+		memcpy(p + 2, ev->ustack_syms[i], sl16);
+		p += 2 + sl16;
 	}
 	sl->len = (uint32_t)need;
 	t->apos += need;
@@ -1595,6 +1618,12 @@ static void build_detail(struct tui *t, struct lines *l)
 		row_add(w, R_TITLE, "user stack");
 		if (!nst)
 			row_add(w, R_DIM, "  (none recorded)");
+		const char *syms = (const char *)stack + nst * 8;
+		uint16_t nsyms = 0;
+
+		if (nst)
+			memcpy(&nsyms, syms, 2);
+		syms += 2;
 		for (size_t i = 0; i < nst; i++) {
 			uint64_t a;
 
@@ -1603,7 +1632,14 @@ static void build_detail(struct tui *t, struct lines *l)
 			row_role(w, R_DIM);
 			strbuf_addf(&w->text, "  #%-2zu 0x%016llx  ", i, (unsigned long long)a);
 			row_role(w, R_NORMAL);
-			if (o->dbg) {
+			if (nsyms == nst) {
+				/* symbolized by the decoder with the process's own mappings */
+				uint16_t len;
+
+				memcpy(&len, syms, 2);
+				escape_untrusted(&w->text, syms + 2, len);
+				syms += 2 + len;
+			} else if (o->dbg) {
 				struct strbuf sym = STRBUF_INIT;
 
 				strbuf_init(&sym);
