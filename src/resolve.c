@@ -15,6 +15,7 @@
 #include "place.h"
 #include "regs.h"
 #include "resolve.h"
+#include "retsite.h"
 
 #define NAME_MAX_LEN 32
 #define CHUNK 64
@@ -1032,8 +1033,11 @@ static int eval_retval(struct rctx *rc, struct span sp, struct val *out)
 		struct loc_piece p = { .kind = LOC_VAL, .reg = -1, .fetch = (char *)"$retval" };
 		Dwarf_Die *fn = rc->has_here ? &rc->here : rc->has_func ? &rc->func : NULL;
 
-		loc_add_piece(&out->loc, &p);
-		out->has_type = fn && lang_type_of(fn, &out->type);
+		/* RAX, RAX:RDX or the memory RAX points to, by the ABI's rules for the type */
+		if (fn)
+			out->has_type = retsite_value(fn, rc->lang, &out->type, &out->loc);
+		else
+			loc_add_piece(&out->loc, &p);
 		out->what = xstrdup("$retval");
 		return 0;
 	}

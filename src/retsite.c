@@ -6,6 +6,7 @@
 #include <dwarf.h>
 #include <errno.h>
 #include <gelf.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -465,4 +466,322 @@ int go_result_regs(Dwarf_Die *func, struct go_result **out, size_t *nr, struct d
 	*out = res;
 	*nr = n;
 	return 0;
+}
+
+/* ---- where a uretprobe finds a C, C++ or Rust return value (x86-64) ---- */
+
+enum ret_class { RC_NONE, RC_INT, RC_SSE, RC_MEM };
+
+/* Names of a C++ class's constructors: the class name up to its template arguments. */
+static bool cxx_is_ctor_name(const char *fn, const char *cls)
+{
+	size_t n = strcspn(cls, "<");
+
+	return fn && !strncmp(fn, cls, n) && (fn[n] == '\0' || fn[n] == '<');
+}
+
+static bool die_flag(Dwarf_Die *die, unsigned int at)
+{
+	Dwarf_Attribute attr;
+	bool flag = false;
+
+	return dwarf_attr(die, at, &attr) && dwarf_formflag(&attr, &flag) == 0 && flag;
+}
+
+/* The member function is defaulted in its class (trivial unless its members are not). */
+static bool defaulted_in_class(Dwarf_Die *fn)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Word v = 0;
+
+	return dwarf_attr(fn, DW_AT_defaulted, &attr) && dwarf_formudata(&attr, &v) == 0 &&
+	       v == DW_DEFAULTED_in_class;
+}
+
+/* A copy or move constructor: its first parameter after this is a reference to @cls. */
+static bool is_copy_ctor(Dwarf_Die *fn, Dwarf_Die *cls)
+{
+	Dwarf_Die p, t, to;
+
+	if (dwarf_child(fn, &p) != 0)
+		return false;
+	do {
+		int tag;
+
+		if (dwarf_tag(&p) != DW_TAG_formal_parameter || die_flag(&p, DW_AT_artificial))
+			continue;
+		if (!lang_type_of(&p, &t))
+			return false;
+		tag = lang_strip(&t, &t);
+		if (tag != DW_TAG_reference_type && tag != DW_TAG_rvalue_reference_type)
+			return false;
+		if (!lang_type_of(&t, &to) || !lang_strip(&to, &to))
+			return false;
+		return dwarf_dieoffset(&to) == dwarf_dieoffset(cls) ||
+		       (dwarf_diename(&to) && dwarf_diename(cls) &&
+			!strcmp(dwarf_diename(&to), dwarf_diename(cls)));
+	} while (dwarf_siblingof(&p, &p) == 0);
+	return false;
+}
+
+/*
+ * cxx_nontrivial() - the Itanium C++ ABI returns a class in memory when it has a non-trivial
+ * copy or move constructor or destructor: user-provided ones, virtual functions or bases,
+ * or any base or member that has them.
+ */
+static bool cxx_nontrivial(Dwarf_Die *type, int depth)
+{
+	const char *cls = dwarf_diename(type);
+	Dwarf_Die child, t;
+
+	if (depth > 8 || dwarf_child(type, &child) != 0)
+		return false;
+	do {
+		const char *n = dwarf_diename(&child);
+		int tag = dwarf_tag(&child);
+
+		switch (tag) {
+		case DW_TAG_subprogram:
+			if (die_flag(&child, DW_AT_artificial) || defaulted_in_class(&child))
+				break;
+			if (dwarf_hasattr(&child, DW_AT_virtuality))
+				return true;
+			if (n && n[0] == '~')
+				return true;
+			if (cls && cxx_is_ctor_name(n, cls) && is_copy_ctor(&child, type))
+				return true;
+			break;
+		case DW_TAG_inheritance:
+			if (dwarf_hasattr(&child, DW_AT_virtuality))
+				return true;
+			/* fallthrough */
+		case DW_TAG_member:
+			if (tag == DW_TAG_member && n && !strncmp(n, "_vptr", 5))
+				return true;
+			if (tag == DW_TAG_member && !dwarf_hasattr(&child, DW_AT_data_member_location))
+				break;	/* static */
+			if (!lang_type_of(&child, &t))
+				break;
+			tag = lang_strip(&t, &t);
+			while (tag == DW_TAG_array_type && lang_type_of(&t, &t))
+				tag = lang_strip(&t, &t);
+			if ((tag == DW_TAG_structure_type || tag == DW_TAG_class_type ||
+			     tag == DW_TAG_union_type) && cxx_nontrivial(&t, depth + 1))
+				return true;
+			break;
+		default:
+			break;
+		}
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return false;
+}
+
+static enum ret_class class_merge(enum ret_class a, enum ret_class b)
+{
+	if (a == b || b == RC_NONE)
+		return a;
+	if (a == RC_NONE)
+		return b;
+	if (a == RC_MEM || b == RC_MEM)
+		return RC_MEM;
+	return RC_INT;
+}
+
+/*
+ * classify() - the System V classes of the eightbytes @type covers at @off; @leaves counts
+ * the scalars (Rust's scalar pairs). Returns false when the type cannot be classified.
+ */
+static bool classify(Dwarf_Die *type, int64_t off, enum ret_class cls[2], int *leaves,
+		     int64_t leaf_off[2], enum ret_class leaf_cls[2], int depth)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Word enc = 0;
+	Dwarf_Die t, child, et;
+	int64_t size = lang_type_size(type), esize, i;
+	enum ret_class c;
+	int tag = lang_strip(type, &t);
+
+	if (depth > 16 || size < 0 || !tag)
+		return false;
+	if (size == 0)
+		return true;
+	switch (tag) {
+	case DW_TAG_structure_type:
+	case DW_TAG_class_type:
+	case DW_TAG_union_type:
+		if (dwarf_child(&t, &child) != 0)
+			return true;
+		do {
+			int ct = dwarf_tag(&child);
+			int64_t moff = 0;
+			Dwarf_Die mt;
+
+			if (ct == DW_TAG_variant_part) {
+				/* a Rust enum with data: bytes, no floats known */
+				for (i = off / 8; i <= (off + size - 1) / 8 && i < 2; i++)
+					cls[i] = class_merge(cls[i], RC_INT);
+				*leaves = 3;
+				continue;
+			}
+			if ((ct != DW_TAG_member && ct != DW_TAG_inheritance) ||
+			    (ct == DW_TAG_member &&
+			     !dwarf_hasattr(&child, DW_AT_data_member_location) &&
+			     !dwarf_hasattr(&child, DW_AT_data_bit_offset)))
+				continue;
+			if (!lang_type_of(&child, &mt))
+				return false;
+			if (dwarf_hasattr(&child, DW_AT_bit_size)) {
+				int64_t bits = 0;
+				Dwarf_Word bo = 0;
+
+				if (dwarf_attr(&child, DW_AT_data_bit_offset, &attr) &&
+				    dwarf_formudata(&attr, &bo) == 0)
+					bits = (int64_t)bo;
+				else if (lang_member_offset(&child, &moff))
+					bits = moff * 8;
+				i = (off * 8 + bits) / 64;
+				if (i < 2)
+					cls[i] = class_merge(cls[i], RC_INT);
+				*leaves = 3;
+				continue;
+			}
+			if (!lang_member_offset(&child, &moff))
+				return false;
+			if (!classify(&mt, off + moff, cls, leaves, leaf_off, leaf_cls, depth + 1))
+				return false;
+		} while (dwarf_siblingof(&child, &child) == 0);
+		return true;
+	case DW_TAG_array_type:
+		if (!lang_type_of(&t, &et) || (esize = lang_type_size(&et)) <= 0)
+			return false;
+		for (i = 0; i < size / esize; i++)
+			if (!classify(&et, off + i * esize, cls, leaves, leaf_off, leaf_cls,
+				      depth + 1))
+				return false;
+		return true;
+	case DW_TAG_base_type:
+		if (dwarf_attr(&t, DW_AT_encoding, &attr))
+			dwarf_formudata(&attr, &enc);
+		if (enc == DW_ATE_float || enc == DW_ATE_complex_float)
+			c = size > 8 && enc == DW_ATE_float ? RC_MEM : RC_SSE;	/* long double */
+		else
+			c = RC_INT;
+		break;
+	default:
+		/* pointers, references, enums */
+		c = RC_INT;
+		break;
+	}
+	if (off % (size > 8 ? 8 : size))
+		c = RC_MEM;	/* unaligned (packed) */
+	for (i = off / 8; i <= (off + size - 1) / 8; i++) {
+		if (i >= 2)
+			return true;
+		cls[i] = class_merge(cls[i], c);
+	}
+	if (*leaves < 2) {
+		leaf_off[*leaves] = off;
+		leaf_cls[*leaves] = c;
+	}
+	(*leaves)++;
+	return true;
+}
+
+static void add_reg_piece(struct loc *out, enum ret_class c, int *next_int, int *next_sse,
+			  unsigned int size)
+{
+	static const char *const int_regs[] = { "$retval", "%dx" };
+	struct loc_piece p = { .reg = -1, .size = size };
+	char why[80];
+
+	if (c == RC_SSE) {
+		snprintf(why, sizeof(why), "is returned in register xmm%d, which uprobes cannot "
+			 "read", (*next_sse)++);
+		p.kind = LOC_BAD;
+		p.why = why;
+	} else {
+		p.kind = LOC_VAL;
+		p.fetch = (char *)int_regs[(*next_int)++];
+		p.reg = p.fetch[0] == '%' ? 1 : -1;	/* DWARF 1 is rdx */
+	}
+	loc_add_piece(out, &p);
+}
+
+bool retsite_value(Dwarf_Die *func, const struct lang_ops *lang, Dwarf_Die *type,
+		   struct loc *out)
+{
+	enum ret_class cls[2] = { RC_NONE, RC_NONE }, leaf_cls[2] = { RC_NONE, RC_NONE };
+	int64_t leaf_off[2] = { 0, 0 }, size;
+	int leaves = 0, next_int = 0, next_sse = 0;
+	struct loc_piece p = { .kind = LOC_VAL, .reg = -1, .fetch = (char *)"$retval" };
+	bool memory = false;
+	Dwarf_Die t;
+	int tag;
+
+	memset(out, 0, sizeof(*out));
+	if (!lang_type_of(func, type) || !(tag = lang_strip(type, &t))) {
+		loc_add_piece(out, &p);
+		return false;
+	}
+	size = lang_type_size(type);
+	if (tag == DW_TAG_structure_type || tag == DW_TAG_class_type ||
+	    tag == DW_TAG_union_type || tag == DW_TAG_array_type) {
+		memory = size > 16 || size < 0 ||
+			 (lang == &lang_cxx && cxx_nontrivial(&t, 0)) ||
+			 !classify(type, 0, cls, &leaves, leaf_off, leaf_cls, 0) ||
+			 cls[0] == RC_MEM || cls[1] == RC_MEM;
+	} else if (!classify(type, 0, cls, &leaves, leaf_off, leaf_cls, 0)) {
+		loc_add_piece(out, &p);
+		return true;
+	}
+	if (memory) {
+		/* the caller's buffer: its address was passed in RDI and is in RAX on return */
+		p.kind = LOC_MEM;
+		p.fetch = NULL;
+		p.base = (char *)"$retval";
+		p.off = 0;
+		loc_add_piece(out, &p);
+		return true;
+	}
+	if (tag == DW_TAG_base_type && cls[0] == RC_MEM) {
+		p.kind = LOC_BAD;
+		p.fetch = NULL;
+		p.why = (char *)"is returned in the x87 register st0, which uprobes cannot read";
+		loc_add_piece(out, &p);
+		return true;
+	}
+	if (lang == &lang_rust && leaves == 1 && tag != DW_TAG_base_type) {
+		/* a wrapper of one scalar is returned as that scalar */
+		add_reg_piece(out, leaf_cls[0], &next_int, &next_sse, 0);
+		return true;
+	}
+	if (lang == &lang_rust && leaves == 2 && tag != DW_TAG_base_type) {
+		/* a scalar pair: each half in its own register, by its own class, in memory order */
+		if (leaf_off[1] < leaf_off[0]) {
+			int64_t o = leaf_off[0];
+			enum ret_class c = leaf_cls[0];
+
+			leaf_off[0] = leaf_off[1];
+			leaf_cls[0] = leaf_cls[1];
+			leaf_off[1] = o;
+			leaf_cls[1] = c;
+		}
+		add_reg_piece(out, leaf_cls[0], &next_int, &next_sse,
+			      (unsigned int)leaf_off[1]);
+		add_reg_piece(out, leaf_cls[1], &next_int, &next_sse,
+			      (unsigned int)(size - leaf_off[1]));
+		return true;
+	}
+	if (lang == &lang_rust && tag != DW_TAG_base_type) {
+		/* other aggregates of up to 16 bytes are returned as an integer */
+		cls[0] = RC_INT;
+		cls[1] = size > 8 ? RC_INT : RC_NONE;
+	}
+	if (size <= 8) {
+		add_reg_piece(out, cls[0], &next_int, &next_sse, 0);
+		return true;
+	}
+	add_reg_piece(out, cls[0], &next_int, &next_sse, 8);
+	add_reg_piece(out, cls[1], &next_int, &next_sse, (unsigned int)(size - 8));
+	return true;
 }

@@ -8,6 +8,8 @@
 #include <stdint.h>
 
 #include "debuginfo.h"
+#include "lang.h"
+#include "loc.h"
 
 /**
  * retsite_find() - virtual addresses of every return instruction in [@start, @end)
@@ -54,5 +56,22 @@ struct go_result {
  */
 int go_result_regs(Dwarf_Die *func, struct go_result **out, size_t *nr, struct diag *d);
 void go_results_free(struct go_result *res, size_t nr);
+
+/**
+ * retsite_value() - where a C, C++ or Rust function's return value is at its uretprobe
+ * (x86-64 System V: up to 16 bytes in RAX:RDX by eightbyte class, floats in xmm0/xmm1,
+ * larger values in memory; C++ (Itanium ABI): a class with a non-trivial copy constructor or
+ * destructor in memory; Rust: aggregates over 16 bytes in memory, a pair of scalars in a
+ * register each, other aggregates as an integer in RAX:RDX)
+ * @func: the DW_TAG_subprogram (or an inlined copy's abstract origin)
+ * @lang: the CU's rules (&lang_cxx, &lang_rust, else C)
+ * @type: filled with the return type when there is one
+ * @out: filled: one piece "$retval" (RAX), pieces "$retval" and "%dx" (RAX:RDX), one LOC_MEM
+ *       piece at +0($retval) (returned in memory: RAX holds the buffer's address on return),
+ *       LOC_BAD pieces for values in xmm or x87 registers; release with loc_release()
+ * Return: true when the function has a return type, false for void (@out is "$retval").
+ */
+bool retsite_value(Dwarf_Die *func, const struct lang_ops *lang, Dwarf_Die *type,
+		   struct loc *out);
 
 #endif

@@ -192,6 +192,25 @@ PROBED struct order *find_order(int id)
 	return id == 102 ? &order2 : &order1;
 }
 
+/* price_range(): called once with &order1 (250, 99900); a 16-byte struct returned in RAX:RDX */
+struct range {
+	long lo;
+	long hi;
+};
+
+PROBED struct range price_range(struct order *o)
+{
+	struct range r = { o->items[0].price_cents, o->items[0].price_cents };
+
+	for (int i = 1; i < 3; i++) {
+		if (o->items[i].price_cents < r.lo)
+			r.lo = o->items[i].price_cents;
+		if (o->items[i].price_cents > r.hi)
+			r.hi = o->items[i].price_cents;
+	}
+	return r;
+}
+
 static void run_once(void)
 {
 	struct order *batch[2] = { &order1, &order2 };
@@ -209,6 +228,7 @@ static void run_once(void)
 	sink += late_local(7);
 	sink += (long)strlen(lookup_name(2));
 	sink += find_order(102)->id;
+	sink += price_range(&order1).hi;
 	sink += g_config.version;
 }
 

@@ -2,6 +2,7 @@
 /* actors.cpp - C++ test target: classes, virtual dispatch, std::string/vector, references, overloads */
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 #include <unistd.h>
 #include <vector>
@@ -42,6 +43,8 @@ public:
 	}
 	int kind() const override;
 	int describe(const Item &it, std::string note);
+	const char *title() const;
+	std::string tag() const;
 	std::string name;
 	std::vector<int> qty;
 	short level;
@@ -87,6 +90,45 @@ PROBED Base *make(int id, const char *name, std::vector<int> qty)
 	return new Derived(id, name, qty);
 }
 
+/* Derived::title(): the name as a C string ("bob", "a-customer-name-longer-than-sso") */
+PROBED const char *Derived::title() const
+{
+	return name.c_str();
+}
+
+/* Derived::tag(): a std::string by value, returned through a hidden pointer ("bob#7") */
+PROBED std::string Derived::tag() const
+{
+	return name + "#" + std::to_string(id);
+}
+
+/* span(): a 16-byte struct by value, returned in RAX:RDX (first and last qty) */
+struct Span {
+	long lo;
+	long hi;
+};
+
+PROBED Span span(const Derived *d)
+{
+	return Span{ d->qty.front(), d->qty.back() };
+}
+
+/* Ticket: 8 bytes, but its destructor makes the ABI return it through a hidden pointer */
+struct Ticket {
+	long no;
+	~Ticket();
+};
+
+PROBED Ticket::~Ticket()
+{
+	sink += no;
+}
+
+PROBED Ticket ticket(int id)
+{
+	return Ticket{ id * 100L };
+}
+
 } /* namespace shop */
 
 static void run_once()
@@ -103,6 +145,14 @@ static void run_once()
 	sink += shop::price(150);
 	sink += (long)shop::price(2.25);
 	sink += shop::restock(pen, static_cast<shop::Derived *>(a), 5);
+	for (shop::Base *o : { a, b }) {
+		const shop::Derived *d = static_cast<const shop::Derived *>(o);
+
+		sink += (long)strlen(d->title());
+		sink += (long)d->tag().size();
+		sink += shop::span(d).hi;
+		sink += shop::ticket(d->id).no;
+	}
 	delete a;
 	delete b;
 }

@@ -55,6 +55,29 @@ pub mod shop {
         o.id * 1000 + o.items.len() as u64
     }
 
+    /// Returns a &'static str (pointer in RAX, length in RDX): called with Wholesale
+    /// ("wholesale") then Online ("online").
+    #[inline(never)]
+    pub fn kind_name(k: Kind) -> &'static str {
+        match k {
+            Kind::Retail => "retail",
+            Kind::Wholesale => "wholesale",
+            Kind::Online => "online",
+        }
+    }
+
+    /// Returns a reference to a struct: called once with order 11 (its item {"pen", 2}).
+    #[inline(never)]
+    pub fn first_item(o: &Order) -> &Item {
+        &o.items[0]
+    }
+
+    /// Returns a pair (u64 in RAX, u32 in EDX): called once with order 11 (11, 3).
+    #[inline(never)]
+    pub fn span(o: &Order) -> (u64, u32) {
+        (o.id, o.items.len() as u32)
+    }
+
     /// Returns a String: called once with order 11 ("alice/11").
     #[inline(never)]
     pub fn label(o: &Order) -> String {
@@ -99,6 +122,14 @@ fn run_once(sink: &mut u64) {
     *sink += shop::sum(opaque(&[3u32, 5, 7, 11][..]));
     *sink += shop::total(&a);
     *sink += shop::label(&a).len() as u64;
+    // uses the bytes, not only the length: at opt-level 1 an unused pointer half of the
+    // result is dropped from the function (it then returns the length alone)
+    for k in [a.kind, b.kind] {
+        *sink += shop::kind_name(opaque(k)).bytes().map(|c| c as u64).sum::<u64>();
+    }
+    *sink += shop::first_item(&a).qty as u64;
+    let (id, n) = shop::span(&a);
+    *sink += id + n as u64;
     if a.kind == Kind::Retail || b.paid || a.weight < 0.0 {
         *sink += 1;
     }
