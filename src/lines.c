@@ -23,6 +23,7 @@
 struct run {
 	uint64_t addr;		/* DWARF address of the run's first is_stmt row */
 	int line;
+	bool empty;		/* no instruction from @addr on: the next row has its address */
 	const char *file;	/* borrowed from libdw's file table */
 };
 
@@ -141,10 +142,63 @@ static int die_ranges(Dwarf_Die *die, struct ranges *rg)
 	return off < 0 ? -EINVAL : 0;
 }
 
-static void run_add(struct runs *rs, uint64_t addr, int line, const char *file)
+static void run_add(struct runs *rs, uint64_t addr, int line, const char *file, bool empty)
 {
 	ALLOC_GROW(rs->v, rs->nr + 1, rs->alloc);
-	rs->v[rs->nr++] = (struct run){ .addr = addr, .line = line, .file = file };
+	rs->v[rs->nr++] = (struct run){ .addr = addr, .line = line, .file = file,
+					.empty = empty };
+}
+
+/* The innermost function or inlined copy holding DWARF address @addr. */
+static bool innermost_func(Dwarf *dw, Dwarf_Addr addr, Dwarf_Die *out)
+{
+	Dwarf_Die cu, *scopes = NULL;
+	bool found = false;
+	int n;
+
+	if (!dwarf_addrdie(dw, addr, &cu))
+		return false;
+	n = dwarf_getscopes(&cu, addr, &scopes);
+	for (int i = 0; i < n && !found; i++) {
+		int tag = dwarf_tag(&scopes[i]);
+
+		if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine) {
+			*out = scopes[i];
+			found = true;
+		}
+	}
+	free(scopes);
+	return found;
+}
+
+/*
+ * drop_empty_runs() - an optimizer leaves a line's statement mark at an address whose
+ * instructions belong to other lines (0 bytes of its own: "views" at one address), often
+ * inside another inlined copy. Such a run is dropped when the same line has a run with
+ * instructions in the same function or inlined copy: that is where the line's code is.
+ */
+static void drop_empty_runs(Dwarf *dw, struct runs *rs)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < rs->nr; i++) {
+		struct run *r = &rs->v[i];
+		bool drop = false;
+		Dwarf_Die scope;
+
+		if (r->empty && innermost_func(dw, r->addr, &scope)) {
+			for (size_t j = 0; j < rs->nr && !drop; j++) {
+				struct run *o = &rs->v[j];
+
+				drop = j != i && !o->empty && o->line == r->line &&
+				       (o->file == r->file || !strcmp(o->file, r->file)) &&
+				       dwarf_haspc(&scope, o->addr) == 1;
+			}
+		}
+		if (!drop)
+			rs->v[n++] = *r;
+	}
+	rs->nr = n;
 }
 
 /*
@@ -288,10 +342,11 @@ static int collect_runs(Dwarf_Die *cu, struct file_match *m, const struct ranges
 		return -ENOENT;
 	relabel = relabel_entries(lines, nlines, m, es);
 
-#define CLOSE_RUN()                                                       \
+#define CLOSE_RUN(at, known)                                              \
 	do {                                                              \
 		if (open && have_stmt)                                    \
-			run_add(rs, cur_addr, cur_line, cur_file);        \
+			run_add(rs, cur_addr, cur_line, cur_file,         \
+				(known) && (at) == cur_addr);             \
 		open = false;                                             \
 		have_stmt = false;                                        \
 	} while (0)
@@ -307,13 +362,13 @@ static int collect_runs(Dwarf_Die *cu, struct file_match *m, const struct ranges
 			continue;
 		dwarf_lineendsequence(l, &end);
 		if (end || !in_ranges(rg, addr)) {
-			CLOSE_RUN();
+			CLOSE_RUN(addr, true);
 			continue;
 		}
 		dwarf_linebeginstatement(l, &stmt);
 		src = dwarf_linesrc(l, NULL, NULL);
 		if (!file_matches(m, src)) {
-			CLOSE_RUN();
+			CLOSE_RUN(addr, true);
 			continue;
 		}
 		if (relabel && relabel[i])
@@ -325,14 +380,14 @@ static int collect_runs(Dwarf_Die *cu, struct file_match *m, const struct ranges
 			}
 			continue;
 		}
-		CLOSE_RUN();
+		CLOSE_RUN(addr, true);
 		open = true;
 		cur_line = lineno;
 		cur_file = src;
 		have_stmt = stmt;
 		cur_addr = addr;
 	}
-	CLOSE_RUN();
+	CLOSE_RUN(0, false);
 #undef CLOSE_RUN
 	free(relabel);
 	return 0;
@@ -584,6 +639,7 @@ int lines_for_func(struct debuginfo *dbg, Dwarf_Die *func_die, long rel, struct 
 		diag_error(d, SPAN_NONE, "no line table for '%s'", name);
 		return -ENOENT;
 	}
+	drop_empty_runs(debuginfo_dwarf(dbg, &bias), &rs);
 	*nr = runs_to_addrs(&rs, line, bias, out);
 	if (*nr > 1 && rel == 0 && dwarf_entrypc(func_die, &entry) == 0) {
 		/* FUNC:0 is the entry; Go also gives its "func" line to the stack-growth call
@@ -725,6 +781,7 @@ int lines_for_file(struct debuginfo *dbg, const char *file, long line, struct li
 		free(rs.v);
 		return -EINVAL;
 	}
+	drop_empty_runs(dw, &rs);
 	*nr = runs_to_addrs(&rs, line, bias, out);
 	if (*nr) {
 		pr_debug("%s:%ld: %zu address(es)", names.v[0], line, *nr);

@@ -343,9 +343,9 @@ static int resolve_func(const struct probe_place *pl, struct debuginfo *dbg,
 			struct probe_site **sites, size_t *nr, size_t *alloc, struct diag *d)
 {
 	struct func *funcs = NULL;
-	struct diag ld;
+	struct diag ld, line_err;
 	size_t nf = 0, kept = 0;
-	int ret;
+	int ret, line_ret = 0;
 
 	diag_init(&ld, d->input);
 	ret = debuginfo_find_functions(dbg, pl->func, &funcs, &nf, &ld);
@@ -364,7 +364,31 @@ static int resolve_func(const struct probe_place *pl, struct debuginfo *dbg,
 		if (pl->is_return) {
 			ret = resolve_return(pl, dbg, f, sites, nr, alloc, d);
 		} else if (pl->has_line) {
-			ret = resolve_lines(pl, dbg, f, sites, nr, alloc, d);
+			/*
+			 * A copy (inlined, an instantiation) where the line has no code is skipped:
+			 * the optimizer may have merged that line into another line in one copy
+			 * only. The first copy's error is reported when no copy has the line.
+			 */
+			struct diag cd;
+
+			diag_init(&cd, d->input);
+			ret = resolve_lines(pl, dbg, f, sites, nr, alloc, &cd);
+			if (ret == -ENOENT) {
+				if (!line_ret) {
+					line_ret = ret;
+					line_err = cd;
+				} else {
+					diag_release(&cd);
+				}
+				ret = 0;
+			} else if (ret < 0) {
+				ret = diag_take(d, &cd, pl->span, ret);
+				if (line_ret)
+					diag_release(&line_err);
+				line_ret = 0;
+			} else {
+				diag_release(&cd);
+			}
 		} else if (pl->has_offset) {
 			if (f->end && f->entry + pl->offset >= f->end) {
 				ret = diag_error(d, pl->span,
@@ -386,6 +410,12 @@ static int resolve_func(const struct probe_place *pl, struct debuginfo *dbg,
 		}
 		if (ret < 0)
 			break;
+	}
+	if (line_ret) {
+		if (ret >= 0 && !*nr)
+			ret = diag_take(d, &line_err, pl->span, line_ret);
+		else
+			diag_release(&line_err);
 	}
 	if (ret >= 0 && !kept)
 		ret = diag_error(d, pl->span, "no function '%s' in %s", pl->func, pl->srcfile);

@@ -2,6 +2,7 @@
 /* lines.c - target for source-line probes: a local in a loop, an inlined helper, returns */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 struct item {
 	const char *name;
@@ -85,6 +86,37 @@ __attribute__((noinline)) int walk(struct node *n)
 	return n->val;
 }
 
+/*
+ * dispatch(): the printf_id case (shared field notes, local variables from registers): id is
+ * copied out of a message and compared against constants; at -O2 it lives only in a register
+ * from its load to the compares. Called with ids 30007, 30000, 30001, 42 (returns 2, 0, 1, 3).
+ */
+static volatile int finalize;
+static long handled[4];
+
+__attribute__((noinline)) int dispatch(const void *data, int size)
+{
+	unsigned char buf[64];
+	unsigned long id;
+
+	memcpy(buf, data, size < 64 ? size : 64);
+	memcpy(&id, buf, sizeof(id));
+	if (finalize)
+		return -1;
+	if (id == 30000) {
+		handled[0]++;
+		return 0;
+	} else if (id == 30001) {
+		handled[1]++;
+		return 1;
+	} else if (id == 30007) {
+		handled[2]++;
+		return 2;
+	}
+	handled[3]++;
+	return 3;
+}
+
 int main(int argc, char **argv)
 {
 	int n = argc > 1 ? atoi(argv[1]) : 5;
@@ -98,5 +130,14 @@ int main(int argc, char **argv)
 		chain[i].next = i < 15 ? &chain[i + 1] : NULL;
 	}
 	printf("walk=%d\n", walk(&chain[0]));
+	{
+		static const unsigned long msgs[][2] = { { 30007, 1 }, { 30000, 2 }, { 30001, 3 },
+							   { 42, 4 } };
+		int r = 0;
+
+		for (int i = 0; i < 4; i++)
+			r = r * 10 + dispatch(msgs[i], (int)sizeof(msgs[i]));
+		printf("dispatch=%d\n", r);
+	}
 	return 0;
 }
