@@ -4,6 +4,7 @@
 #include <elfutils/libdwfl.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -222,10 +223,103 @@ Elf *debuginfo_elf(struct debuginfo *dbg)
 	return dbg->elf;
 }
 
+/* ---- decompressing the debug sections on every core ---- */
+
+/*
+ * libdw inflates every SHF_COMPRESSED debug section when it opens the DWARF, one after the
+ * other (0.14 s of a 42 MB Go binary's 0.2 s). Sections are independent zlib streams: inflate
+ * them here first, largest first, on the idle cores too; libdw then finds them plain.
+ * elf_compress() only touches the one section's state once the section headers are loaded.
+ */
+struct inflate_job {
+	Elf_Scn **scns;
+	size_t nr;
+	size_t next;		/* atomic */
+};
+
+static void *inflate_worker(void *arg)
+{
+	struct inflate_job *job = arg;
+	size_t i;
+
+	while ((i = __atomic_fetch_add(&job->next, 1, __ATOMIC_RELAXED)) < job->nr)
+		elf_compress(job->scns[i], 0, 0);
+	return NULL;
+}
+
+struct zscn {
+	Elf_Scn *scn;
+	uint64_t size;		/* uncompressed */
+};
+
+static int zscn_cmp(const void *a, const void *b)
+{
+	const struct zscn *x = a, *y = b;
+
+	return x->size > y->size ? -1 : x->size < y->size;
+}
+
+/* minimum total for threads to pay off: below, libdw does it alone */
+#define INFLATE_PARALLEL_MIN (4u << 20)
+#define INFLATE_MAX_THREADS 8
+
+static void inflate_debug_sections(Elf *elf)
+{
+	pthread_t tids[INFLATE_MAX_THREADS];
+	struct inflate_job job = { 0 };
+	struct zscn *z = NULL;
+	size_t shstrndx, nr = 0, alloc = 0, nthreads = 0;
+	uint64_t total = 0;
+	Elf_Scn *scn = NULL;
+	long ncpu;
+
+	ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	if (ncpu < 2 || elf_getshdrstrndx(elf, &shstrndx) < 0)
+		return;
+	/* gelf_getshdr() of every section loads all headers before any thread starts */
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr mem, *sh = gelf_getshdr(scn, &mem);
+		const char *name = sh ? elf_strptr(elf, shstrndx, sh->sh_name) : NULL;
+		GElf_Chdr ch;
+
+		if (!name || strncmp(name, ".debug_", 7) || !(sh->sh_flags & SHF_COMPRESSED) ||
+		    (sh->sh_flags & SHF_ALLOC) || sh->sh_type == SHT_NOBITS)
+			continue;
+		if (!gelf_getchdr(scn, &ch) || ch.ch_type != ELFCOMPRESS_ZLIB)
+			continue;
+		ALLOC_GROW(z, nr + 1, alloc);
+		z[nr++] = (struct zscn){ .scn = scn, .size = ch.ch_size };
+		total += ch.ch_size;
+	}
+	if (nr < 2 || total < INFLATE_PARALLEL_MIN) {
+		free(z);
+		return;
+	}
+	qsort(z, nr, sizeof(*z), zscn_cmp);
+	job.scns = xmalloc(sizeof(*job.scns) * nr);
+	for (size_t i = 0; i < nr; i++)
+		job.scns[i] = z[i].scn;
+	job.nr = nr;
+	free(z);
+	/* the calling thread is one of the workers */
+	for (long i = 1; i < ncpu && i <= INFLATE_MAX_THREADS && (size_t)i < nr; i++) {
+		if (pthread_create(&tids[nthreads], NULL, inflate_worker, &job))
+			break;
+		nthreads++;
+	}
+	inflate_worker(&job);
+	for (size_t i = 0; i < nthreads; i++)
+		pthread_join(tids[i], NULL);
+	pr_debug("inflated %zu debug sections (%lu bytes) on %zu threads", nr,
+		 (unsigned long)total, nthreads + 1);
+	free(job.scns);
+}
+
 Dwarf *debuginfo_dwarf(struct debuginfo *dbg, Dwarf_Addr *bias)
 {
 	if (!dbg->dwarf_tried) {
 		dbg->dwarf_tried = true;
+		inflate_debug_sections(dbg->elf);
 		dbg->dw = dwfl_module_getdwarf(dbg->mod, &dbg->bias);
 		if (dbg->dw) {
 			const char *mainfile, *debugfile;
