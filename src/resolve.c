@@ -2202,6 +2202,44 @@ static char *signature(const struct trace_probe *tp)
 	return strbuf_detach(&sb);
 }
 
+/*
+ * last_component() - the function's own name, as the event is named (CLI.md:
+ * p:probe_dnsfwd/handleRequest): the part after the last "::" or '.' that is not inside
+ * (), <> or [] ("main.(*server).handleRequest" -> "handleRequest", "caf::actor::enqueue"
+ * -> "enqueue", "<Vec<T> as Drop>::drop" -> "drop"), without a trailing parameter list.
+ */
+static char *last_component(const char *name)
+{
+	size_t len = strlen(name), start = 0;
+	int depth = 0;
+
+	if (len && name[len - 1] == ')') {
+		/* drop "(int, char)" of a C++ signature */
+		for (size_t i = len; i-- > 0;) {
+			depth += name[i] == ')' ? 1 : name[i] == '(' ? -1 : 0;
+			if (!depth) {
+				if (i)
+					len = i;
+				break;
+			}
+		}
+		depth = 0;
+	}
+	for (size_t i = 0; i < len; i++) {
+		char c = name[i];
+
+		if (c == '(' || c == '<' || c == '[')
+			depth++;
+		else if ((c == ')' || c == '>' || c == ']') && depth > 0)
+			depth--;
+		else if (!depth && c == '.' && i + 1 < len)
+			start = i + 1;
+		else if (!depth && c == ':' && name[i + 1] == ':' && i + 2 < len)
+			start = i + 2, i++;
+	}
+	return xstrndup(name + start, len - start);
+}
+
 static char *base_event(const struct probe_spec *spec, const struct probe_site *site,
 			bool glob_shared)
 {
@@ -2212,7 +2250,14 @@ static char *base_event(const struct probe_spec *spec, const struct probe_site *
 		return sanitize_ident(spec->event, 63);
 	if (spec->place.kind == PLACE_ADDR || !site->func)
 		return xasprintf("addr_%" PRIx64, site->vaddr);
-	s = sanitize_ident(glob_shared ? spec->place.func : site->func, 63 - strlen(suffix));
+	if (glob_shared) {
+		s = sanitize_ident(spec->place.func, 63 - strlen(suffix));
+	} else {
+		char *own = last_component(site->func);
+
+		s = sanitize_ident(own, 63 - strlen(suffix));
+		free(own);
+	}
 	if (glob_shared && s[0] == '_' && s[1]) {
 		/* "*_order" shares "order", not "_order" */
 		r = xstrdup(s + strspn(s, "_"));
