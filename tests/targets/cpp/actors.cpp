@@ -140,8 +140,15 @@ static void run_once()
 
 	sink += a->kind();
 	sink += b->kind();
-	sink += static_cast<shop::Derived *>(a)->describe(pen, "first");
-	sink += static_cast<shop::Derived *>(b)->describe(ink, "second note, longer than fifteen");
+	/*
+	 * The notes' text is hidden from the optimizer: with a constant short text gcc -O2 knows
+	 * the temporary's data pointer is its own buffer and, as describe() reads only the
+	 * length, may drop the store of the pointer.
+	 */
+	static const char *volatile notes[] = { "first", "second note, longer than fifteen" };
+
+	sink += static_cast<shop::Derived *>(a)->describe(pen, notes[0]);
+	sink += static_cast<shop::Derived *>(b)->describe(ink, notes[1]);
 	sink += shop::price(150);
 	sink += (long)shop::price(2.25);
 	sink += shop::restock(pen, static_cast<shop::Derived *>(a), 5);
