@@ -28,7 +28,11 @@ struct sym {
 
 /* One DIE of the DWARF index: a subprogram with code or DW_AT_inline, or an inlined copy. */
 struct idx_ent {
-	Dwarf_Die die;		/* kept whole: dwz alt files make bare offsets ambiguous */
+	uint64_t off;		/* in the unit-holding file's .debug_info (never an alt file) */
+	const void *addr;	/* the DIE's Dwarf_Die.addr */
+	Dwarf_Die die;		/* valid once die_ok (idx_die()) */
+	bool die_ok;
+	size_t decl;		/* while the raw scan resolves names */
 	const void *origin;	/* inlined: the abstract origin's Dwarf_Die.addr */
 	const char *dwname;	/* DW_AT_name (integrated), borrowed */
 	const char *linkage;	/* DW_AT_linkage_name (integrated), borrowed */
@@ -39,6 +43,21 @@ struct idx_ent {
 	bool inlined;
 	bool has_code;
 	bool is_abstract;	/* has DW_AT_inline */
+};
+
+/* the subprograms of a CU find_subprogram() meets outside other functions, by low pc */
+struct cu_func {
+	Dwarf_Addr low;
+	size_t order;		/* in the walk: the first one at an address wins */
+	Dwarf_Die die;
+};
+
+struct cu_funcs {
+	const void *cu;		/* the CU DIE's addr */
+	unsigned int lookups;
+	struct cu_func *v;	/* sorted by low, then order; NULL until the second lookup */
+	size_t nr, alloc;
+	bool built;
 };
 
 struct cu_range {
@@ -69,6 +88,9 @@ struct debuginfo {
 	bool cu_ranges_built;
 	int guessed_lang;		/* for functions without DWARF: DW_LANG_Go or 0 */
 	bool lang_guessed;
+
+	struct cu_funcs *cu_funcs;	/* function tables of the CUs looked up more than once */
+	size_t nr_cu_funcs, alloc_cu_funcs;
 
 	struct idx_ent *idx;
 	size_t nr_idx, alloc_idx;
@@ -186,6 +208,9 @@ void debuginfo_free(struct debuginfo *dbg)
 		free(dbg->idx[i].sig);
 	}
 	free(dbg->idx);
+	for (size_t i = 0; i < dbg->nr_cu_funcs; i++)
+		free(dbg->cu_funcs[i].v);
+	free(dbg->cu_funcs);
 	free(dbg->cu_ranges);
 	for (size_t i = 0; i < dbg->nr_scopes; i++)
 		free(dbg->scopes[i]);
@@ -615,12 +640,88 @@ static bool find_subprogram(Dwarf_Die *parent, Dwarf_Addr pc, Dwarf_Die *out, in
 	return found;
 }
 
+static void cu_funcs_walk(struct cu_funcs *cf, Dwarf_Die *parent, int depth)
+{
+	Dwarf_Die child;
+
+	if (depth > 16 || dwarf_child(parent, &child) != 0)
+		return;
+	do {
+		int tag = dwarf_tag(&child);
+		Dwarf_Addr low;
+
+		if (tag == DW_TAG_subprogram) {
+			if (dwarf_lowpc(&child, &low) == 0) {
+				ALLOC_GROW(cf->v, cf->nr + 1, cf->alloc);
+				cf->v[cf->nr] = (struct cu_func){ low, cf->nr, child };
+				cf->nr++;
+			}
+		} else if (is_scope_tag(tag)) {
+			cu_funcs_walk(cf, &child, depth + 1);
+		}
+	} while (dwarf_siblingof(&child, &child) == 0);
+}
+
+static int cu_func_cmp(const void *a, const void *b)
+{
+	const struct cu_func *x = a, *y = b;
+
+	if (x->low != y->low)
+		return x->low < y->low ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/*
+ * The function starting exactly at @pc, from a per-CU table once a CU is asked twice (a glob
+ * over 1000 functions of one CU would walk the CU 1000 times). Functions nested in others
+ * (GNU C) are left to find_subprogram(), as is every pc inside a function.
+ */
+static bool cu_func_exact(struct debuginfo *dbg, Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die *out)
+{
+	struct cu_funcs *cf = NULL;
+	size_t lo = 0, hi;
+
+	for (size_t i = 0; i < dbg->nr_cu_funcs; i++)
+		if (dbg->cu_funcs[i].cu == cu->addr) {
+			cf = &dbg->cu_funcs[i];
+			break;
+		}
+	if (!cf) {
+		ALLOC_GROW(dbg->cu_funcs, dbg->nr_cu_funcs + 1, dbg->alloc_cu_funcs);
+		cf = &dbg->cu_funcs[dbg->nr_cu_funcs++];
+		memset(cf, 0, sizeof(*cf));
+		cf->cu = cu->addr;
+	}
+	if (++cf->lookups < 2)
+		return false;
+	if (!cf->built) {
+		cf->built = true;
+		cu_funcs_walk(cf, cu, 0);
+		qsort(cf->v, cf->nr, sizeof(*cf->v), cu_func_cmp);
+	}
+	hi = cf->nr;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (cf->v[mid].low < pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == cf->nr || cf->v[lo].low != pc)
+		return false;
+	*out = cf->v[lo].die;
+	return true;
+}
+
 /* the function DIE whose code starts at (or holds) @vaddr, and its CU */
 
 static bool func_die_at(struct debuginfo *dbg, uint64_t vaddr, Dwarf_Die *die, Dwarf_Die *cu)
 {
 	if (!debuginfo_addr_cu(dbg, vaddr, cu))
 		return false;
+	if (cu_func_exact(dbg, cu, vaddr - dbg->bias, die))
+		return true;
 	return find_subprogram(cu, vaddr - dbg->bias, die, 0);
 }
 
@@ -796,6 +897,9 @@ static void index_walk(struct debuginfo *dbg, Dwarf_Die *parent, const char *sco
 			e = &dbg->idx[dbg->nr_idx++];
 			memset(e, 0, sizeof(*e));
 			e->die = child;
+			e->die_ok = true;
+			e->addr = child.addr;
+			e->off = dwarf_dieoffset(&child);
 			e->lang = lang;
 			e->has_code = code;
 			e->is_abstract = abstract;
@@ -828,6 +932,885 @@ static void index_walk(struct debuginfo *dbg, Dwarf_Die *parent, const char *sco
 	} while (dwarf_siblingof(&child, &child) == 0);
 }
 
+/* the DIE of an index entry, from its offset the first time */
+static Dwarf_Die *idx_die(struct debuginfo *dbg, struct idx_ent *e)
+{
+	if (!e->die_ok) {
+		if (!dwarf_offdie(dbg->dw, e->off, &e->die))
+			return NULL;
+		e->die_ok = true;
+	}
+	return &e->die;
+}
+
+/* ---- the DWARF index from the raw bytes of .debug_info ---- */
+
+/*
+ * Walking every DIE through libdw costs an abbrev hash lookup under a lock per DIE and per
+ * attribute (80% of a -D on a 42 MB Go binary once the sections are inflated). The index
+ * needs little of each DIE: this reads .debug_info directly with the unit's abbrev table,
+ * skips attribute values by their form, jumps over subtrees with DW_AT_sibling, and decodes
+ * only the names and references of the DIEs index_walk() would visit, with the same rules.
+ * Whatever it does not understand (split units, unknown forms or sections it cannot read)
+ * makes index_build() fall back to index_walk().
+ */
+struct rsec {
+	const uint8_t *p;
+	size_t size;
+};
+
+struct rattr {
+	uint16_t at;
+	uint16_t form;
+	int size;		/* form_fixed_size() for the table's unit parameters */
+	int64_t implicit;
+};
+
+struct rabbrev {
+	uint32_t tag;
+	uint32_t first;		/* index in rtable.attrs */
+	uint16_t nattr;
+	bool children;
+	bool code;		/* DW_AT_low_pc or DW_AT_ranges */
+	bool inline_;		/* DW_AT_inline */
+	bool sibling;		/* DW_AT_sibling of a DIE with children */
+	int fixed;		/* bytes of all attribute values when constant, else -1 */
+};
+
+struct rtable {
+	uint64_t off;
+	int addr_size, off_size, version;	/* what fixed was computed for */
+	struct rabbrev *ab;	/* by code; tag 0: no such code */
+	size_t nr_ab, alloc_ab;
+	struct rattr *attrs;
+	size_t nr_attrs, alloc_attrs;
+	bool valid;
+};
+
+struct runit {
+	uint64_t start;		/* offset of the unit header */
+	const uint8_t *end;
+	int addr_size, off_size, version;
+	uint64_t str_off_base;
+	bool have_str_off_base;
+};
+
+struct rscan {
+	struct debuginfo *dbg;
+	Dwarf *dw;
+	struct rsec info, abbrev, str, line_str, str_offsets;
+	struct rsec alt_info, alt_str;
+	struct rtable tab;
+	bool bad;
+};
+
+/* a subprogram DIE's own names and references, for dwarf_attr_integrate()'s rules */
+struct rdecl {
+	uint64_t off;
+	const char *name, *linkage, *mips;
+	uint64_t origin, spec;	/* offsets in the main file; ~0: none or elsewhere */
+	bool has_origin, has_spec;	/* the attribute is there at all */
+	bool unread;		/* an attribute only libdw can read */
+};
+
+#define ROFF_NONE UINT64_MAX
+
+static bool rsec_get(Elf *elf, const char *want, struct rsec *out)
+{
+	size_t shstrndx;
+	Elf_Scn *scn = NULL;
+
+	memset(out, 0, sizeof(*out));
+	if (!elf || elf_getshdrstrndx(elf, &shstrndx) < 0)
+		return false;
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr mem, *sh = gelf_getshdr(scn, &mem);
+		const char *name = sh ? elf_strptr(elf, shstrndx, sh->sh_name) : NULL;
+		Elf_Data *data;
+
+		if (!name || strcmp(name, want))
+			continue;
+		if ((sh->sh_flags & SHF_COMPRESSED) || sh->sh_type == SHT_NOBITS)
+			return false;
+		data = elf_rawdata(scn, NULL);
+		if (!data || !data->d_buf)
+			return false;
+		out->p = data->d_buf;
+		out->size = data->d_size;
+		return true;
+	}
+	return false;
+}
+
+static inline uint64_t rd_uleb(const uint8_t **pp, const uint8_t *end)
+{
+	const uint8_t *p = *pp;
+	uint64_t v = 0;
+	int shift = 0;
+
+	while (p < end) {
+		uint8_t b = *p++;
+
+		if (shift < 64)
+			v |= (uint64_t)(b & 0x7f) << shift;
+		shift += 7;
+		if (!(b & 0x80))
+			break;
+	}
+	*pp = p;
+	return v;
+}
+
+static inline int64_t rd_sleb(const uint8_t **pp, const uint8_t *end)
+{
+	const uint8_t *p = *pp;
+	uint64_t v = 0;
+	int shift = 0;
+	uint8_t b = 0;
+
+	while (p < end) {
+		b = *p++;
+		if (shift < 64)
+			v |= (uint64_t)(b & 0x7f) << shift;
+		shift += 7;
+		if (!(b & 0x80))
+			break;
+	}
+	if (shift < 64 && (b & 0x40))
+		v |= ~(uint64_t)0 << shift;
+	*pp = p;
+	return (int64_t)v;
+}
+
+static inline uint64_t rd_n(const uint8_t *p, int n)
+{
+	uint64_t v = 0;
+
+	/* little-endian only: x86-64 */
+	memcpy(&v, p, n);
+	return v;
+}
+
+/* the size of a value of @form when it does not depend on the data, else -1 (-2: unknown) */
+static int form_fixed_size(unsigned form, const struct runit *u)
+{
+	switch (form) {
+	case DW_FORM_flag_present:
+	case DW_FORM_implicit_const:
+		return 0;
+	case DW_FORM_data1: case DW_FORM_ref1: case DW_FORM_flag: case DW_FORM_strx1:
+	case DW_FORM_addrx1:
+		return 1;
+	case DW_FORM_data2: case DW_FORM_ref2: case DW_FORM_strx2: case DW_FORM_addrx2:
+		return 2;
+	case DW_FORM_strx3: case DW_FORM_addrx3:
+		return 3;
+	case DW_FORM_data4: case DW_FORM_ref4: case DW_FORM_strx4: case DW_FORM_addrx4:
+	case DW_FORM_ref_sup4:
+		return 4;
+	case DW_FORM_data8: case DW_FORM_ref8: case DW_FORM_ref_sig8: case DW_FORM_ref_sup8:
+		return 8;
+	case DW_FORM_data16:
+		return 16;
+	case DW_FORM_addr:
+		return u->addr_size;
+	case DW_FORM_ref_addr:
+		return u->version == 2 ? u->addr_size : u->off_size;
+	case DW_FORM_strp: case DW_FORM_line_strp: case DW_FORM_sec_offset:
+	case DW_FORM_strp_sup: case DW_FORM_GNU_ref_alt: case DW_FORM_GNU_strp_alt:
+		return u->off_size;
+	case DW_FORM_string: case DW_FORM_block: case DW_FORM_block1: case DW_FORM_block2:
+	case DW_FORM_block4: case DW_FORM_exprloc: case DW_FORM_sdata: case DW_FORM_udata:
+	case DW_FORM_ref_udata: case DW_FORM_strx: case DW_FORM_addrx: case DW_FORM_loclistx:
+	case DW_FORM_rnglistx: case DW_FORM_indirect: case DW_FORM_GNU_addr_index:
+	case DW_FORM_GNU_str_index:
+		return -1;
+	default:
+		return -2;
+	}
+}
+
+/* skip one value; false on an unknown form or past @end */
+static bool form_skip(const uint8_t **pp, const uint8_t *end, unsigned form,
+		      const struct runit *u)
+{
+	const uint8_t *p = *pp;
+	int n = form_fixed_size(form, u);
+	uint64_t len;
+
+	if (n >= 0) {
+		p += n;
+	} else if (n == -2) {
+		return false;
+	} else {
+		switch (form) {
+		case DW_FORM_string:
+			p = memchr(p, 0, end - p);
+			if (!p)
+				return false;
+			p++;
+			break;
+		case DW_FORM_block:
+		case DW_FORM_exprloc:
+			len = rd_uleb(&p, end);
+			if (len > (uint64_t)(end - p))
+				return false;
+			p += len;
+			break;
+		case DW_FORM_block1:
+			if (p >= end)
+				return false;
+			p += 1 + p[0];
+			break;
+		case DW_FORM_block2:
+			if (end - p < 2)
+				return false;
+			p += 2 + rd_n(p, 2);
+			break;
+		case DW_FORM_block4:
+			if (end - p < 4)
+				return false;
+			p += 4 + rd_n(p, 4);
+			break;
+		case DW_FORM_sdata:
+			rd_sleb(&p, end);
+			break;
+		case DW_FORM_indirect:
+			form = rd_uleb(&p, end);
+			if (form == DW_FORM_indirect || form == DW_FORM_implicit_const)
+				return false;
+			if (!form_skip(&p, end, form, u))
+				return false;
+			break;
+		default:	/* the ULEB128 ones */
+			rd_uleb(&p, end);
+			break;
+		}
+	}
+	if (p > end)
+		return false;
+	*pp = p;
+	return true;
+}
+
+/* read a constant, reference or string offset of a fixed or ULEB form */
+static bool form_read(const uint8_t **pp, const uint8_t *end, unsigned form,
+		      const struct runit *u, int64_t implicit, uint64_t *val)
+{
+	const uint8_t *p = *pp;
+	int n = form_fixed_size(form, u);
+
+	if (form == DW_FORM_implicit_const) {
+		*val = implicit;
+		return true;
+	}
+	if (form == DW_FORM_indirect) {
+		form = rd_uleb(&p, end);
+		*pp = p;
+		return form != DW_FORM_indirect && form != DW_FORM_implicit_const &&
+		       form_read(pp, end, form, u, 0, val);
+	}
+	if (n > 8 || n == -2)
+		return false;
+	if (n >= 0) {
+		if (end - p < n)
+			return false;
+		*val = rd_n(p, n);
+		*pp = p + n;
+		return true;
+	}
+	if (form == DW_FORM_sdata) {
+		*val = rd_sleb(&p, end);
+		*pp = p;
+		return true;
+	}
+	if (form == DW_FORM_udata || form == DW_FORM_ref_udata || form == DW_FORM_strx ||
+	    form == DW_FORM_GNU_str_index) {
+		*val = rd_uleb(&p, end);
+		*pp = p;
+		return true;
+	}
+	return false;
+}
+
+static void rtable_release(struct rtable *t)
+{
+	free(t->ab);
+	free(t->attrs);
+	memset(t, 0, sizeof(*t));
+}
+
+/* parse the abbrev table at @off for unit @u (kept while units share it) */
+static bool rtable_load(struct rscan *s, uint64_t off, const struct runit *u)
+{
+	struct rtable *t = &s->tab;
+	const uint8_t *p, *end = s->abbrev.p + s->abbrev.size;
+
+	if (t->valid && t->off == off && t->addr_size == u->addr_size &&
+	    t->off_size == u->off_size && t->version == u->version)
+		return true;
+	t->valid = false;
+	t->nr_ab = t->nr_attrs = 0;
+	if (off >= s->abbrev.size)
+		return false;
+	p = s->abbrev.p + off;
+	for (;;) {
+		uint64_t code = rd_uleb(&p, end);
+		struct rabbrev ab = { 0 };
+
+		if (!code)
+			break;
+		if (p >= end || code > (1u << 20))
+			return false;
+		ab.tag = rd_uleb(&p, end);
+		if (p >= end)
+			return false;
+		ab.children = *p++ == DW_CHILDREN_yes;
+		ab.first = t->nr_attrs;
+		ab.nattr = 0;
+		ab.fixed = 0;
+		for (;;) {
+			uint64_t at = rd_uleb(&p, end), form = rd_uleb(&p, end);
+			int64_t ic = 0;
+			int n;
+
+			if (p >= end)
+				return false;
+			if (!at && !form)
+				break;
+			if (form == DW_FORM_implicit_const)
+				ic = rd_sleb(&p, end);
+			n = form_fixed_size(form, u);
+			if (n == -2 || at > 0xffff || form > 0xffff)
+				return false;
+			if (n < 0 || ab.fixed < 0)
+				ab.fixed = -1;
+			else
+				ab.fixed += n;
+			if (at == DW_AT_low_pc || at == DW_AT_ranges)
+				ab.code = true;
+			if (at == DW_AT_inline)
+				ab.inline_ = true;
+			if (at == DW_AT_sibling)
+				ab.sibling = true;
+			ALLOC_GROW(t->attrs, t->nr_attrs + 1, t->alloc_attrs);
+			t->attrs[t->nr_attrs++] = (struct rattr){ at, form, n, ic };
+			ab.nattr++;
+		}
+		if (code >= t->nr_ab) {
+			size_t old = t->nr_ab;
+
+			ALLOC_GROW(t->ab, code + 1, t->alloc_ab);
+			memset(t->ab + old, 0, (code + 1 - old) * sizeof(*t->ab));
+			t->nr_ab = code + 1;
+		}
+		if (!ab.tag)
+			return false;
+		t->ab[code] = ab;
+	}
+	t->off = off;
+	t->addr_size = u->addr_size;
+	t->off_size = u->off_size;
+	t->version = u->version;
+	t->valid = true;
+	return true;
+}
+
+static const char *rstr_at(const struct rsec *sec, uint64_t off)
+{
+	if (!sec->p || off >= sec->size || !memchr(sec->p + off, 0, sec->size - off))
+		return NULL;
+	return (const char *)sec->p + off;
+}
+
+/* a string attribute's value; NULL when absent or not a string form we can read */
+static const char *rstr(struct rscan *s, const struct runit *u, unsigned form, uint64_t v,
+			const char *inl, bool *unread)
+{
+	switch (form) {
+	case DW_FORM_string:
+		return inl;
+	case DW_FORM_strp:
+		return rstr_at(&s->str, v);
+	case DW_FORM_line_strp:
+		return rstr_at(&s->line_str, v);
+	case DW_FORM_GNU_strp_alt:
+		return rstr_at(&s->alt_str, v);
+	case DW_FORM_strx: case DW_FORM_strx1: case DW_FORM_strx2: case DW_FORM_strx3:
+	case DW_FORM_strx4: case DW_FORM_GNU_str_index: {
+		uint64_t base = u->have_str_off_base ? u->str_off_base :
+				(uint64_t)(u->off_size == 8 ? 16 : 8);
+		uint64_t at = base + v * u->off_size;
+
+		if (!s->str_offsets.p || at + u->off_size > s->str_offsets.size) {
+			*unread = true;
+			return NULL;
+		}
+		return rstr_at(&s->str, rd_n(s->str_offsets.p + at, u->off_size));
+	}
+	default:
+		*unread = true;
+		return NULL;
+	}
+}
+
+/* what index_walk() would read of one DIE */
+struct rdie {
+	const char *name, *linkage, *mips;
+	uint64_t origin, spec, sibling;		/* main-file offsets, ROFF_NONE when absent */
+	const void *origin_addr;		/* abstract origin's bytes (main or alt file) */
+	bool has_origin, has_spec;
+	bool unread;				/* something only libdw can answer */
+};
+
+static bool rdie_read(struct rscan *s, const struct runit *u, const struct rabbrev *ab,
+		      const uint8_t **pp, struct rdie *d)
+{
+	const uint8_t *p = *pp;
+
+	memset(d, 0, sizeof(*d));
+	d->origin = d->spec = d->sibling = ROFF_NONE;
+	for (unsigned i = 0; i < ab->nattr; i++) {
+		const struct rattr *a = &s->tab.attrs[ab->first + i];
+		unsigned form = a->form;
+		const char *inl = (const char *)p;
+		uint64_t v = 0;
+
+		switch (a->at) {
+		case DW_AT_name:
+		case DW_AT_linkage_name:
+		case DW_AT_MIPS_linkage_name:
+		case DW_AT_abstract_origin:
+		case DW_AT_specification:
+		case DW_AT_sibling:
+			break;
+		default:
+			if (!form_skip(&p, u->end, form, u))
+				return false;
+			continue;
+		}
+		if (form == DW_FORM_indirect) {
+			form = rd_uleb(&p, u->end);
+			inl = (const char *)p;
+		}
+		if (form == DW_FORM_string) {
+			if (!form_skip(&p, u->end, form, u))
+				return false;
+		} else if (!form_read(&p, u->end, form, u, a->implicit, &v)) {
+			if (!form_skip(&p, u->end, form, u))
+				return false;
+			d->unread = true;
+			continue;
+		}
+		if (a->at == DW_AT_name || a->at == DW_AT_linkage_name ||
+		    a->at == DW_AT_MIPS_linkage_name) {
+			const char *str = rstr(s, u, form, v, inl, &d->unread);
+
+			if (a->at == DW_AT_name)
+				d->name = str;
+			else if (a->at == DW_AT_linkage_name)
+				d->linkage = str;
+			else
+				d->mips = str;
+			continue;
+		}
+		/* references */
+		switch (form) {
+		case DW_FORM_ref1: case DW_FORM_ref2: case DW_FORM_ref4: case DW_FORM_ref8:
+		case DW_FORM_ref_udata:
+			v += u->start;
+			break;
+		case DW_FORM_ref_addr:
+			break;
+		case DW_FORM_GNU_ref_alt:
+			if (a->at == DW_AT_abstract_origin) {
+				d->has_origin = true;
+				if (s->alt_info.p && v < s->alt_info.size)
+					d->origin_addr = s->alt_info.p + v;
+				/* a name behind it: only libdw reads the alt file */
+			}
+			if (a->at != DW_AT_sibling)
+				d->unread = true;
+			continue;
+		default:
+			if (a->at != DW_AT_sibling)
+				d->unread = true;
+			continue;
+		}
+		if (v >= s->info.size) {
+			d->unread = true;
+			continue;
+		}
+		if (a->at == DW_AT_abstract_origin) {
+			d->has_origin = true;
+			d->origin = v;
+			d->origin_addr = s->info.p + v;
+		} else if (a->at == DW_AT_specification) {
+			d->has_spec = true;
+			d->spec = v;
+		} else {
+			d->sibling = v;
+		}
+	}
+	*pp = p;
+	return true;
+}
+
+/* skip a DIE's attribute values */
+static inline bool rdie_skip(struct rscan *s, const struct runit *u, const struct rabbrev *ab,
+			     const uint8_t **pp)
+{
+	const struct rattr *a = &s->tab.attrs[ab->first], *end = a + ab->nattr;
+
+	if (ab->fixed >= 0) {
+		*pp += ab->fixed;
+		return *pp <= u->end;
+	}
+	for (; a < end; a++) {
+		if (a->size >= 0)
+			*pp += a->size;
+		else if (!form_skip(pp, u->end, a->form, u))
+			return false;
+	}
+	return *pp <= u->end;
+}
+
+static bool scope_tag_lang(int tag, int lang)
+{
+	return lang == DW_LANG_C_plus_plus || lang == DW_LANG_C_plus_plus_11 ||
+	       lang == DW_LANG_C_plus_plus_14 || lang == DW_LANG_Rust || tag == DW_TAG_namespace;
+}
+
+#define RSCAN_DEPTH 66
+
+/* one unit's DIEs; false when the unit holds something only libdw can read */
+static bool rscan_unit(struct rscan *s, struct runit *u, const uint8_t *p,
+		       struct rdecl **decls, size_t *nr_decls, size_t *alloc_decls)
+{
+	struct debuginfo *dbg = s->dbg;
+	const char *scope[RSCAN_DEPTH + 1];
+	bool active[RSCAN_DEPTH + 1];
+	int depth = 0, lang = 0;
+	bool top = true;
+
+	scope[0] = NULL;
+	active[0] = true;
+	while (p < u->end) {
+		const uint8_t *die = p;
+		const struct rabbrev *ab;
+		uint64_t code = rd_uleb(&p, u->end);
+		bool act, descend = false;
+		const char *child_scope;
+		struct rdie d;
+
+		if (!code) {
+			if (depth-- == 0)
+				return true;	/* padding after the unit DIE's children */
+			continue;
+		}
+		if (code >= s->tab.nr_ab || !s->tab.ab[code].tag)
+			return false;
+		ab = &s->tab.ab[code];
+		act = depth <= RSCAN_DEPTH && active[depth];
+		child_scope = depth <= RSCAN_DEPTH ? scope[depth] : NULL;
+		if (top) {
+			/* the unit DIE: language and string offsets base */
+			const uint8_t *q = p;
+
+			top = false;
+			if (ab->tag != DW_TAG_compile_unit && ab->tag != DW_TAG_partial_unit)
+				return true;	/* a type unit: nothing for the index */
+			for (unsigned i = 0; i < ab->nattr; i++) {
+				const struct rattr *a = &s->tab.attrs[ab->first + i];
+				uint64_t v;
+
+				if (a->at == DW_AT_language || a->at == DW_AT_str_offsets_base) {
+					if (!form_read(&q, u->end, a->form, u, a->implicit, &v))
+						return false;
+					if (a->at == DW_AT_language)
+						lang = (int)v;
+					else {
+						u->str_off_base = v;
+						u->have_str_off_base = true;
+					}
+				} else if (!form_skip(&q, u->end, a->form, u)) {
+					return false;
+				}
+			}
+			p = q;
+			if (!ab->children)
+				return true;
+			depth = 1;
+			scope[1] = NULL;
+			active[1] = true;
+			continue;
+		}
+		if (!act) {
+			/* inside a subtree index_walk() does not enter */
+			if (!ab->children || !ab->sibling) {
+				if (!rdie_skip(s, u, ab, &p))
+					return false;
+				d.sibling = ROFF_NONE;
+			} else if (!rdie_read(s, u, ab, &p, &d)) {
+				return false;
+			}
+			if (ab->children) {
+				if (d.sibling != ROFF_NONE &&
+				    d.sibling > (uint64_t)(p - s->info.p) &&
+				    s->info.p + d.sibling <= u->end) {
+					p = s->info.p + d.sibling;
+					continue;
+				}
+				depth++;
+				if (depth <= RSCAN_DEPTH)
+					active[depth] = false;
+			}
+			continue;
+		}
+		switch (ab->tag) {
+		case DW_TAG_namespace:
+		case DW_TAG_module:
+		case DW_TAG_class_type:
+		case DW_TAG_structure_type:
+		case DW_TAG_union_type:
+			if (!rdie_read(s, u, ab, &p, &d))
+				return false;
+			if (ab->children && scope_tag_lang(ab->tag, lang)) {
+				const char *n = d.name;
+
+				descend = true;
+				if (!n && (d.has_origin || d.has_spec || d.unread)) {
+					/* dwarf_diename() follows the references: ask libdw */
+					Dwarf_Die dd;
+
+					if (dwarf_offdie(s->dw, die - s->info.p, &dd))
+						n = dwarf_diename(&dd);
+				}
+				if (n)
+					child_scope = intern_scope(dbg, child_scope, n);
+			}
+			break;
+		case DW_TAG_subprogram:
+		case DW_TAG_inlined_subroutine: {
+			bool abstract = ab->tag == DW_TAG_subprogram && ab->inline_;
+			struct idx_ent *e;
+
+			if (!rdie_read(s, u, ab, &p, &d))
+				return false;
+			if (ab->tag == DW_TAG_subprogram) {
+				ALLOC_GROW(*decls, *nr_decls + 1, *alloc_decls);
+				(*decls)[(*nr_decls)++] = (struct rdecl){
+					.off = die - s->info.p,
+					.name = d.name, .linkage = d.linkage, .mips = d.mips,
+					.origin = d.origin, .spec = d.spec,
+					.has_origin = d.has_origin, .has_spec = d.has_spec,
+					.unread = d.unread,
+				};
+			}
+			if (!ab->code && !abstract)
+				break;
+			ALLOC_GROW(dbg->idx, dbg->nr_idx + 1, dbg->alloc_idx);
+			e = &dbg->idx[dbg->nr_idx++];
+			memset(e, 0, sizeof(*e));
+			e->off = die - s->info.p;
+			e->addr = die;
+			e->lang = lang;
+			e->has_code = ab->code;
+			e->is_abstract = abstract;
+			e->scope = child_scope;
+			if (ab->tag == DW_TAG_inlined_subroutine) {
+				e->inlined = true;
+				e->origin = d.origin_addr;
+			} else {
+				/* names: resolved after the scan (they may follow the DIE) */
+				e->decl = *nr_decls;	/* 1-based */
+			}
+			descend = ab->code;
+			break;
+		}
+		case DW_TAG_lexical_block:
+			descend = true;
+			/* fall through */
+		default:
+			if (!descend && (!ab->children || !ab->sibling)) {
+				if (!rdie_skip(s, u, ab, &p))
+					return false;
+				break;
+			}
+			if (!rdie_read(s, u, ab, &p, &d))
+				return false;
+			if (!descend && ab->children && d.sibling != ROFF_NONE &&
+			    d.sibling > (uint64_t)(p - s->info.p) && s->info.p + d.sibling <= u->end) {
+				p = s->info.p + d.sibling;
+				continue;
+			}
+			break;
+		}
+		if (ab->children) {
+			depth++;
+			if (depth <= RSCAN_DEPTH) {
+				active[depth] = descend && depth <= 65;
+				scope[depth] = child_scope;
+			}
+		}
+	}
+	/* some producers leave out the closing null entries */
+	return true;
+}
+
+static int rdecl_cmp(const void *key, const void *elem)
+{
+	uint64_t k = *(const uint64_t *)key, o = ((const struct rdecl *)elem)->off;
+
+	return k < o ? -1 : k > o;
+}
+
+/*
+ * dwarf_attr_integrate() over the scanned subprograms: the attribute, else the abstract
+ * origin's, else the specification's; false when the chain leaves what was scanned
+ */
+static bool rdecl_integrate(const struct rdecl *decls, size_t nr, const struct rdecl *r,
+			    int which, const char **out)
+{
+	for (int chain = 0; chain < 9 && r; chain++) {
+		const char *v = which == 0 ? r->name : which == 1 ? r->linkage : r->mips;
+		uint64_t next;
+
+		if (r->unread)
+			return false;
+		if (v) {
+			*out = v;
+			return true;
+		}
+		if (r->has_origin)
+			next = r->origin;
+		else if (r->has_spec)
+			next = r->spec;
+		else {
+			*out = NULL;
+			return true;
+		}
+		if (next == ROFF_NONE)
+			return false;
+		r = bsearch(&next, decls, nr, sizeof(*decls), rdecl_cmp);
+	}
+	return false;
+}
+
+/* the index from the raw bytes; false (and nothing added) when libdw has to do it */
+static bool index_build_raw(struct debuginfo *dbg, Dwarf *dw)
+{
+	struct rscan s = { .dbg = dbg, .dw = dw };
+	struct rdecl *decls = NULL;
+	size_t nr_decls = 0, alloc_decls = 0, libdw_names = 0;
+	Elf *elf = dwarf_getelf(dw);
+	Dwarf *alt = dwarf_getalt(dw);
+	const uint8_t *p, *end;
+	bool ok = true;
+
+	if (!rsec_get(elf, ".debug_info", &s.info) || !rsec_get(elf, ".debug_abbrev", &s.abbrev))
+		return false;
+	rsec_get(elf, ".debug_str", &s.str);
+	rsec_get(elf, ".debug_line_str", &s.line_str);
+	rsec_get(elf, ".debug_str_offsets", &s.str_offsets);
+	if (alt) {
+		rsec_get(dwarf_getelf(alt), ".debug_info", &s.alt_info);
+		rsec_get(dwarf_getelf(alt), ".debug_str", &s.alt_str);
+	}
+	p = s.info.p;
+	end = p + s.info.size;
+	while (ok && end - p >= 11) {
+		struct runit u = { .start = p - s.info.p };
+		uint64_t len = rd_n(p, 4), abbrev_off;
+		uint8_t unit_type = DW_UT_compile;
+
+		p += 4;
+		u.off_size = 4;
+		if (len == 0xffffffff) {
+			len = rd_n(p, 8);
+			p += 8;
+			u.off_size = 8;
+		} else if (len >= 0xfffffff0) {
+			ok = false;
+			break;
+		}
+		if (len > (uint64_t)(end - p)) {
+			ok = false;
+			break;
+		}
+		u.end = p + len;
+		u.version = rd_n(p, 2);
+		p += 2;
+		if (u.version >= 5) {
+			unit_type = p[0];
+			u.addr_size = p[1];
+			p += 2;
+			abbrev_off = rd_n(p, u.off_size);
+			p += u.off_size;
+			if (unit_type == DW_UT_type || unit_type == DW_UT_split_type) {
+				p = u.end;
+				continue;
+			}
+			if (unit_type != DW_UT_compile && unit_type != DW_UT_partial) {
+				ok = false;	/* skeleton and split units: libdw */
+				break;
+			}
+		} else if (u.version >= 2) {
+			abbrev_off = rd_n(p, u.off_size);
+			p += u.off_size;
+			u.addr_size = *p++;
+		} else {
+			ok = false;
+			break;
+		}
+		if ((u.addr_size != 4 && u.addr_size != 8) || p > u.end ||
+		    !rtable_load(&s, abbrev_off, &u) ||
+		    !rscan_unit(&s, &u, p, &decls, &nr_decls, &alloc_decls)) {
+			ok = false;
+			break;
+		}
+		p = u.end;
+	}
+	rtable_release(&s.tab);
+	if (!ok) {
+		pr_debug("raw DWARF scan gave up at %#lx: libdw walks the DIEs",
+			 (unsigned long)(p - s.info.p));
+		for (size_t i = 0; i < dbg->nr_idx; i++)
+			free(dbg->idx[i].name);
+		dbg->nr_idx = 0;
+		free(decls);
+		return false;
+	}
+	/* names as dwarf_attr_integrate() finds them */
+	for (size_t i = 0; i < dbg->nr_idx; i++) {
+		struct idx_ent *e = &dbg->idx[i];
+		const struct rdecl *r;
+		const char *lk = NULL;
+
+		if (!e->decl)
+			continue;
+		r = &decls[e->decl - 1];
+		if (rdecl_integrate(decls, nr_decls, r, 0, &e->dwname) &&
+		    rdecl_integrate(decls, nr_decls, r, 1, &lk) &&
+		    (lk || rdecl_integrate(decls, nr_decls, r, 2, &lk))) {
+			e->linkage = lk;
+		} else {
+			Dwarf_Die *die = idx_die(dbg, e);
+
+			libdw_names++;
+			e->dwname = die ? die_str(die, DW_AT_name) : NULL;
+			e->linkage = die ? die_str(die, DW_AT_linkage_name) : NULL;
+			if (die && !e->linkage)
+				e->linkage = die_str(die, DW_AT_MIPS_linkage_name);
+		}
+		e->decl = 0;
+	}
+	free(decls);
+	pr_debug("raw DWARF scan: %zu function DIEs, %zu names through libdw", dbg->nr_idx,
+		 libdw_names);
+	return true;
+}
+
 /* one pass over every unit, once per debuginfo */
 static void index_build(struct debuginfo *dbg)
 {
@@ -841,6 +1824,8 @@ static void index_build(struct debuginfo *dbg)
 	dbg->idx_built = true;
 	dw = debuginfo_dwarf(dbg, NULL);
 	if (!dw)
+		return;
+	if (index_build_raw(dbg, dw))
 		return;
 	while (dwarf_get_units(dw, cu, &cu, NULL, &unit_type, &cudie, &subdie) == 0) {
 		Dwarf_Die *top = unit_type == DW_UT_skeleton ? &subdie : &cudie;
@@ -1300,12 +2285,14 @@ int debuginfo_find_functions(struct debuginfo *dbg, const char *pattern, struct 
 		} else {
 			struct idx_ent *e = cands[i].e;
 
+			Dwarf_Die *edie = idx_die(dbg, e);
+
 			if (e->is_abstract)
-				o = e->die.addr;
-			if (!e->has_code || !die_code_range(&e->die, &f.entry, &f.end))
+				o = e->addr;
+			if (!e->has_code || !edie || !die_code_range(edie, &f.entry, &f.end))
 				f.entry = 0;
 			else
-				func_fill_die(&f, &e->die);
+				func_fill_die(&f, edie);
 		}
 		if (f.entry) {
 			f.name = xstrdup(cands[i].name);
@@ -1340,22 +2327,24 @@ int debuginfo_find_functions(struct debuginfo *dbg, const char *pattern, struct 
 				     sizeof(*names), strcmp_ptr))
 				continue;
 			ALLOC_GROW(origins, nr_origins + 1, alloc_origins);
-			origins[nr_origins++] = e->die.addr;
+			origins[nr_origins++] = e->addr;
 		}
 		free(names);
 		qsort(origins, nr_origins, sizeof(*origins), ptr_cmp);
 		for (size_t i = 0; i < dbg->nr_idx; i++) {
 			struct idx_ent *e = &dbg->idx[i];
 			struct func f = { 0 };
+			Dwarf_Die *die;
 
 			if (!e->inlined || !e->origin ||
 			    !bsearch(&e->origin, origins, nr_origins, sizeof(*origins), ptr_cmp))
 				continue;
-			if (!die_code_range(&e->die, &f.entry, &f.end))
+			die = idx_die(dbg, e);
+			if (!die || !die_code_range(die, &f.entry, &f.end))
 				continue;
 			f.inlined = true;
 			/* the abstract DIE's name, which is what was matched */
-			f.name = debuginfo_die_name(&e->die);
+			f.name = debuginfo_die_name(die);
 			if (!f.name)
 				continue;
 			if (e->scope && !strstr(f.name, "::") && e->lang != DW_LANG_Go &&
@@ -1371,7 +2360,7 @@ int debuginfo_find_functions(struct debuginfo *dbg, const char *pattern, struct 
 				Dwarf_Die o;
 				const char *lk = NULL;
 
-				if (dwarf_attr(&e->die, DW_AT_abstract_origin, &am) &&
+				if (dwarf_attr(die, DW_AT_abstract_origin, &am) &&
 				    dwarf_formref_die(&am, &o))
 					lk = die_str(&o, DW_AT_linkage_name);
 				if (lk && is_mangled(lk)) {
@@ -1383,7 +2372,7 @@ int debuginfo_find_functions(struct debuginfo *dbg, const char *pattern, struct 
 						free(sig);
 				}
 			}
-			func_fill_die(&f, &e->die);
+			func_fill_die(&f, die);
 			add_func(&funcs, &nr_funcs, &alloc_out, &f);
 		}
 	}
