@@ -52,12 +52,24 @@ struct cu_func {
 	Dwarf_Die die;
 };
 
+/* a code range of a DIE at the top of a CU, for debuginfo_getscopes() */
+struct cu_top {
+	Dwarf_Addr start, end;
+	Dwarf_Addr max_end;	/* of this and every earlier one (sorted by start) */
+	size_t order;		/* of the DIE among the CU's children */
+	Dwarf_Die die;
+};
+
 struct cu_funcs {
 	const void *cu;		/* the CU DIE's addr */
 	unsigned int lookups;
 	struct cu_func *v;	/* sorted by low, then order; NULL until the second lookup */
 	size_t nr, alloc;
 	bool built;
+	unsigned int scope_lookups;
+	struct cu_top *tops;	/* sorted by start; built on the second debuginfo_getscopes() */
+	size_t nr_tops, alloc_tops;
+	bool tops_built, tops_bad;	/* bad: imported units, only libdw gets it right */
 };
 
 struct cu_range {
@@ -208,8 +220,10 @@ void debuginfo_free(struct debuginfo *dbg)
 		free(dbg->idx[i].sig);
 	}
 	free(dbg->idx);
-	for (size_t i = 0; i < dbg->nr_cu_funcs; i++)
+	for (size_t i = 0; i < dbg->nr_cu_funcs; i++) {
 		free(dbg->cu_funcs[i].v);
+		free(dbg->cu_funcs[i].tops);
+	}
 	free(dbg->cu_funcs);
 	free(dbg->cu_ranges);
 	for (size_t i = 0; i < dbg->nr_scopes; i++)
@@ -676,22 +690,25 @@ static int cu_func_cmp(const void *a, const void *b)
  * over 1000 functions of one CU would walk the CU 1000 times). Functions nested in others
  * (GNU C) are left to find_subprogram(), as is every pc inside a function.
  */
-static bool cu_func_exact(struct debuginfo *dbg, Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die *out)
+static struct cu_funcs *cu_funcs_of(struct debuginfo *dbg, Dwarf_Die *cu)
 {
-	struct cu_funcs *cf = NULL;
-	size_t lo = 0, hi;
+	struct cu_funcs *cf;
 
 	for (size_t i = 0; i < dbg->nr_cu_funcs; i++)
-		if (dbg->cu_funcs[i].cu == cu->addr) {
-			cf = &dbg->cu_funcs[i];
-			break;
-		}
-	if (!cf) {
-		ALLOC_GROW(dbg->cu_funcs, dbg->nr_cu_funcs + 1, dbg->alloc_cu_funcs);
-		cf = &dbg->cu_funcs[dbg->nr_cu_funcs++];
-		memset(cf, 0, sizeof(*cf));
-		cf->cu = cu->addr;
-	}
+		if (dbg->cu_funcs[i].cu == cu->addr)
+			return &dbg->cu_funcs[i];
+	ALLOC_GROW(dbg->cu_funcs, dbg->nr_cu_funcs + 1, dbg->alloc_cu_funcs);
+	cf = &dbg->cu_funcs[dbg->nr_cu_funcs++];
+	memset(cf, 0, sizeof(*cf));
+	cf->cu = cu->addr;
+	return cf;
+}
+
+static bool cu_func_exact(struct debuginfo *dbg, Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die *out)
+{
+	struct cu_funcs *cf = cu_funcs_of(dbg, cu);
+	size_t lo = 0, hi;
+
 	if (++cf->lookups < 2)
 		return false;
 	if (!cf->built) {
@@ -820,6 +837,159 @@ bool debuginfo_subprogram_at(struct debuginfo *dbg, uint64_t vaddr, Dwarf_Die *d
 			     Dwarf_Die *cu)
 {
 	return func_die_at(dbg, vaddr, die, cu);
+}
+
+/* ---- debuginfo_getscopes(): dwarf_getscopes() without a walk of the CU per call ---- */
+
+static int cu_top_cmp(const void *a, const void *b)
+{
+	const struct cu_top *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* every child of the CU with code ranges, in the order dwarf_getscopes() visits them */
+static void cu_tops_build(struct cu_funcs *cf, Dwarf_Die *cu)
+{
+	Dwarf_Die child;
+	size_t order = 0;
+
+	cf->tops_built = true;
+	if (dwarf_child(cu, &child) != 0)
+		return;
+	do {
+		Dwarf_Addr base, start, end;
+		ptrdiff_t off = 0;
+
+		if (dwarf_tag(&child) == DW_TAG_imported_unit) {
+			cf->tops_bad = true;
+			return;
+		}
+		order++;
+		if (!dwarf_hasattr(&child, DW_AT_low_pc) && !dwarf_hasattr(&child, DW_AT_ranges))
+			continue;
+		while ((off = dwarf_ranges(&child, off, &base, &start, &end)) > 0) {
+			if (start >= end)
+				continue;
+			ALLOC_GROW(cf->tops, cf->nr_tops + 1, cf->alloc_tops);
+			cf->tops[cf->nr_tops++] = (struct cu_top){
+				.start = start, .end = end, .order = order, .die = child,
+			};
+		}
+	} while (dwarf_siblingof(&child, &child) == 0);
+	qsort(cf->tops, cf->nr_tops, sizeof(*cf->tops), cu_top_cmp);
+	for (size_t i = 0; i < cf->nr_tops; i++)
+		cf->tops[i].max_end = i && cf->tops[i - 1].max_end > cf->tops[i].end ?
+				      cf->tops[i - 1].max_end : cf->tops[i].end;
+}
+
+/* the first child of the CU (in DIE order) whose code holds @pc */
+static bool cu_top_at(struct cu_funcs *cf, Dwarf_Addr pc, Dwarf_Die *out)
+{
+	size_t lo = 0, hi = cf->nr_tops, best = SIZE_MAX;
+
+	/* the last range starting at or below pc, then back while an earlier one can hold it */
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (cf->tops[mid].start <= pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo; i-- > 0 && cf->tops[i].max_end > pc;) {
+		if (pc < cf->tops[i].end && (best == SIZE_MAX || cf->tops[i].order < cf->tops[best].order))
+			best = i;
+	}
+	if (best == SIZE_MAX)
+		return false;
+	*out = cf->tops[best].die;
+	return true;
+}
+
+/* the tags __libdw_visit_scopes() descends into */
+static bool may_have_scopes(int tag)
+{
+	switch (tag) {
+	case DW_TAG_compile_unit:
+	case DW_TAG_module:
+	case DW_TAG_lexical_block:
+	case DW_TAG_with_stmt:
+	case DW_TAG_catch_block:
+	case DW_TAG_try_block:
+	case DW_TAG_entry_point:
+	case DW_TAG_inlined_subroutine:
+	case DW_TAG_subprogram:
+	case DW_TAG_namespace:
+	case DW_TAG_class_type:
+	case DW_TAG_structure_type:
+		return true;
+	default:
+		return false;
+	}
+}
+
+int debuginfo_getscopes(struct debuginfo *dbg, Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die **scopes)
+{
+	struct cu_funcs *cf = cu_funcs_of(dbg, cu);
+	Dwarf_Die *chain = NULL, top, cur;
+	size_t n = 0, alloc = 0;
+
+	if (++cf->scope_lookups < 2)
+		return dwarf_getscopes(cu, pc, scopes);
+	if (!cf->tops_built)
+		cu_tops_build(cf, cu);
+	if (cf->tops_bad)
+		return dwarf_getscopes(cu, pc, scopes);
+	if (!cu_top_at(cf, pc, &top))
+		return 0;
+	/* down the first child holding pc at each level, as the libdw walk goes */
+	cur = top;
+	ALLOC_GROW(chain, n + 1, alloc);
+	chain[n++] = cur;
+	for (;;) {
+		Dwarf_Die child;
+		bool found = false;
+		int tag = dwarf_tag(&cur);
+
+		if (tag == DW_TAG_inlined_subroutine || tag == DW_TAG_imported_unit) {
+			/* the abstract definition's scopes follow: libdw's own walk */
+			free(chain);
+			return dwarf_getscopes(cu, pc, scopes);
+		}
+		if (!may_have_scopes(tag) || dwarf_child(&cur, &child) != 0)
+			break;
+		do {
+			int r = dwarf_haspc(&child, pc);
+
+			if (dwarf_tag(&child) == DW_TAG_imported_unit) {
+				free(chain);
+				return dwarf_getscopes(cu, pc, scopes);
+			}
+			if (r > 0) {
+				found = true;
+				break;
+			}
+		} while (dwarf_siblingof(&child, &child) == 0);
+		if (!found)
+			break;
+		cur = child;
+		ALLOC_GROW(chain, n + 1, alloc);
+		chain[n++] = cur;
+	}
+	/* innermost first, then the CU */
+	ALLOC_GROW(chain, n + 1, alloc);
+	for (size_t i = 0; i < n / 2; i++) {
+		Dwarf_Die t = chain[i];
+
+		chain[i] = chain[n - 1 - i];
+		chain[n - 1 - i] = t;
+	}
+	chain[n++] = *cu;
+	*scopes = chain;
+	return n;
 }
 
 static const char *intern_scope(struct debuginfo *dbg, const char *outer, const char *name)

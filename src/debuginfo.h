@@ -66,6 +66,18 @@ bool debuginfo_subprogram_at(struct debuginfo *dbg, uint64_t vaddr, Dwarf_Die *d
 			     Dwarf_Die *cu);
 
 /**
+ * debuginfo_getscopes() - what dwarf_getscopes(@cu, @pc, @scopes) returns (the DIEs whose
+ * code holds @pc, innermost first, ending with the CU; through an inlined copy on into its
+ * abstract definition's parents), without walking the whole CU again on every call: from
+ * the second call for a CU on, its functions are looked up in a table by address
+ * @cu: the CU DIE, as from debuginfo_addr_cu()
+ * @pc: a DWARF address (vaddr - bias)
+ * Return: the number of scopes with *@scopes a new array for free(), 0 when nothing holds
+ * @pc, or -1 (libdw error), like dwarf_getscopes().
+ */
+int debuginfo_getscopes(struct debuginfo *dbg, Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die **scopes);
+
+/**
  * debuginfo_die_name() - the name of a function DIE (subprogram or inlined copy: its
  * abstract origin / specification) as the language spells it ("ns::C::m", "main.f")
  * Return: a new string, or NULL when the DIE has no name.
