@@ -2356,8 +2356,10 @@ int resolve_probe(const struct probe_spec *spec, struct debuginfo *dbg,
 
 		diag_init(&one, d->input);
 		ret = resolve_site(spec, dbg, o, s, &out[n], glob ? &one : d);
-		if (ret && !glob)
+		if (ret && !glob) {
+			diag_release(&one);
 			goto err;
+		}
 		if (ret) {
 			/* a glob skips the functions where an argument does not exist */
 			pr_info("%s: %s", s->func ? s->func : "?", one.msg ? one.msg : "?");

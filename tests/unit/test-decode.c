@@ -83,7 +83,12 @@ static void make_probe(struct trace_probe *tp, uint64_t vaddr)
 	a = trace_probe_add_arg(tp); a->name = strdup("f"); a->kind = VK_FLOAT; a->size = 8;
 	a->field = 7;
 	a = trace_probe_add_arg(tp); a->name = strdup("e"); a->kind = VK_ENUM; a->size = 4;
-	a->is_signed = true; a->field = 8; a->enums = colors; a->nr_enums = 3;
+	a->is_signed = true; a->field = 8; a->nr_enums = ARRAY_SIZE(colors);
+	a->enums = calloc(a->nr_enums, sizeof(*a->enums));
+	for (size_t i = 0; i < a->nr_enums; i++) {
+		a->enums[i].value = colors[i].value;
+		a->enums[i].name = strdup(colors[i].name);
+	}
 	a = trace_probe_add_arg(tp); a->name = strdup("bo"); a->kind = VK_BOOL; a->size = 1;
 	a->field = 9;
 	a = trace_probe_add_arg(tp); a->name = strdup("ch"); a->kind = VK_CHAR; a->size = 1;
@@ -285,6 +290,9 @@ int main(void)
 		strbuf_release(&sb);
 	}
 	decoder_free(dc);
+	trace_probe_release(&tp);
+	trace_probe_release(&tp2);
+	diag_release(&d);
 	tep_free(tep);
 	return TEST_DONE();
 }
