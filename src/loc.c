@@ -554,6 +554,109 @@ static int decode_block(Dwarf_Attribute *attr, Dwarf_Op *ops, size_t max, size_t
 	return 0;
 }
 
+/* Whether @var's type is a signed integer (typedefs and qualifiers stripped; an enum by its
+ * underlying type or, without one, by whether an enumerator is negative). */
+static bool var_type_signed(Dwarf_Die *var)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Die t;
+	Dwarf_Word enc;
+
+	if (!dwarf_attr_integrate(var, DW_AT_type, &attr) || !dwarf_formref_die(&attr, &t))
+		return false;
+	for (int i = 0; i < 16; i++) {
+		int tag = dwarf_tag(&t);
+
+		if (tag == DW_TAG_base_type)
+			return dwarf_attr(&t, DW_AT_encoding, &attr) && !dwarf_formudata(&attr, &enc) &&
+			       (enc == DW_ATE_signed || enc == DW_ATE_signed_char);
+		if (tag == DW_TAG_enumeration_type && !dwarf_hasattr(&t, DW_AT_type)) {
+			Dwarf_Die child;
+			Dwarf_Sword v;
+
+			if (dwarf_child(&t, &child) != 0)
+				return false;
+			do {
+				if (dwarf_attr(&child, DW_AT_const_value, &attr) &&
+				    dwarf_whatform(&attr) == DW_FORM_sdata &&
+				    !dwarf_formsdata(&attr, &v) && v < 0)
+					return true;
+			} while (dwarf_siblingof(&child, &child) == 0);
+			return false;
+		}
+		if (tag != DW_TAG_typedef && tag != DW_TAG_const_type &&
+		    tag != DW_TAG_volatile_type && tag != DW_TAG_enumeration_type &&
+		    tag != DW_TAG_atomic_type && tag != DW_TAG_restrict_type)
+			return false;
+		if (!dwarf_attr_integrate(&t, DW_AT_type, &attr) || !dwarf_formref_die(&attr, &t))
+			return false;
+	}
+	return false;
+}
+
+/*
+ * DW_AT_const_value as the 64 bits the kernel's immediate gets. DW_FORM_data1..8 hold raw
+ * bits of that size whose signedness only the variable's type tells (libdw's
+ * dwarf_formsdata() sign-extends them: an unsigned long 200 in data1 would become -56);
+ * DW_FORM_sdata is signed, DW_FORM_udata unsigned; a block of at most 8 bytes is the value's
+ * bytes (little-endian).
+ */
+static int const_value(Dwarf_Die *var, Dwarf_Attribute *attr, uint64_t *v)
+{
+	unsigned int bytes = 0;
+	Dwarf_Sword s;
+	Dwarf_Word u;
+	Dwarf_Block b;
+
+	switch (dwarf_whatform(attr)) {
+	case DW_FORM_data1:
+		bytes = 1;
+		break;
+	case DW_FORM_data2:
+		bytes = 2;
+		break;
+	case DW_FORM_data4:
+		bytes = 4;
+		break;
+	case DW_FORM_data8:
+		bytes = 8;
+		break;
+	case DW_FORM_sdata:
+	case DW_FORM_implicit_const:
+		if (dwarf_formsdata(attr, &s) != 0)
+			return -EINVAL;
+		*v = (uint64_t)s;
+		return 0;
+	case DW_FORM_udata:
+		if (dwarf_formudata(attr, &u) != 0)
+			return -EINVAL;
+		*v = u;
+		return 0;
+	case DW_FORM_block:
+	case DW_FORM_block1:
+	case DW_FORM_block2:
+	case DW_FORM_block4:
+		if (dwarf_formblock(attr, &b) != 0 || b.length == 0 || b.length > 8)
+			return -EINVAL;
+		*v = 0;
+		memcpy(v, b.data, b.length);
+		bytes = (unsigned int)b.length;
+		if (bytes < 8 && var_type_signed(var) && (*v >> (bytes * 8 - 1)) & 1)
+			*v |= ~(uint64_t)0 << (bytes * 8);
+		return 0;
+	default:
+		return -EINVAL;
+	}
+	if (dwarf_formudata(attr, &u) != 0)
+		return -EINVAL;
+	if (bytes < 8)
+		u &= ((uint64_t)1 << (bytes * 8)) - 1;
+	if (bytes < 8 && var_type_signed(var) && (u >> (bytes * 8 - 1)) & 1)
+		u |= ~(uint64_t)0 << (bytes * 8);
+	*v = u;
+	return 0;
+}
+
 int loc_from_die(Dwarf_Die *var, const struct loc_ctx *ctx, struct loc *out, struct strbuf *err)
 {
 	Dwarf_Attribute attr;
@@ -565,14 +668,8 @@ int loc_from_die(Dwarf_Die *var, const struct loc_ctx *ctx, struct loc *out, str
 	out->nr = 0;
 	if (dwarf_attr_integrate(var, DW_AT_const_value, &attr)) {
 		struct loc_piece p = { .kind = LOC_IMM, .reg = -1 };
-		Dwarf_Sword s;
-		Dwarf_Word u;
 
-		if (dwarf_formsdata(&attr, &s) == 0) {
-			p.imm = (uint64_t)s;
-		} else if (dwarf_formudata(&attr, &u) == 0) {
-			p.imm = u;
-		} else {
+		if (const_value(var, &attr, &p.imm) < 0) {
 			p.kind = LOC_BAD;
 			p.why = xstrdup("is a constant that upfront cannot read from the DWARF");
 		}

@@ -69,6 +69,13 @@ if need "$CC"; then
 				-o "$out/c/lines-$o" "$src/c/lines.c"
 		done
 	fi
+	# values.c: constants, array bounds and dimensions (tests/e2e/cases/c.cases)
+	if [ -e "$src/c/values.c" ]; then
+		for o in O0 O2; do
+			build "$out/c/values-$o" "$src/c/values.c" $CC -g -$o -Wall \
+				-o "$out/c/values-$o" "$src/c/values.c"
+		done
+	fi
 	if [ -e "$out/c/orders-O2" ]; then
 		build "$out/c/orders-stripped" "$out/c/orders-O2" \
 			strip -o "$out/c/orders-stripped" "$out/c/orders-O2"
