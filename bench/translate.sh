@@ -1,20 +1,38 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# translate.sh - upfront vs perf probe: time to list functions and to translate probes (-F, -V, -D)
+# translate.sh - upfront vs perf probe: time to list functions, translate probes (-F, -V, -D)
+# and add a glob over 1000 functions (-a)
 #
 # Usage: bench/translate.sh [RUNS]      (root: perf probe reads tracefs even for -D)
-# Env:   UPFRONT=path/to/upfront  DOCKER=/usr/local/bin/docker  NCLASSES=2000
-# Prints one row per case: upfront mean, perf probe mean, upfront/perf ratio. A side that
-# fails is shown as "fail" with its first error line below the table.
+# Env:   UPFRONT=path/to/upfront  DOCKER=/usr/local/bin/docker  NCLASSES=2000  NFUNCS=1100
+# Prints one row per case: upfront and perf probe mean wall seconds and their ratio, then the
+# same for CPU seconds (user + system: on a busy machine the wall time also measures the
+# others' load, and upfront inflates debug sections on every core). A side that fails is
+# shown as "fail" with its first error line below the table.
+#
+# The -a rows time the add only; the events are deleted after each run (upfront -d,
+# perf probe -d), untimed. upfront puts a glob's points into one event when their fields
+# agree; perf probe makes one event per point and takes at most 128 points per probe, so
+# it gets the glob as NFUNCS/100 globs ('fn_00*' 'fn_01*' ...) of 100 functions each.
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
 UPFRONT=${UPFRONT:-$here/../upfront}
 DOCKER=${DOCKER:-/usr/local/bin/docker}
 NCLASSES=${NCLASSES:-2000}
+NFUNCS=${NFUNCS:-1100}
 RUNS=${1:-10}
 work=$(mktemp -d /tmp/upfront-bench.XXXXXX)
-trap 'rm -rf "$work"' EXIT INT TERM
+cleanup()
+{
+	if [ -f "$work/upft_many" ]; then
+		"$UPFRONT" -d 'upft_bench:*' > /dev/null 2>&1
+		perf probe -q -d 'probe_upft_many:*' > /dev/null 2>&1
+	fi
+	rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
 notes=()
 
 # A large C++ binary: NCLASSES classes in 20 namespaces, each with a virtual and an
@@ -47,37 +65,85 @@ gen_cpp()
 	g++ -g -O1 -o "$work/bigcpp" "$src"
 }
 
-# mean_time CMD...: mean wall seconds over RUNS runs; returns the command's status
-mean_time()
+# A C binary with NFUNCS functions fn_0000 ... of the same three parameters, -g -O1.
+gen_many()
 {
-	local out=$work/out st i t0 t1
+	local src=$work/many.c i
+	{
+		echo '#include <stdio.h>'
+		for ((i = 0; i < NFUNCS; i++)); do
+			printf '__attribute__((noinline)) long fn_%04d(long a, int b, const char *s)\n' "$i"
+			printf '{ return a * %d + b + s[0]; }\n' "$i"
+		done
+		echo 'int main(int argc, char **argv) {'
+		echo '	long t = 0;'
+		for ((i = 0; i < NFUNCS; i++)); do
+			printf '\tt += fn_%04d(t, argc, argv[0]);\n' "$i"
+		done
+		echo '	printf("%ld\n", t); return 0; }'
+	} > "$src"
+	gcc -g -O1 -o "$work/upft_many" "$src"
+}
 
-	"$@" > "$out" 2>&1
-	st=$?
-	if [ $st -ne 0 ]; then
-		head -1 "$out" > "$work/err"
-		return $st
+# timeit.py RUNS DELETE-CMD CMD...: "WALL CPU", the means over RUNS runs of CMD's wall time and
+# of its CPU time (user + system, its children included), after one untimed run to warm the
+# page cache. DELETE-CMD (a shell command, or "") runs untimed after each run. A failing
+# first run prints its first output line to stderr and exits 1.
+cat > "$work/timeit.py" <<'PY'
+import resource, subprocess, sys, time
+
+runs, delete, cmd = int(sys.argv[1]), sys.argv[2], sys.argv[3:]
+
+
+def cleanup():
+    if delete:
+        subprocess.run(delete, shell=True, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL)
+
+
+cleanup()
+first = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+cleanup()
+if first.returncode:
+    lines = first.stdout.decode(errors="replace").splitlines()
+    sys.stderr.write((lines[0] if lines else "exit %d" % first.returncode) + "\n")
+    sys.exit(1)
+wall = cpu = 0.0
+for _ in range(runs):
+    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    wall += time.perf_counter() - t0
+    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu += r1.ru_utime + r1.ru_stime - r0.ru_utime - r0.ru_stime
+    cleanup()
+print("%.4f %.4f" % (wall / runs, cpu / runs))
+PY
+
+# timed DELETE-CMD CMD...: "WALL CPU" or returns 1 with the first error line in $work/err
+timed()
+{
+	python3 "$work/timeit.py" "$RUNS" "$@" 2> "$work/err"
+}
+
+# print_row LABEL "UPFRONT-WALL UPFRONT-CPU" "PERF-WALL PERF-CPU" (or "fail")
+print_row()
+{
+	local label=$1 u=($2) p=($3) r=- rc=-
+
+	if [ "${u[0]}" != fail ] && [ "${p[0]}" != fail ]; then
+		r=$(awk -v a="${u[0]}" -v b="${p[0]}" 'BEGIN { printf "%.2f", a / b }')
+		rc=$(awk -v a="${u[1]}" -v b="${p[1]}" 'BEGIN { printf "%.2f", a / b }')
 	fi
-	if command -v hyperfine > /dev/null; then
-		hyperfine -N -w 1 -r "$RUNS" --export-json "$work/h.json" -- "$(printf '%q ' "$@")" \
-			> /dev/null 2>&1 &&
-			python3 -c 'import json,sys; print("%.4f" % json.load(open(sys.argv[1]))["results"][0]["mean"])' \
-				"$work/h.json"
-		return 0
-	fi
-	"$@" > /dev/null 2>&1	# warm the page cache
-	t0=$(date +%s%N)
-	for ((i = 0; i < RUNS; i++)); do
-		"$@" > /dev/null 2>&1
-	done
-	t1=$(date +%s%N)
-	awk -v ns=$((t1 - t0)) -v n="$RUNS" 'BEGIN { printf "%.4f\n", ns / n / 1e9 }'
+	printf '%-40s %8s %8s %6s  %8s %8s %6s\n' "$label" "${u[0]}" "${p[0]}" "$r" \
+		"${u[1]:--}" "${p[1]:--}" "$rc"
 }
 
 # row LABEL -- UPFRONT-ARGS... -- PERF-ARGS...
 row()
 {
-	local label=$1 up=() pf=() tu tp ratio
+	local label=$1 up=() pf=() tu tp
+
 	shift 2
 	while [ $# -gt 0 ] && [ "$1" != -- ]; do
 		up+=("$1")
@@ -85,19 +151,15 @@ row()
 	done
 	shift
 	pf=("$@")
-	if tu=$(mean_time "$UPFRONT" "${up[@]}"); then :; else
+	if ! tu=$(timed "" "$UPFRONT" "${up[@]}"); then
 		notes+=("$label: upfront: $(cat "$work/err")")
 		tu=fail
 	fi
-	if tp=$(mean_time perf probe -q "${pf[@]}"); then :; else
+	if ! tp=$(timed "" perf probe -q "${pf[@]}"); then
 		notes+=("$label: perf: $(cat "$work/err")")
 		tp=fail
 	fi
-	ratio=-
-	if [ "$tu" != fail ] && [ "$tp" != fail ]; then
-		ratio=$(awk -v a="$tu" -v b="$tp" 'BEGIN { printf "%.2f", a / b }')
-	fi
-	printf '%-44s %10s %10s %7s\n' "$label" "$tu" "$tp" "$ratio"
+	print_row "$label" "$tu" "$tp"
 }
 
 if [ ! -x "$UPFRONT" ]; then
@@ -106,11 +168,19 @@ if [ ! -x "$UPFRONT" ]; then
 fi
 echo "building a C++ binary with $NCLASSES classes (-g -O1) ..." >&2
 gen_cpp || exit 1
+echo "building a C binary with $NFUNCS functions (-g -O1) ..." >&2
+gen_many || exit 1
+many=$work/upft_many
+perf_globs=()
+for ((i = 0; i * 100 < NFUNCS; i++)); do
+	perf_globs+=("fn_$(printf %02d $i)*")
+done
 big=$work/bigcpp
 mid=$((NCLASSES / 2))
 cobra='github.com/docker/cli/vendor/github.com/spf13/cobra.(*Command).Execute'
 
-printf '%-44s %10s %10s %7s\n' "case ($RUNS runs, mean seconds)" upfront perf ratio
+printf '%-40s %8s %8s %6s  %8s %8s %6s\n' "case ($RUNS runs, mean seconds)" upfront perf ratio \
+	"cpu upf" "cpu perf" ratio
 if [ -x "$DOCKER" ]; then
 	row "docker -F '*'" -- -x "$DOCKER" -F '*' -- -x "$DOCKER" -F '*'
 	row "docker -V cobra Execute" -- -x "$DOCKER" -V "$cobra" -- -x "$DOCKER" -V "$cobra"
@@ -128,6 +198,27 @@ row "C++ x$NCLASSES -D method x" -- -x "$big" -D "ns$((mid % 20))::Class$mid::ha
 	-- -x "$big" -D "handle$mid x"
 row "C++ x$NCLASSES -V method" -- -x "$big" -V "ns$((mid % 20))::Class$mid::handle$mid" \
 	-- -x "$big" -V "handle$mid"
+perf_d=() perf_a=()
+for g in "${perf_globs[@]}"; do
+	perf_d+=(-D "$g a b s")
+	perf_a+=(-a "$g a b s")
+done
+row "C x$NFUNCS -D 'fn_* a b s'" -- -x "$many" -D 'fn_* a b s' -- -x "$many" "${perf_d[@]}"
+if [ -w /sys/kernel/tracing/uprobe_events ]; then
+	if ! tu=$(timed "'$UPFRONT' -d 'upft_bench:*'" \
+		"$UPFRONT" -x "$many" -g upft_bench -a 'fn_* a b s'); then
+		notes+=("C -a: upfront: $(cat "$work/err")")
+		tu=fail
+	fi
+	if ! tp=$(timed "perf probe -q -d 'probe_upft_many:*'" \
+		perf probe -q -x "$many" "${perf_a[@]}"); then
+		notes+=("C -a: perf: $(cat "$work/err")")
+		tp=fail
+	fi
+	print_row "C x$NFUNCS -a 'fn_* a b s' (add)" "$tu" "$tp"
+else
+	notes+=("tracefs not writable: -a skipped")
+fi
 for n in "${notes[@]}"; do
 	echo "note: $n"
 done
