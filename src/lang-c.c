@@ -57,6 +57,71 @@ int64_t lang_type_size(Dwarf_Die *type)
 	return (int64_t)sz;
 }
 
+/*
+ * A subrange bound as a number: DW_FORM_data1..8 are raw bits whose sign the form does not
+ * give (libdw's dwarf_formsdata() sign-extends them, so an upper bound of 255 in data1 read
+ * as -1); a C bound is not negative, so they are read unsigned. DW_FORM_sdata is signed.
+ */
+static bool bound_value(Dwarf_Attribute *attr, int64_t *v)
+{
+	Dwarf_Sword s;
+	Dwarf_Word u;
+
+	switch (dwarf_whatform(attr)) {
+	case DW_FORM_sdata:
+	case DW_FORM_implicit_const:
+		if (dwarf_formsdata(attr, &s) != 0)
+			return false;
+		*v = s;
+		return true;
+	case DW_FORM_data1:
+	case DW_FORM_data2:
+	case DW_FORM_data4:
+	case DW_FORM_data8:
+	case DW_FORM_udata:
+		if (dwarf_formudata(attr, &u) != 0)
+			return false;
+		/* an all-ones data8 upper bound is how some producers write -1 (no elements) */
+		*v = u > INT64_MAX ? -1 : (int64_t)u;
+		return true;
+	default:
+		return false;	/* a DWARF expression or a reference: a variable-length array */
+	}
+}
+
+int lang_array_dims(Dwarf_Die *arr, int64_t *counts, int max)
+{
+	Dwarf_Die child;
+	int n = 0;
+
+	if (dwarf_child(arr, &child) != 0)
+		return 0;
+	do {
+		Dwarf_Attribute attr;
+		int64_t v, lo = 0;
+
+		if (dwarf_tag(&child) != DW_TAG_subrange_type)
+			continue;
+		if (n == max)
+			break;
+		counts[n] = -1;
+		if (dwarf_attr(&child, DW_AT_lower_bound, &attr) && !bound_value(&attr, &lo))
+			lo = 0;
+		if (dwarf_attr(&child, DW_AT_count, &attr)) {
+			if (bound_value(&attr, &v) && v >= 0)
+				counts[n] = v;
+		} else if (dwarf_attr(&child, DW_AT_upper_bound, &attr)) {
+			if (bound_value(&attr, &v) && v >= lo - 1)
+				counts[n] = v - lo + 1;
+		}
+		/* a zero-length array ends a struct: its real length is the program's */
+		if (counts[n] == 0)
+			counts[n] = -1;
+		n++;
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return n;
+}
+
 bool lang_member_offset(Dwarf_Die *member, int64_t *off)
 {
 	Dwarf_Attribute attr;
@@ -245,26 +310,16 @@ static void c_name(Dwarf_Die *type, bool cxx, struct strbuf *out, int depth)
 			strbuf_addstr(out, "void");
 		return;
 	case DW_TAG_array_type: {
-		Dwarf_Die child;
+		int64_t counts[8];
+		int n = lang_array_dims(type, counts, ARRAY_SIZE(counts));
 
 		if (has_inner)
 			c_name(&inner, cxx, out, depth + 1);
-		if (dwarf_child(type, &child) == 0) {
-			do {
-				Dwarf_Attribute attr;
-				Dwarf_Word w;
-
-				if (dwarf_tag(&child) != DW_TAG_subrange_type)
-					continue;
-				if (dwarf_attr(&child, DW_AT_count, &attr) &&
-				    dwarf_formudata(&attr, &w) == 0)
-					strbuf_addf(out, "[%" PRIu64 "]", (uint64_t)w);
-				else if (dwarf_attr(&child, DW_AT_upper_bound, &attr) &&
-					 dwarf_formudata(&attr, &w) == 0)
-					strbuf_addf(out, "[%" PRIu64 "]", (uint64_t)w + 1);
-				else
-					strbuf_addstr(out, "[]");
-			} while (dwarf_siblingof(&child, &child) == 0);
+		for (int i = 0; i < n; i++) {
+			if (counts[i] >= 0)
+				strbuf_addf(out, "[%" PRId64 "]", counts[i]);
+			else
+				strbuf_addstr(out, "[]");
 		}
 		return;
 	}

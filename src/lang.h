@@ -62,6 +62,14 @@ bool lang_type_of(Dwarf_Die *die, Dwarf_Die *out);
 int64_t lang_type_size(Dwarf_Die *type);
 
 /**
+ * lang_array_dims() - the element counts of array type @arr, outermost dimension first
+ * @counts: filled with up to @max counts, -1 where the count is not known: a flexible array
+ *          (no bound), a GNU zero-length array (count 0), a variable-length array
+ * Return: the number of dimensions (DW_TAG_subrange_type children) described, at most @max
+ */
+int lang_array_dims(Dwarf_Die *arr, int64_t *counts, int max);
+
+/**
  * lang_find_member() - member @name of struct/class/union @type, searching anonymous members,
  * Go embedded structs and C++ base classes recursively
  * @member: the DW_TAG_member found

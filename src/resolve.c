@@ -43,6 +43,8 @@ struct val {
 	unsigned int bit_container;	/* bits of what @loc fetches */
 	bool is_vptr;			/* a C++ vtable pointer member: shown as a symbol */
 	bool raw;			/* a raw fetcharg: kernel semantics, typed as written */
+	unsigned int dim;		/* an array @type: how many of its dimensions are indexed
+					 * already (m[1] of int m[3][4] is an int[4]) */
 	char *what;			/* the expression so far, for messages ("r->Question") */
 };
 
@@ -614,28 +616,31 @@ static bool get_layout(Dwarf_Die *stripped, bool slice, struct lang_layout *l)
 	return lo->string_layout && lo->string_layout(stripped, name, l);
 }
 
-static int array_count(Dwarf_Die *arr, int64_t *count)
+#define MAX_DIMS 8
+
+/*
+ * The dimensions of array @arr left after @dim of them are indexed: @count of the next one
+ * (-1: not known), @inner the number of elements one step of it covers (the product of the
+ * dimensions after it; -1 when one of them is not known). Return: the dimensions in all.
+ */
+static int array_dim(Dwarf_Die *arr, unsigned int dim, int64_t *count, int64_t *inner)
 {
-	Dwarf_Die child;
+	int64_t counts[MAX_DIMS];
+	int n = lang_array_dims(arr, counts, MAX_DIMS);
 
 	*count = -1;
-	if (dwarf_child(arr, &child) != 0)
-		return 0;
-	do {
-		Dwarf_Attribute attr;
-		Dwarf_Word w;
-		Dwarf_Sword s;
-
-		if (dwarf_tag(&child) != DW_TAG_subrange_type)
+	*inner = 1;
+	if ((int)dim >= n)
+		return n;
+	*count = counts[dim];
+	for (int i = (int)dim + 1; i < n; i++) {
+		if (counts[i] < 0 || *inner < 0) {
+			*inner = -1;
 			continue;
-		if (dwarf_attr(&child, DW_AT_count, &attr) && !dwarf_formudata(&attr, &w))
-			*count = (int64_t)w;
-		else if (dwarf_attr(&child, DW_AT_upper_bound, &attr) &&
-			 !dwarf_formsdata(&attr, &s))
-			*count = s + 1;
-		return 0;
-	} while (dwarf_siblingof(&child, &child) == 0);
-	return 0;
+		}
+		*inner *= counts[i];
+	}
+	return n;
 }
 
 /*
@@ -707,20 +712,34 @@ static int val_index(struct rctx *rc, struct val *v, long idx, const char *what,
 		break;
 	}
 	if (tag == DW_TAG_array_type) {
-		int64_t count, total = lang_type_size(&t);
+		int64_t count, inner, total = lang_type_size(&t);
+		int ndims;
 
 		if (!lang_type_of(&t, &elem))
 			return diag_error(rc->d, sp, "'%s' is an array without element type", v->what);
-		array_count(&t, &count);
+		ndims = array_dim(&t, v->dim, &count, &inner);
 		esize = lang_type_size(&elem);
-		if (esize <= 0 && count > 0 && total > 0)
+		if (esize <= 0 && ndims <= 1 && count > 0 && total > 0)
 			esize = total / count;
+		if (inner < 0)
+			return diag_error(rc->d, sp, "cannot index '%s': an inner dimension of its "
+					  "array type has no known size", v->what);
+		esize *= inner;
+		if (esize <= 0)
+			return diag_error(rc->d, sp, "cannot index '%s': the size of its elements is "
+					  "unknown", v->what);
 		if (count >= 0 && (idx < 0 || idx >= count))
 			return diag_error(rc->d, sp, "index %ld is out of bounds of '%s' (%" PRId64
 					  " elements)", idx, v->what, count);
 		if (loc_part(rc, v, idx * esize, esize, &n, sp))
 			return -EINVAL;
-		n.type = elem;
+		if ((int)v->dim + 1 < ndims) {
+			/* a row of a multi-dimensional array: the same array type, one more index */
+			n.type = v->type;
+			n.dim = v->dim + 1;
+		} else {
+			n.type = elem;
+		}
 		n.has_type = true;
 		n.what = xstrdup(what);
 		val_move(v, &n);
@@ -1650,10 +1669,14 @@ static int emit_val(struct rctx *rc, const struct emit *em, struct val *v)
 		int field;
 		struct trace_arg *a;
 
+		int64_t inner;
+
 		if (!lang_type_of(&t, &et))
 			return diag_error(rc->d, em->sp, "'%s' is an array of unknown type",
 					  v->what);
-		array_count(&t, &count);
+		/* what is left of a multi-dimensional array is read whole, row after row */
+		array_dim(&t, v->dim, &count, &inner);
+		count = count < 0 || inner < 0 ? -1 : count * inner;
 		if (is_char_type(&et) && rc->lang->char_ptr_is_string) {
 			if (val_addr_fetch(rc, v, em->sp, &f))
 				return -EINVAL;
@@ -1665,6 +1688,9 @@ static int emit_val(struct rctx *rc, const struct emit *em, struct val *v)
 		if (lang_strip(&et, &ets) != DW_TAG_base_type && !is_pointer_tag(dwarf_tag(&ets)))
 			return diag_error(rc->d, em->sp, "'%s' is an array of aggregates; index it "
 					  "('%s[0]')", v->what, v->what);
+		if (count < 0)
+			return diag_error(rc->d, em->sp, "'%s' is an array of unknown length; index "
+					  "it ('%s[0]')", v->what, v->what);
 		if (count <= 0 || count > rc->o->kf.max_array || esize <= 0 || esize > 8)
 			return diag_error(rc->d, em->sp, "'%s' has %" PRId64 " elements; the kernel "
 					  "reads arrays of up to %d; index it", v->what, count,
