@@ -104,7 +104,8 @@ static const char usage_text[] =
 	"See upfront(1) for the probe syntax.\n";
 
 enum long_only {
-	OPT_STDIO = 256,
+	OPT_BASE = 256,
+	OPT_STDIO = OPT_BASE,
 	OPT_JSON,
 	OPT_MAX_EVENTS,
 	OPT_DURATION,
@@ -213,7 +214,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 			break;
 		}
 	}
-	while ((c = getopt_long(argc, argv, "x:FVLDaldg:p:e:vh", long_options, NULL)) != -1) {
+	opterr = 0;	/* one line on stderr, ours: getopt's own message would be a second */
+	while ((c = getopt_long(argc, argv, ":x:FVLDaldg:p:e:vh", long_options, NULL)) != -1) {
 		for (i = 0; i < (int)ARRAY_SIZE(mode_options); i++) {
 			if (mode_options[i].opt != c)
 				continue;
@@ -294,8 +296,17 @@ static int parse_args(int argc, char **argv, struct options *o)
 			break;
 		case 'F': case 'V': case 'L': case 'D': case 'a': case 'l': case 'd':
 			break;
+		case ':':
+			/* optopt: a short option's letter, or a long option's OPT_* value */
+			if (optopt > 0 && optopt < OPT_BASE)
+				return bad_usage("option '-%c' needs an argument", optopt);
+			return bad_usage("option '%s' needs an argument", argv[optind - 1]);
 		default:
-			return bad_usage("unknown option");
+			if (optopt > 0 && optopt < OPT_BASE)
+				return bad_usage("unknown option '-%c'", optopt);
+			if (optopt >= OPT_BASE)
+				return bad_usage("option '%s' takes no argument", argv[optind - 1]);
+			return bad_usage("unknown option '%s'", argv[optind - 1]);
 		}
 	}
 	o->words = argv + optind;
