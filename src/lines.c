@@ -808,15 +808,21 @@ static bool looks_like_file(const char *s, size_t len)
 					     ".hxx", ".C", ".go", ".rs", ".s", ".S", ".inc",
 					     ".ipp", ".tcc", ".y", ".l" };
 
-	if (memchr(s, '/', len))
-		return true;
+	const char *slash = memrchr(s, '/', len), *last = slash ? slash + 1 : s;
+	size_t llen = len - (size_t)(last - s);
+
 	for (size_t i = 0; i < ARRAY_SIZE(exts); i++) {
 		size_t el = strlen(exts[i]);
 
 		if (len > el && !memcmp(s + len - el, exts[i], el))
 			return true;
 	}
-	return false;
+	/*
+	 * A path without a source extension ("/usr/include/c++/12/vector") is a file; a Go
+	 * function has its import path's slashes too, but a '.' or '(' in its last part:
+	 * "github.com/spf13/cobra.(*Command).Execute", "example.com/orders/store.Lookup".
+	 */
+	return slash && !memchr(last, '.', llen) && !memchr(last, '(', llen);
 }
 
 /*
