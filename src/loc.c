@@ -554,52 +554,68 @@ static int decode_block(Dwarf_Attribute *attr, Dwarf_Op *ops, size_t max, size_t
 	return 0;
 }
 
-/* Whether @var's type is a signed integer (typedefs and qualifiers stripped; an enum by its
- * underlying type or, without one, by whether an enumerator is negative). */
-static bool var_type_signed(Dwarf_Die *var)
+/*
+ * The bits of @var's type when it is a signed integer (typedefs and qualifiers stripped; an
+ * enum by its underlying type or, without one, by whether an enumerator is negative); 0 when
+ * it is unsigned or not an integer.
+ */
+static unsigned int var_sign_bits(Dwarf_Die *var)
 {
 	Dwarf_Attribute attr;
 	Dwarf_Die t;
 	Dwarf_Word enc;
+	bool sg = false;
+	int size;
 
 	if (!dwarf_attr_integrate(var, DW_AT_type, &attr) || !dwarf_formref_die(&attr, &t))
-		return false;
+		return 0;
 	for (int i = 0; i < 16; i++) {
 		int tag = dwarf_tag(&t);
 
-		if (tag == DW_TAG_base_type)
-			return dwarf_attr(&t, DW_AT_encoding, &attr) && !dwarf_formudata(&attr, &enc) &&
-			       (enc == DW_ATE_signed || enc == DW_ATE_signed_char);
+		if (tag == DW_TAG_base_type) {
+			sg = dwarf_attr(&t, DW_AT_encoding, &attr) && !dwarf_formudata(&attr, &enc) &&
+			     (enc == DW_ATE_signed || enc == DW_ATE_signed_char);
+			break;
+		}
 		if (tag == DW_TAG_enumeration_type && !dwarf_hasattr(&t, DW_AT_type)) {
 			Dwarf_Die child;
 			Dwarf_Sword v;
 
-			if (dwarf_child(&t, &child) != 0)
-				return false;
-			do {
-				if (dwarf_attr(&child, DW_AT_const_value, &attr) &&
-				    dwarf_whatform(&attr) == DW_FORM_sdata &&
-				    !dwarf_formsdata(&attr, &v) && v < 0)
-					return true;
-			} while (dwarf_siblingof(&child, &child) == 0);
-			return false;
+			if (dwarf_child(&t, &child) == 0) {
+				do {
+					if (dwarf_attr(&child, DW_AT_const_value, &attr) &&
+					    dwarf_whatform(&attr) == DW_FORM_sdata &&
+					    !dwarf_formsdata(&attr, &v) && v < 0)
+						sg = true;
+				} while (dwarf_siblingof(&child, &child) == 0);
+			}
+			break;
 		}
 		if (tag != DW_TAG_typedef && tag != DW_TAG_const_type &&
 		    tag != DW_TAG_volatile_type && tag != DW_TAG_enumeration_type &&
 		    tag != DW_TAG_atomic_type && tag != DW_TAG_restrict_type)
-			return false;
+			return 0;
 		if (!dwarf_attr_integrate(&t, DW_AT_type, &attr) || !dwarf_formref_die(&attr, &t))
-			return false;
+			return 0;
 	}
-	return false;
+	size = dwarf_bytesize(&t);
+	return sg && size > 0 && size <= 8 ? (unsigned int)size * 8 : 0;
+}
+
+/* Sign-extend the low @bits of @v (0 or 64: unchanged). */
+static uint64_t sign_extend(uint64_t v, unsigned int bits)
+{
+	if (!bits || bits >= 64 || !((v >> (bits - 1)) & 1))
+		return v;
+	return v | ~(uint64_t)0 << bits;
 }
 
 /*
  * DW_AT_const_value as the 64 bits the kernel's immediate gets. DW_FORM_data1..8 hold raw
  * bits of that size whose signedness only the variable's type tells (libdw's
- * dwarf_formsdata() sign-extends them: an unsigned long 200 in data1 would become -56);
- * DW_FORM_sdata is signed, DW_FORM_udata unsigned; a block of at most 8 bytes is the value's
- * bytes (little-endian).
+ * dwarf_formsdata() sign-extends them from the form's size: an unsigned long 200 in data1
+ * became -56); they are sign-extended from the type's size when it is signed. DW_FORM_sdata
+ * is signed, DW_FORM_udata unsigned; a block of at most 8 bytes is the value's bytes.
  */
 static int const_value(Dwarf_Die *var, Dwarf_Attribute *attr, uint64_t *v)
 {
@@ -638,11 +654,9 @@ static int const_value(Dwarf_Die *var, Dwarf_Attribute *attr, uint64_t *v)
 	case DW_FORM_block4:
 		if (dwarf_formblock(attr, &b) != 0 || b.length == 0 || b.length > 8)
 			return -EINVAL;
-		*v = 0;
-		memcpy(v, b.data, b.length);
-		bytes = (unsigned int)b.length;
-		if (bytes < 8 && var_type_signed(var) && (*v >> (bytes * 8 - 1)) & 1)
-			*v |= ~(uint64_t)0 << (bytes * 8);
+		u = 0;
+		memcpy(&u, b.data, b.length);
+		*v = sign_extend(u, var_sign_bits(var));
 		return 0;
 	default:
 		return -EINVAL;
@@ -651,9 +665,7 @@ static int const_value(Dwarf_Die *var, Dwarf_Attribute *attr, uint64_t *v)
 		return -EINVAL;
 	if (bytes < 8)
 		u &= ((uint64_t)1 << (bytes * 8)) - 1;
-	if (bytes < 8 && var_type_signed(var) && (u >> (bytes * 8 - 1)) & 1)
-		u |= ~(uint64_t)0 << (bytes * 8);
-	*v = u;
+	*v = sign_extend(u, var_sign_bits(var));
 	return 0;
 }
 

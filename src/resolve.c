@@ -1445,14 +1445,40 @@ static void fill_enums(struct trace_arg *a, Dwarf_Die *en)
 		if (dwarf_tag(&child) != DW_TAG_enumerator ||
 		    !dwarf_attr(&child, DW_AT_const_value, &attr))
 			continue;
-		if (a->is_signed && !dwarf_formsdata(&attr, &s))
-			val = s;
-		else if (!dwarf_formudata(&attr, &u))
+		switch (dwarf_whatform(&attr)) {
+		case DW_FORM_data1:
+		case DW_FORM_data2:
+		case DW_FORM_data4:
+		case DW_FORM_data8: {
+			/*
+			 * Raw bits of the form's size: libdw's dwarf_formsdata() sign-extends
+			 * them from that size (200 in data1 read as -56, the value of another
+			 * enumerator). Signed from the enum's own size instead.
+			 */
+			unsigned int bits = a->size > 0 && a->size < 8 ? a->size * 8 : 64;
+			int form = dwarf_whatform(&attr);
+			unsigned int fbits = form == DW_FORM_data1 ? 8 : form == DW_FORM_data2 ? 16 :
+					     form == DW_FORM_data4 ? 32 : 64;
+
+			if (dwarf_formudata(&attr, &u))
+				continue;
+			if (fbits < 64)
+				u &= ((uint64_t)1 << fbits) - 1;
+			if (a->is_signed && bits < 64 && ((u >> (bits - 1)) & 1))
+				u |= ~(uint64_t)0 << bits;
 			val = (int64_t)u;
-		else if (!dwarf_formsdata(&attr, &s))
-			val = s;
-		else
-			continue;
+			break;
+		}
+		default:
+			if (a->is_signed && !dwarf_formsdata(&attr, &s))
+				val = s;
+			else if (!dwarf_formudata(&attr, &u))
+				val = (int64_t)u;
+			else if (!dwarf_formsdata(&attr, &s))
+				val = s;
+			else
+				continue;
+		}
 		ALLOC_GROW(a->enums, a->nr_enums + 1, alloc);
 		a->enums[a->nr_enums].value = val;
 		a->enums[a->nr_enums].name = xstrdup(die_name(&child));

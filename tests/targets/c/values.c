@@ -61,6 +61,14 @@ __attribute__((noinline)) int konst(int w)
 	return w;
 }
 
+/* Enumerators: gcc writes -56 as sdata and 200 as data1 (0xc8, the same byte). */
+enum wide { W_NEG = -56, W_ZERO = 0, W_BIG = 200 };
+
+__attribute__((noinline)) int pick(enum wide w)
+{
+	return (int)w + 1;
+}
+
 int main(void)
 {
 	struct zhdr *z = malloc(sizeof(*z) + 2 * sizeof(long));
@@ -87,6 +95,7 @@ int main(void)
 	f->vals[1] = 20;
 	f->vals[2] = 30;
 	printf("grid=%d tails=%d konst=%d\n", grid_sum(&grid), tails(z, f), konst(1));
+	printf("pick=%d\n", pick(W_BIG) + pick(W_NEG));
 	free(z);
 	free(f);
 	return 0;
