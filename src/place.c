@@ -390,11 +390,15 @@ static int resolve_func(const struct probe_place *pl, struct debuginfo *dbg,
 				diag_release(&cd);
 			}
 		} else if (pl->has_offset) {
-			if (f->end && f->entry + pl->offset >= f->end) {
+			/* compared as a distance: entry + a huge offset wraps below the end */
+			if (f->end && pl->offset >= f->end - f->entry) {
 				ret = diag_error(d, pl->span,
 						 "offset +%lu is beyond the end of %s (size %lu)",
 						 pl->offset, f->name,
 						 (unsigned long)(f->end - f->entry));
+			} else if (pl->offset > UINT64_MAX - f->entry) {
+				ret = diag_error(d, pl->span, "offset +%lu is beyond the end of %s",
+						 pl->offset, f->name);
 			} else {
 				site_from_func(&s, f, f->entry + pl->offset);
 				add_site(sites, nr, alloc, &s);

@@ -687,13 +687,25 @@ static void add_bound(struct rctx *rc, const struct val *v, const struct lang_la
 	rc->d = save;
 }
 
+/* The byte offset of element @idx of @esize bytes; an error when it does not fit in 63 bits
+ * (a wrapped product would silently read another element). */
+static int index_offset(struct rctx *rc, long idx, int64_t esize, const char *what,
+			struct span sp, int64_t *off)
+{
+	if (esize > 0 && idx > 0 && idx > INT64_MAX / esize)
+		return diag_error(rc->d, sp, "index %ld of '%s' is too large: it is %ld elements "
+				  "of %" PRId64 " bytes past the start", idx, what, idx, esize);
+	*off = (int64_t)idx * esize;
+	return 0;
+}
+
 /* @v[@idx] */
 static int val_index(struct rctx *rc, struct val *v, long idx, const char *what, struct span sp)
 {
 	Dwarf_Die t, elem;
 	struct lang_layout l;
 	struct val n;
-	int64_t esize;
+	int64_t esize, off = 0;
 	int tag = 0;
 
 	for (int i = 0; i < 16; i++) {
@@ -731,7 +743,8 @@ static int val_index(struct rctx *rc, struct val *v, long idx, const char *what,
 		if (count >= 0 && (idx < 0 || idx >= count))
 			return diag_error(rc->d, sp, "index %ld is out of bounds of '%s' (%" PRId64
 					  " elements)", idx, v->what, count);
-		if (loc_part(rc, v, idx * esize, esize, &n, sp))
+		if (index_offset(rc, idx, esize, v->what, sp, &off) ||
+		    loc_part(rc, v, off, esize, &n, sp))
 			return -EINVAL;
 		if ((int)v->dim + 1 < ndims) {
 			/* a row of a multi-dimensional array: the same array type, one more index */
@@ -753,7 +766,8 @@ static int val_index(struct rctx *rc, struct val *v, long idx, const char *what,
 		if (esize <= 0)
 			return diag_error(rc->d, sp, "cannot index '%s': the size of what it points "
 					  "to is unknown", v->what);
-		if (val_deref(rc, v, idx * esize, &elem, true, what, sp, &n))
+		if (index_offset(rc, idx, esize, v->what, sp, &off) ||
+		    val_deref(rc, v, off, &elem, true, what, sp, &n))
 			return -EINVAL;
 		val_move(v, &n);
 		return 0;
@@ -781,8 +795,12 @@ static int val_index(struct rctx *rc, struct val *v, long idx, const char *what,
 		esize = lang_type_size(&elem);
 		if (esize < 0)
 			esize = 0;
+		if (index_offset(rc, idx, esize, v->what, sp, &off)) {
+			val_release(&ptr);
+			return -EINVAL;
+		}
 		add_bound(rc, v, &l, &ptr, idx, esize, what, sp);
-		ret = val_deref(rc, &ptr, idx * esize, &elem, true, what, sp, &n);
+		ret = val_deref(rc, &ptr, off, &elem, true, what, sp, &n);
 		val_release(&ptr);
 		if (ret)
 			return ret;
