@@ -497,21 +497,21 @@ static uint64_t uleb(const unsigned char **p, const unsigned char *end)
 
 static int64_t sleb(const unsigned char **p, const unsigned char *end)
 {
-	int64_t v = 0;
+	uint64_t v = 0;		/* unsigned: shifting into bit 63 of an int64_t is undefined */
 	int shift = 0;
 	unsigned char b = 0;
 
 	while (*p < end) {
 		b = *(*p)++;
 		if (shift < 64)
-			v |= (int64_t)(b & 0x7f) << shift;
+			v |= (uint64_t)(b & 0x7f) << shift;
 		shift += 7;
 		if (!(b & 0x80))
 			break;
 	}
 	if (shift < 64 && (b & 0x40))
-		v |= -((int64_t)1 << shift);
-	return v;
+		v |= ~(uint64_t)0 << shift;
+	return (int64_t)v;
 }
 
 /* The few opcodes Go's block-form locations use. */
