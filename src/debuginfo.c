@@ -298,6 +298,23 @@ static int zscn_cmp(const void *a, const void *b)
 	return x->size > y->size ? -1 : x->size < y->size;
 }
 
+/* the sections libdw 0.188's dwarf_begin_elf() inflates: no other is worth the time */
+static bool libdw_reads_section(const char *name)
+{
+	static const char *const names[] = {
+		"info", "types", "abbrev", "addr", "aranges", "line", "line_str", "frame", "loc",
+		"loclists", "pubnames", "str", "str_offsets", "macinfo", "macro", "ranges",
+		"rnglists", "cu_index", "tu_index",
+	};
+
+	if (strncmp(name, ".debug_", 7))
+		return false;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(name + 7, names[i]))
+			return true;
+	return false;
+}
+
 /* minimum total for threads to pay off: below, libdw does it alone */
 #define INFLATE_PARALLEL_MIN (4u << 20)
 #define INFLATE_MAX_THREADS 8
@@ -321,7 +338,7 @@ static void inflate_debug_sections(Elf *elf)
 		const char *name = sh ? elf_strptr(elf, shstrndx, sh->sh_name) : NULL;
 		GElf_Chdr ch;
 
-		if (!name || strncmp(name, ".debug_", 7) || !(sh->sh_flags & SHF_COMPRESSED) ||
+		if (!name || !libdw_reads_section(name) || !(sh->sh_flags & SHF_COMPRESSED) ||
 		    (sh->sh_flags & SHF_ALLOC) || sh->sh_type == SHT_NOBITS)
 			continue;
 		if (!gelf_getchdr(scn, &ch) || ch.ch_type != ELFCOMPRESS_ZLIB)
