@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -26,13 +27,28 @@
 /* Events a CPU found empty at T may still commit a record stamped a little before T. */
 #define MERGE_SLACK_NS 5000000ULL
 
+/* Slots are allocated this many sub-buffers at a time, as the queue grows. */
+#define SLOT_BLOCK 64
+
 struct cpu_queue {
 	int cpu;
 	int fd;
-	char *slots;			/* nr_slots sub-buffers */
-	/* producer (drain thread) advances head, consumer advances tail */
+	/*
+	 * Filled sub-buffers, in order: the drain thread advances head, the consumer tail.
+	 * Used slots go back to the drain through the freed ring (consumer advances fhead,
+	 * drain ftail), so a queue that keeps up cycles through a few cache-warm slots;
+	 * new ones are allocated only while the backlog grows, up to nr_slots.
+	 */
+	char **ring;			/* nr_slots */
 	_Atomic uint64_t head;
 	_Atomic uint64_t tail;
+	char **freed;			/* nr_slots */
+	_Atomic uint64_t fhead;
+	_Atomic uint64_t ftail;
+	unsigned int nr_alloc;		/* drain: slots handed out so far */
+	char *spare;			/* drain: a slot taken but not filled (empty read) */
+	char **blocks;			/* drain: SLOT_BLOCK slots each */
+	unsigned int nr_blocks;
 	_Atomic uint64_t empty_at;	/* mono ns before a read that found the ring empty */
 	uint64_t wm;			/* consumer's copy of empty_at */
 	/* consumer side */
@@ -110,6 +126,38 @@ static uint64_t subbuf_data_len(const char *page)
 	return commit & ((1ULL << 30) - 1);
 }
 
+/* A free slot for the drain: a used one back from the consumer, or a new one; NULL: full. */
+static char *slot_get(struct stream *st, struct cpu_queue *q)
+{
+	uint64_t ft = atomic_load_explicit(&q->ftail, memory_order_relaxed);
+	unsigned int i;
+
+	if (ft != atomic_load_explicit(&q->fhead, memory_order_acquire)) {
+		char *slot = q->freed[ft % st->nr_slots];
+
+		atomic_store_explicit(&q->ftail, ft + 1, memory_order_release);
+		return slot;
+	}
+	if (q->nr_alloc >= st->nr_slots)
+		return NULL;
+	i = q->nr_alloc % SLOT_BLOCK;
+	if (!i) {
+		q->blocks = xrealloc(q->blocks, (q->nr_blocks + 1) * sizeof(*q->blocks));
+		q->blocks[q->nr_blocks++] = xmalloc((size_t)SLOT_BLOCK * st->subbuf);
+	}
+	q->nr_alloc++;
+	return q->blocks[q->nr_blocks - 1] + (size_t)i * st->subbuf;
+}
+
+/* The consumer is done with @slot. */
+static void slot_put(struct stream *st, struct cpu_queue *q, char *slot)
+{
+	uint64_t fh = atomic_load_explicit(&q->fhead, memory_order_relaxed);
+
+	q->freed[fh % st->nr_slots] = slot;
+	atomic_store_explicit(&q->fhead, fh + 1, memory_order_release);
+}
+
 /* Read whole sub-buffers of one CPU until it is empty or its queue is full. */
 static int drain_cpu(struct stream *st, struct cpu_queue *q, int *full_pages)
 {
@@ -122,11 +170,11 @@ static int drain_cpu(struct stream *st, struct cpu_queue *q, int *full_pages)
 		char *slot;
 		ssize_t n;
 
-		if (head - tail >= st->nr_slots) {
+		if (head - tail >= st->nr_slots || !(slot = q->spare ? q->spare : slot_get(st, q))) {
 			atomic_fetch_add(&st->queue_full, 1);
 			break;
 		}
-		slot = q->slots + (head % st->nr_slots) * st->subbuf;
+		q->spare = slot;
 		t = now_mono();
 		n = read(q->fd, slot, st->subbuf);
 		if (atomic_load(&st->finish))
@@ -140,11 +188,22 @@ static int drain_cpu(struct stream *st, struct cpu_queue *q, int *full_pages)
 		}
 		atomic_fetch_add_explicit(&st->pages, 1, memory_order_relaxed);
 		atomic_fetch_add_explicit(&st->bytes, n, memory_order_relaxed);
+		q->ring[head % st->nr_slots] = slot;
+		q->spare = NULL;
 		atomic_store_explicit(&q->head, head + 1, memory_order_release);
 		got++;
 		/* a full sub-buffer means more is likely waiting */
-		if (subbuf_data_len(slot) > (uint64_t)st->subbuf * 3 / 4)
+		if (subbuf_data_len(slot) > (uint64_t)st->subbuf * 3 / 4) {
 			(*full_pages)++;
+			continue;
+		}
+		/*
+		 * A partly filled one: the writer is on that page or just was. Reading on
+		 * would chase it, a few events per read copied one by one while it writes
+		 * there; come back at the next wakeup (unless recording stopped).
+		 */
+		if (atomic_load_explicit(&st->finish, memory_order_relaxed) != 1)
+			break;
 	}
 	return got;
 }
@@ -174,9 +233,21 @@ static void *drain_main(void *arg)
 {
 	struct stream *st = arg;
 
-	/* the drain must win the CPU over decoding when the kernel's buffer fills */
-	if (setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), -10) < 0)
-		pr_debug("cannot raise the drain thread's priority: %s", strerror(errno));
+	/*
+	 * The drain must get a CPU as soon as the kernel's buffer is buffer_percent full, even
+	 * with the workload on every CPU: the rest of the buffer covers only its wakeup
+	 * latency. It takes ~0.03 us of CPU per event, so a real-time priority (the lowest)
+	 * costs the workload little; without the privilege, a high nice value.
+	 */
+	{
+		struct sched_param sp = { .sched_priority = 1 };
+
+		if (pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp)) {
+			if (setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), -10) < 0)
+				pr_debug("cannot raise the drain thread's priority: %s",
+					 strerror(errno));
+		}
+	}
 
 	while (!atomic_load(&st->stop)) {
 		int got = 0, full = 0;
@@ -212,6 +283,25 @@ static void *drain_main(void *arg)
 	return NULL;
 }
 
+/*
+ * The queues' bound, all CPUs together: 1/16 of the RAM, within 64 MB .. 1 GB. Memory is
+ * taken only as the backlog grows (a decoder that keeps up uses a few sub-buffers); the
+ * bound is what a decoder running behind a busy workload may owe before the kernel's
+ * buffer has to absorb it.
+ */
+static size_t default_queue_bytes(void)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
+	size_t ram = pages > 0 && psize > 0 ? (size_t)pages * (size_t)psize : 0;
+	size_t b = ram / 16;
+
+	if (b < (64u << 20))
+		b = 64u << 20;
+	if (b > (1u << 30))
+		b = 1u << 30;
+	return b;
+}
+
 struct stream *stream_open(struct tracefs_instance *inst, struct tep_handle *tep,
 			   unsigned int queue_pages, struct diag *d)
 {
@@ -231,7 +321,7 @@ struct stream *stream_open(struct tracefs_instance *inst, struct tep_handle *tep
 		free(kb);
 	}
 	if (!st->nr_slots) {
-		st->nr_slots = (64u << 20) / st->subbuf / (ncpu > 0 ? ncpu : 1);
+		st->nr_slots = default_queue_bytes() / st->subbuf / (ncpu > 0 ? ncpu : 1);
 		if (st->nr_slots < 256)
 			st->nr_slots = 256;
 	}
@@ -256,27 +346,35 @@ struct stream *stream_open(struct tracefs_instance *inst, struct tep_handle *tep
 		}
 		free(file);
 		q->cpu = cpu;
-		q->slots = xmalloc((size_t)st->nr_slots * st->subbuf);
+		q->ring = xcalloc(st->nr_slots, sizeof(*q->ring));
+		q->freed = xcalloc(st->nr_slots, sizeof(*q->freed));
 		q->kbuf = kbuffer_alloc(tep && tep_get_long_size(tep) == 4 ? KBUFFER_LSIZE_4 :
 					KBUFFER_LSIZE_SAME_AS_HOST, KBUFFER_ENDIAN_SAME_AS_HOST);
 		q->stat_base = cpu_lost_stat(st, cpu, NULL);
 		st->nr_cpus++;
 	}
 	/*
-	 * poll() wakes the drain when a CPU's buffer is this full (percent). High: fewer
-	 * wakeups and whole sub-buffers (measured with bench/stream-rate.sh, 1 thread: 10%
-	 * slowed the workload 1.30x, 50% 1.22x, 80% 1.17x); the session makes the buffer
-	 * large enough that the rest absorbs the drain's wakeup latency.
+	 * poll() wakes the drain when a CPU's buffer is this full (percent): whole sub-buffers
+	 * in batches. The other half covers the drain's wakeup latency (real-time priority:
+	 * short). The wakeups themselves are cheap now that a drain stops at a partly filled
+	 * sub-buffer instead of chasing the writer.
 	 */
-	if (tracefs_instance_file_write(inst, "buffer_percent", "80") < 0)
+	if (tracefs_instance_file_write(inst, "buffer_percent", "50") < 0)
 		pr_debug("cannot set buffer_percent: %s", strerror(errno));
 	st->pfds = xcalloc(st->nr_cpus + 1, sizeof(*st->pfds));
 	for (int c = 0; c < st->nr_cpus; c++) {
 		st->pfds[c].fd = st->q[c].fd;
 		st->pfds[c].events = POLLIN;
 	}
-	/* signals go to the main thread only */
+	/*
+	 * Signals go to the consumer's thread, except the stop signals: a consumer that runs at
+	 * idle priority blocks them, and the drain thread, which always gets a CPU at once,
+	 * runs their handler.
+	 */
 	sigfillset(&all);
+	sigdelset(&all, SIGINT);
+	sigdelset(&all, SIGTERM);
+	sigdelset(&all, SIGHUP);
 	pthread_sigmask(SIG_BLOCK, &all, &old);
 	if (pthread_create(&st->thread, NULL, drain_main, st)) {
 		pthread_sigmask(SIG_SETMASK, &old, NULL);
@@ -302,13 +400,15 @@ static void cpu_advance(struct stream *st, struct cpu_queue *q)
 		if (q->loaded) {
 			/* the loaded sub-buffer is used up */
 			q->loaded = false;
+			slot_put(st, q, q->ring[tail % st->nr_slots]);
 			atomic_store_explicit(&q->tail, tail + 1, memory_order_release);
 			continue;
 		}
 		if (atomic_load_explicit(&q->head, memory_order_acquire) == tail)
 			return;
-		slot = q->slots + (tail % st->nr_slots) * st->subbuf;
+		slot = q->ring[tail % st->nr_slots];
 		if (kbuffer_load_subbuffer(q->kbuf, slot) < 0) {
+			slot_put(st, q, slot);
 			atomic_store_explicit(&q->tail, tail + 1, memory_order_release);
 			continue;
 		}
@@ -317,16 +417,18 @@ static void cpu_advance(struct stream *st, struct cpu_queue *q)
 			int missed = kbuffer_missed_events(q->kbuf);
 
 			if (missed) {
-				/* -1: the kernel knows events were lost but not how many: ask its stats */
+				/*
+				 * -1: the kernel knows events were lost but not how many: its
+				 * stats tell, maybe with losses of later sub-buffers in them
+				 * (those report them again): never count past the stats.
+				 */
 				uint64_t n = missed > 0 ? (uint64_t)missed : 1;
+				uint64_t now = cpu_lost_stat(st, q->cpu, NULL) - q->stat_base;
 
-				if (missed < 0) {
-					uint64_t now = cpu_lost_stat(st, q->cpu, NULL) - q->stat_base;
-
-					if (now > q->missed)
-						n = now - q->missed;
-				}
-
+				if (missed < 0 && now > q->missed)
+					n = now - q->missed;
+				else if (now < q->missed + n)
+					n = now > q->missed ? now - q->missed : 0;
 				q->pending_lost += n;
 				q->missed += n;
 				st->lost += n;
@@ -532,6 +634,24 @@ void stream_stats(struct stream *st, struct stream_stats *out)
 	out->lost = st->lost;
 }
 
+unsigned int stream_backlog(struct stream *st)
+{
+	unsigned int most = 0;
+
+	if (!st)
+		return 0;
+	for (int c = 0; c < st->nr_cpus; c++) {
+		struct cpu_queue *q = &st->q[c];
+		uint64_t n = atomic_load_explicit(&q->head, memory_order_acquire) -
+			     atomic_load_explicit(&q->tail, memory_order_relaxed);
+		unsigned int pm = (unsigned int)(n * 1000 / st->nr_slots);
+
+		if (pm > most)
+			most = pm;
+	}
+	return most;
+}
+
 int stream_nr_cpus(const struct stream *st)
 {
 	return st ? st->nr_cpus : 0;
@@ -546,7 +666,11 @@ void stream_free(struct stream *st)
 		pthread_join(st->thread, NULL);
 	for (int c = 0; c < st->nr_cpus; c++) {
 		close(st->q[c].fd);
-		free(st->q[c].slots);
+		for (unsigned int b = 0; b < st->q[c].nr_blocks; b++)
+			free(st->q[c].blocks[b]);
+		free(st->q[c].blocks);
+		free(st->q[c].ring);
+		free(st->q[c].freed);
 		kbuffer_free(st->q[c].kbuf);
 	}
 	free(st->q);

@@ -42,7 +42,10 @@ struct stream_stats {
 /**
  * stream_open() - open every CPU's trace_pipe_raw of @inst (non-blocking) and start the drain
  * thread that copies whole sub-buffers into a bounded queue per CPU (@queue_pages each;
- * 0: 64 MB in all). The drain never waits on decoding: when a queue is full the kernel buffers.
+ * 0: 1/16 of the RAM in all, within 64 MB .. 1 GB, taken as the backlog grows). The drain never
+ * waits on decoding: when a queue is full the kernel buffers. The drain thread runs at
+ * real-time priority when allowed, and leaves SIGINT, SIGTERM and SIGHUP unblocked (their
+ * handler runs there when the consumer's thread blocks them); other signals it blocks.
  * @tep: the event formats (for the header page / kbuffer layout)
  * Return: the stream, or NULL with @d filled.
  */
@@ -77,6 +80,12 @@ void stream_set_attach(struct stream *st, int type_id);
 
 /* stream_stats() - counters so far */
 void stream_stats(struct stream *st, struct stream_stats *out);
+
+/**
+ * stream_backlog() - how full the fullest CPU's queue is, in permille of its bound (the
+ * decoder's debt to the drain; at 1000 the drain leaves events in the kernel's buffer)
+ */
+unsigned int stream_backlog(struct stream *st);
 
 /* stream_nr_cpus() - how many per-CPU buffers are read */
 int stream_nr_cpus(const struct stream *st);
