@@ -28,7 +28,7 @@ struct sym {
 
 /* One DIE of the DWARF index: a subprogram with code or DW_AT_inline, or an inlined copy. */
 struct idx_ent {
-	uint64_t off;		/* in the unit-holding file's .debug_info (never an alt file) */
+	uint64_t off;		/* in the units' file's .debug_info (never an alt file) */
 	const void *addr;	/* the DIE's Dwarf_Die.addr */
 	Dwarf_Die die;		/* valid once die_ok (idx_die()) */
 	bool die_ok;
@@ -917,7 +917,8 @@ static bool cu_top_at(struct cu_funcs *cf, Dwarf_Addr pc, Dwarf_Die *out)
 			hi = mid;
 	}
 	for (size_t i = lo; i-- > 0 && cf->tops[i].max_end > pc;) {
-		if (pc < cf->tops[i].end && (best == SIZE_MAX || cf->tops[i].order < cf->tops[best].order))
+		if (pc < cf->tops[i].end &&
+		    (best == SIZE_MAX || cf->tops[i].order < cf->tops[best].order))
 			best = i;
 	}
 	if (best == SIZE_MAX)
@@ -1544,7 +1545,7 @@ static const char *rstr(struct rscan *s, const struct runit *u, unsigned form, u
 /* what index_walk() would read of one DIE */
 struct rdie {
 	const char *name, *linkage, *mips;
-	uint64_t origin, spec, sibling;		/* main-file offsets, ROFF_NONE when absent */
+	uint64_t origin, spec, sibling;	/* main-file offsets, ROFF_NONE when absent */
 	const void *origin_addr;		/* abstract origin's bytes (main or alt file) */
 	bool has_origin, has_spec;
 	bool unread;				/* something only libdw can answer */
@@ -1827,7 +1828,8 @@ static bool rscan_unit(struct rscan *s, struct runit *u, const uint8_t *p,
 			if (!rdie_read(s, u, ab, &p, &d))
 				return false;
 			if (!descend && ab->children && d.sibling != ROFF_NONE &&
-			    d.sibling > (uint64_t)(p - s->info.p) && s->info.p + d.sibling <= u->end) {
+			    d.sibling > (uint64_t)(p - s->info.p) &&
+			    s->info.p + d.sibling <= u->end) {
 				p = s->info.p + d.sibling;
 				continue;
 			}
@@ -1914,6 +1916,10 @@ static bool index_build_raw(struct debuginfo *dbg, Dwarf *dw)
 		p += 4;
 		u.off_size = 4;
 		if (len == 0xffffffff) {
+			if (end - p < 8) {
+				ok = false;
+				break;
+			}
 			len = rd_n(p, 8);
 			p += 8;
 			u.off_size = 8;
@@ -1926,6 +1932,11 @@ static bool index_build_raw(struct debuginfo *dbg, Dwarf *dw)
 			break;
 		}
 		u.end = p + len;
+		/* the longest header read below: version, unit type, address size, abbrev offset */
+		if (len < 4 + (uint64_t)u.off_size) {
+			ok = false;
+			break;
+		}
 		u.version = rd_n(p, 2);
 		p += 2;
 		if (u.version >= 5) {
