@@ -2145,7 +2145,8 @@ static void ensure_scopes(struct rctx *rc)
 	if (rc->scopes_done || !rc->has_cu)
 		return;
 	rc->scopes_done = true;
-	rc->nscopes = dwarf_getscopes(&rc->cu, rc->lc.pc, &rc->scopes);
+	/* from a per-CU table: a glob over 1000 functions of one CU must not walk it 1000 times */
+	rc->nscopes = debuginfo_getscopes(rc->dbg, &rc->cu, rc->lc.pc, &rc->scopes);
 	if (rc->nscopes <= 0) {
 		free(rc->scopes);
 		rc->scopes = NULL;
