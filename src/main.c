@@ -518,12 +518,22 @@ static void print_added(const struct probes *p)
 	size_t i;
 
 	fprintf(stderr, "Added new event%s:\n", p->nr > 1 ? "s" : "");
-	for (i = 0; i < p->nr; i++) {
+	for (i = 0; i < p->nr;) {
 		const struct trace_probe *tp = &p->tps[i];
+		size_t same = 1;
 
-		fprintf(stderr, "  %s:%s (on %s in %s)\n", tp->group, tp->event,
-			tp->func ? tp->func : "address", tp->path);
+		/* the points of a glob that share one event are one line */
+		while (i + same < p->nr && !strcmp(p->tps[i + same].event, tp->event) &&
+		       !strcmp(p->tps[i + same].group, tp->group))
+			same++;
+		if (same > 1)
+			fprintf(stderr, "  %s:%s (on %s and %zu more places in %s)\n", tp->group,
+				tp->event, tp->func ? tp->func : "address", same - 1, tp->path);
+		else
+			fprintf(stderr, "  %s:%s (on %s in %s)\n", tp->group, tp->event,
+				tp->func ? tp->func : "address", tp->path);
 		last = tp->event;
+		i += same;
 	}
 	fprintf(stderr, "\nYou can now use it in all perf tools, such as:\n\n"
 		"\tperf record -e %s:%s -aR sleep 1\n\tor: trace-cmd record -e %s:%s\n"
