@@ -14,6 +14,18 @@ bool is_mangled(const char *sym)
 	return sym[0] == '_' && (sym[1] == 'Z' || sym[1] == 'R');
 }
 
+/*
+ * strip_abi_tags() - "tag[abi:cxx11]" -> "tag": gcc's ABI tags are part of the mangling
+ * but not of the name people type (gdb and perf accept the name without them)
+ */
+static void strip_abi_tags(char *s)
+{
+	char *p, *end;
+
+	while ((p = strstr(s, "[abi:")) && (end = strchr(p, ']')))
+		memmove(p, end + 1, strlen(end + 1) + 1);
+}
+
 char *demangle(const char *sym, bool params)
 {
 	char *dm, *ret;
@@ -29,5 +41,6 @@ char *demangle(const char *sym, bool params)
 		return xstrdup(sym);
 	ret = xstrdup(dm);
 	free(dm);
+	strip_abi_tags(ret);
 	return ret;
 }
