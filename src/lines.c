@@ -910,18 +910,21 @@ static int source_read(const char *path, struct source *src, struct diag *d)
 	return 0;
 }
 
-/* add_source_line() - one line as perf probe -L prints it; control bytes but tabs escaped */
+/*
+ * add_source_line() - one line as perf probe -L prints it: control bytes (but tabs) and bytes
+ * that are not UTF-8 escaped; quotes and backslashes are source text, shown as they are
+ */
 static void add_source_line(struct strbuf *out, const char *text)
 {
 	const char *p = text;
 
 	while (*p) {
-		size_t n = strcspn(p, "\t");
+		size_t n = strcspn(p, "\t\"\\");
 
 		escape_untrusted(out, p, n);
 		p += n;
-		if (*p == '\t') {
-			strbuf_addch(out, '\t');
+		if (*p) {
+			strbuf_addch(out, *p);
 			p++;
 		}
 	}

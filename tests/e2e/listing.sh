@@ -45,4 +45,26 @@ t_like "$UPFT_OUT" '\bthis\b' "C++: -V shows this"
 upft_run -x "$T/c/orders-O2" -V nosuchfunction_upft
 t_is "$UPFT_RC" 2 "-V of an unknown function exits 2"
 
+# -L on Go functions named with their import path: main.(*Store).Add, and a method of the
+# package example.com/orders/store (a path with dots and slashes before the receiver)
+gosrc=$UPFT_SRCDIR/tests/targets/go/orders
+upft_run -x "$T/go/orders" -L 'main.(*Store).Add'
+t_is "$UPFT_RC" 0 "Go: -L 'main.(*Store).Add' exits 0"
+t_like "$UPFT_OUT" "^<main\\.\\(\\*Store\\)\\.Add@$gosrc/main\\.go:0>\$" "Go: -L names the function and its file"
+t_like "$UPFT_OUT" '^      0  func \(s \*Store\) Add\(o \*Order\) \{$' "Go: -L line 0 is the func line, marked"
+t_like "$UPFT_OUT" "^      2  	s\\.Count\\+\\+\$" "Go: -L marks s.Count++ as line 2"
+t_like "$UPFT_OUT" '^         // process takes a string .*\("batch-7", \[10 20 30\], 3\)\.$' \
+	"Go: -L shows source text as it is (quotes not escaped)"
+upft_run -x "$T/go/orders" -L 'example.com/orders/store.(*Ledger).Record'
+t_is "$UPFT_RC" 0 "Go: -L with a package import path exits 0"
+t_like "$UPFT_OUT" "^<example\\.com/orders/store\\.\\(\\*Ledger\\)\\.Record@$gosrc/store/ledger\\.go:0>\$" \
+	"Go: -L finds the method in store/ledger.go"
+t_like "$UPFT_OUT" '^      1  	l\.Entries = append\(l\.Entries, Entry\{Name: name, Amount: int64\(qty\)\}\)$' \
+	"Go: -L marks the method's body"
+upft_run -x "$T/go/orders" -L 'store.(*Ledger).Record'
+t_like "$UPFT_OUT" "^<store\\.\\(\\*Ledger\\)\\.Record@$gosrc/store/ledger\\.go:0>\$" \
+	"Go: -L by the unambiguous suffix store.(*Ledger).Record (named as typed, as perf does)"
+upft_run -x "$T/go/orders" -L 'example.com/orders/store.Lookup:1'
+t_is "$UPFT_RC" 0 "Go: -L FUNC:RELLINE with an import path exits 0"
+
 t_done
