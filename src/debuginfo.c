@@ -15,8 +15,15 @@
 #include "demangle.h"
 #include "elfinfo.h"
 #include "log.h"
+#include "retsite.h"
 
-/* One ELF symbol; names are borrowed from the ELF string tables, lname is ours. */
+/* symbol versions: "fopen@@GLIBC_2.2.5" (default), "pthread_kill@GLIBC_2.2.5" (an old one) */
+enum sym_ver { SYM_UNVERSIONED, SYM_VER_DEFAULT, SYM_VER_OLD };
+
+/*
+ * One ELF symbol; names are borrowed from the ELF string tables, lname is ours. A versioned
+ * name is kept without its "@VERSION" (raw_owned): programs and people call it "fopen".
+ */
 struct sym {
 	uint64_t addr;
 	uint64_t size;
@@ -24,6 +31,9 @@ struct sym {
 	char *lname;		/* as the language spells it, without parameters (lazy) */
 	char *dname;		/* demangled with parameters (lazy; == raw when not mangled) */
 	bool func;
+	bool ifunc;		/* STT_GNU_IFUNC: the resolver, run once at load time */
+	bool raw_owned;		/* raw is a copy without the version */
+	unsigned char ver;	/* enum sym_ver */
 };
 
 /* One DIE of the DWARF index: a subprogram with code or DW_AT_inline, or an inlined copy. */
@@ -213,6 +223,8 @@ void debuginfo_free(struct debuginfo *dbg)
 			free(dbg->syms[i].lname);
 		if (dbg->syms[i].dname != dbg->syms[i].raw)
 			free(dbg->syms[i].dname);
+		if (dbg->syms[i].raw_owned)
+			free((char *)dbg->syms[i].raw);
 	}
 	free(dbg->syms);
 	for (size_t i = 0; i < dbg->nr_idx; i++) {
@@ -458,6 +470,9 @@ static int sym_cmp(const void *a, const void *b)
 	/* functions first, then larger, then the shorter (not __GI_-style alias) name */
 	if (x->func != y->func)
 		return x->func ? -1 : 1;
+	/* an old version ("memcpy@GLIBC_2.2.5") names its address last */
+	if ((x->ver == SYM_VER_OLD) != (y->ver == SYM_VER_OLD))
+		return x->ver == SYM_VER_OLD ? 1 : -1;
 	if (x->size != y->size)
 		return x->size > y->size ? -1 : 1;
 	return strlen(x->raw) < strlen(y->raw) ? -1 : strlen(x->raw) > strlen(y->raw);
@@ -484,7 +499,8 @@ static void load_symbols(struct debuginfo *dbg)
 		GElf_Word shndx;
 		GElf_Addr addr;
 		GElf_Sym s;
-		const char *name;
+		const char *name, *at;
+		unsigned char ver = SYM_UNVERSIONED;
 		int type;
 
 		name = dwfl_module_getsym_info(dbg->mod, i, &s, &addr, &shndx, NULL, NULL);
@@ -496,6 +512,12 @@ static void load_symbols(struct debuginfo *dbg)
 			continue;
 		if (type == STT_NOTYPE && !s.st_size)
 			continue;
+		/* no mangling scheme uses '@': it starts a version (glibc's .symtab has them) */
+		at = strchr(name, '@');
+		if (at && at > name) {
+			ver = at[1] == '@' ? SYM_VER_DEFAULT : SYM_VER_OLD;
+			name = xstrndup(name, (size_t)(at - name));
+		}
 		ALLOC_GROW(dbg->syms, dbg->nr_syms + 1, alloc);
 		dbg->syms[dbg->nr_syms++] = (struct sym){
 			.addr = addr,
@@ -503,6 +525,9 @@ static void load_symbols(struct debuginfo *dbg)
 			.raw = name,
 			/* gcc's "f.cold" holds f's unlikely blocks: not an entry to probe */
 			.func = (type == STT_FUNC || type == STT_GNU_IFUNC) && !is_cold_part(name),
+			.ifunc = type == STT_GNU_IFUNC,
+			.raw_owned = ver != SYM_UNVERSIONED,
+			.ver = ver,
 		};
 	}
 	qsort(dbg->syms, dbg->nr_syms, sizeof(*dbg->syms), sym_cmp);
@@ -2259,6 +2284,134 @@ static int cand_cmp_name(const void *a, const void *b)
 	return strcmp(x->sig ?: "", y->sig ?: "");
 }
 
+static bool cand_is_old_version(const struct cand *c)
+{
+	return c->s && c->s->ver == SYM_VER_OLD;
+}
+
+/*
+ * Of "pthread_kill@@GLIBC_2.34" and "pthread_kill@GLIBC_2.2.5" (kept for programs linked
+ * before 2.34) the default version is the function people mean: an old version counts only
+ * when nothing else has its name. @cands is sorted by name. Return: the number kept.
+ */
+static size_t drop_old_versions(struct cand *cands, size_t nr)
+{
+	size_t out = 0;
+
+	for (size_t i = 0, j; i < nr; i = j) {
+		bool current = false;
+
+		for (j = i; j < nr && !strcmp(cands[j].name, cands[i].name); j++)
+			current |= !cand_is_old_version(&cands[j]);
+		for (size_t k = i; k < j; k++)
+			if (!current || !cand_is_old_version(&cands[k]))
+				cands[out++] = cands[k];
+	}
+	return out;
+}
+
+/* the first symbol at @addr (sym_cmp's preferred one), or NULL */
+static struct sym *syms_at(struct debuginfo *dbg, uint64_t addr)
+{
+	size_t a = 0, b = dbg->nr_syms;
+
+	while (a < b) {
+		size_t mid = (a + b) / 2;
+
+		if (dbg->syms[mid].addr < addr)
+			a = mid + 1;
+		else
+			b = mid;
+	}
+	return a < dbg->nr_syms && dbg->syms[a].addr == addr ? &dbg->syms[a] : NULL;
+}
+
+static bool has_prefix(const char *s, const char *prefix)
+{
+	return !strncmp(s, prefix, strlen(prefix));
+}
+
+/*
+ * ifunc_error() - @s is an IFUNC resolver (STT_GNU_IFUNC): the dynamic linker runs it once to
+ * pick the implementation every call then goes to, so a probe on it catches nothing. The
+ * implementations are what the resolver's code loads with rip-relative lea (exact: not every
+ * __memcpy_* is memcpy's); each is named, of the names at its address, by one that starts
+ * with "__NAME_" when there is one (glibc names them so). Without any: the "__NAME_" symbols.
+ */
+static int ifunc_error(struct debuginfo *dbg, struct sym *s, const char *name, struct diag *d)
+{
+	struct strbuf list = STRBUF_INIT, glob = STRBUF_INIT;
+	const char **impls = NULL, **globbed = NULL, *self = NULL;
+	size_t nr = 0, alloc = 0, nr_glob = 0, alloc_glob = 0, nt = 0, uniq = 0, uniq_glob = 0;
+	char *prefix = xasprintf("__%s_", name);
+	uint64_t *targets = NULL;
+
+	if (s->size)
+		retsite_lea_targets(dbg, s->addr, s->addr + s->size, &targets, &nt);
+	for (size_t i = 0; i < nt; i++) {
+		struct sym *t = syms_at(dbg, targets[i]), *pick = NULL;
+
+		for (; t && t < dbg->syms + dbg->nr_syms && t->addr == targets[i]; t++) {
+			if (!t->func || t->ifunc)
+				continue;
+			if (!pick || (has_prefix(sym_lname(t), prefix) &&
+				      !has_prefix(sym_lname(pick), prefix)))
+				pick = t;
+		}
+		if (!pick || pick->addr == s->addr)
+			continue;
+		ALLOC_GROW(impls, nr + 1, alloc);
+		impls[nr++] = sym_lname(pick);
+	}
+	free(targets);
+	strbuf_addf(&glob, "%s*", prefix);
+	for (size_t i = 0; i < dbg->nr_syms; i++) {
+		struct sym *t = &dbg->syms[i];
+
+		if (!t->func || t->ifunc)
+			continue;
+		if (t->addr == s->addr && !self)
+			self = sym_lname(t);	/* the resolver's own name: glibc's "strlen_ifunc" */
+		if (!glob_match(glob.buf, sym_lname(t)))
+			continue;
+		ALLOC_GROW(globbed, nr_glob + 1, alloc_glob);
+		globbed[nr_glob++] = sym_lname(t);
+		if (!nt) {
+			ALLOC_GROW(impls, nr + 1, alloc);
+			impls[nr++] = sym_lname(t);
+		}
+	}
+	qsort(impls, nr, sizeof(*impls), strcmp_ptr);
+	for (size_t i = 0; i < nr; i++) {
+		if (i && !strcmp(impls[i], impls[i - 1]))
+			continue;
+		strbuf_addf(&list, "%s%s", uniq++ ? ", " : "", impls[i]);
+		if (!has_prefix(impls[i], prefix))
+			nr_glob = 0;	/* the glob would miss it */
+	}
+	/* the glob when it names exactly these: all of them start with the prefix (above), and
+	 * it matches no other name */
+	qsort(globbed, nr_glob, sizeof(*globbed), strcmp_ptr);
+	for (size_t i = 0; i < nr_glob; i++)
+		if (!i || strcmp(globbed[i], globbed[i - 1]))
+			uniq_glob++;
+	diag_error(d, SPAN_NONE, "%s in %s is an IFUNC resolver: it runs once, when the dynamic "
+		   "linker binds calls to it, to pick the implementation they go to; a probe on it "
+		   "sees no calls", name, dbg->base);
+	if (nr)
+		diag_hint(d, "probe the implementations: %s%s%s%s", list.buf,
+			  uniq_glob == uniq ? " (all: '" : "", uniq_glob == uniq ? glob.buf : "",
+			  uniq_glob == uniq ? "')" : "");
+	if (self)
+		diag_hint(d, "the resolver itself is %s", self);
+	strbuf_release(&list);
+	strbuf_release(&glob);
+	free(impls);
+	free(globbed);
+	free(prefix);
+	return -EINVAL;
+}
+
 static void func_fill_die(struct func *f, Dwarf_Die *die)
 {
 	f->has_die = true;
@@ -2431,6 +2584,31 @@ int debuginfo_find_functions(struct debuginfo *dbg, const char *pattern, struct 
 		goto out;
 	}
 	qsort(cands, nr_cands, sizeof(*cands), cand_cmp_name);
+	nr_cands = drop_old_versions(cands, nr_cands);
+	/*
+	 * An IFUNC resolver is never what a name means: an error listing the implementations.
+	 * A glob leaves resolvers out; the resolver is probed by its own name (strlen_ifunc).
+	 */
+	{
+		size_t kept = 0;
+		struct cand *ifunc = NULL;
+
+		for (size_t i = 0; i < nr_cands; i++) {
+			if (cands[i].s && cands[i].s->ifunc) {
+				if (!ifunc)
+					ifunc = &cands[i];
+				if (!pt.glob)
+					break;
+				continue;
+			}
+			cands[kept++] = cands[i];
+		}
+		if (ifunc && (!pt.glob || !kept)) {
+			ret = ifunc_error(dbg, ifunc->s, ifunc->name, d);
+			goto out;
+		}
+		nr_cands = kept;
+	}
 	if (!pt.glob) {
 		struct strbuf list = STRBUF_INIT;
 		size_t names = 0, sigs = 0;
@@ -2599,4 +2777,50 @@ void func_list_free(struct func *funcs, size_t nr)
 		free(funcs[i].signature);
 	}
 	free(funcs);
+}
+
+bool debuginfo_func_extent(struct debuginfo *dbg, uint64_t vaddr, uint64_t *start, uint64_t *end,
+			   const char **name)
+{
+	Dwarf_Addr base, lo, hi, bias = 0;
+	size_t a = 0, b;
+	ptrdiff_t off = 0;
+	Dwarf_Die die, cu;
+
+	load_symbols(dbg);
+	b = dbg->nr_syms;
+	/* the symbols starting at or below vaddr, nearest first: a function with a size */
+	while (a < b) {
+		size_t mid = (a + b) / 2;
+
+		if (dbg->syms[mid].addr <= vaddr)
+			a = mid + 1;
+		else
+			b = mid;
+	}
+	for (size_t i = a; i-- > 0 && vaddr - dbg->syms[i].addr < (1u << 20);) {
+		struct sym *s = &dbg->syms[i];
+
+		if (!s->func || !s->size || vaddr >= s->addr + s->size)
+			continue;
+		/* several at one address: sym_cmp put the preferred one first */
+		while (s > dbg->syms && (s - 1)->addr == s->addr && (s - 1)->func)
+			s--;
+		*start = s->addr;
+		*end = s->addr + s->size;
+		*name = sym_lname(s);
+		return true;
+	}
+	/* no symbol: the DWARF range of the subprogram holding it */
+	if (!debuginfo_dwarf(dbg, &bias) || !debuginfo_subprogram_at(dbg, vaddr, &die, &cu))
+		return false;
+	while ((off = dwarf_ranges(&die, off, &base, &lo, &hi)) > 0) {
+		if (vaddr - bias >= lo && vaddr - bias < hi) {
+			*start = lo + bias;
+			*end = hi + bias;
+			*name = dwarf_diename(&die);
+			return true;
+		}
+	}
+	return false;
 }

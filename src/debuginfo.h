@@ -84,6 +84,16 @@ int debuginfo_getscopes(struct debuginfo *dbg, Dwarf_Die *cu, Dwarf_Addr pc, Dwa
  */
 char *debuginfo_die_name(Dwarf_Die *die);
 
+/**
+ * debuginfo_func_extent() - the code of the function holding @vaddr: the function symbol
+ * whose [start, start + size) holds it, else the DWARF subprogram's address range holding it
+ * (a cold part's range starts its own run of instructions)
+ * @name: filled with the function's name (borrowed), or NULL when DWARF has none
+ * Return: true with @start, @end and @name filled, false when no function is known there.
+ */
+bool debuginfo_func_extent(struct debuginfo *dbg, uint64_t vaddr, uint64_t *start, uint64_t *end,
+			   const char **name);
+
 /* debuginfo_elf() - the binary's own ELF (for code bytes, program headers) */
 Elf *debuginfo_elf(struct debuginfo *dbg);
 

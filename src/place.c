@@ -132,6 +132,51 @@ static void add_site(struct probe_site **sites, size_t *nr, size_t *alloc,
 }
 
 static bool tail_match(const char *path, const char *tail);
+static int diag_take(struct diag *d, struct diag *from, struct span sp, int ret);
+
+/*
+ * A uprobe replaces the first byte of an instruction with int3: one inside an instruction
+ * corrupts the program. @addr (FUNC+OFFSET, 0xADDR) must start an instruction of the function
+ * @fname at [@start, @end), found by disassembling from its entry.
+ */
+static int check_insn_start(struct debuginfo *dbg, const struct probe_place *pl,
+			    const char *fname, uint64_t start, uint64_t end, uint64_t addr,
+			    struct diag *d)
+{
+	struct strbuf list = STRBUF_INIT;
+	struct insn_at at;
+	struct diag bd;
+	int ret;
+
+	diag_init(&bd, d->input);
+	ret = retsite_insn_boundary(dbg, start, end, addr, &at, &bd);
+	if (ret < 0)
+		return diag_take(d, &bd, pl->span, ret);
+	diag_release(&bd);
+	if (ret == 1)
+		return 0;
+	for (size_t i = 0; i < at.nr_near; i++) {
+		if (pl->kind == PLACE_ADDR)
+			strbuf_addf(&list, "%s0x%llx", i ? ", " : "",
+				    (unsigned long long)at.near[i]);
+		else
+			strbuf_addf(&list, "%s+%llu", i ? ", " : "",
+				    (unsigned long long)(at.near[i] - start));
+	}
+	if (pl->kind == PLACE_ADDR)
+		ret = diag_error(d, pl->span, "0x%llx (%s+%llu) is inside the instruction at 0x%llx "
+				 "(%s+%llu: %s); instructions start at %s",
+				 (unsigned long long)addr, fname, (unsigned long long)(addr - start),
+				 (unsigned long long)at.insn, fname,
+				 (unsigned long long)(at.insn - start), at.text, list.buf);
+	else
+		ret = diag_error(d, pl->span, "%s+%llu is inside the instruction at +%llu (%s); "
+				 "instructions start at %s", fname,
+				 (unsigned long long)(addr - start),
+				 (unsigned long long)(at.insn - start), at.text, list.buf);
+	strbuf_release(&list);
+	return ret;
+}
 
 /*
  * Every function DIE holding @pc as nested in the code, depth-first (dwarf_getscopes() goes
@@ -400,8 +445,12 @@ static int resolve_func(const struct probe_place *pl, struct debuginfo *dbg,
 				ret = diag_error(d, pl->span, "offset +%lu is beyond the end of %s",
 						 pl->offset, f->name);
 			} else {
-				site_from_func(&s, f, f->entry + pl->offset);
-				add_site(sites, nr, alloc, &s);
+				ret = check_insn_start(dbg, pl, f->name, f->entry, f->end,
+						       f->entry + pl->offset, d);
+				if (ret >= 0) {
+					site_from_func(&s, f, f->entry + pl->offset);
+					add_site(sites, nr, alloc, &s);
+				}
 			}
 		} else {
 			uint64_t at = f->entry;
@@ -449,7 +498,15 @@ int place_resolve(const struct probe_place *pl, struct debuginfo *dbg, struct pr
 		break;
 	case PLACE_ADDR: {
 		struct probe_site s;
+		uint64_t start, end;
+		const char *fname;
 
+		/* outside every known function nothing says where instructions start */
+		if (debuginfo_func_extent(dbg, pl->addr, &start, &end, &fname)) {
+			ret = check_insn_start(dbg, pl, fname ?: "?", start, end, pl->addr, d);
+			if (ret < 0)
+				break;
+		}
 		site_at_addr(dbg, pl->addr, NULL, 0, &s);
 		add_site(sites, nr, &alloc, &s);
 		break;

@@ -145,6 +145,137 @@ int retsite_find(struct debuginfo *dbg, uint64_t start, uint64_t end, uint64_t *
 	return 0;
 }
 
+/* ---- instruction boundaries, the targets an IFUNC resolver loads ---- */
+
+/* x86-64 instructions are at most 15 bytes: the one holding an address starts before it */
+#define MAX_INSN 15
+
+int retsite_insn_boundary(struct debuginfo *dbg, uint64_t start, uint64_t end, uint64_t addr,
+			  struct insn_at *at, struct diag *d)
+{
+	struct strbuf sb = STRBUF_INIT;
+	uint64_t lim = addr + 4 * MAX_INSN, pc = start;
+	uint64_t starts[2 * ARRAY_SIZE(at->near)];
+	size_t n = 0, after = 0;
+	const uint8_t *code, *p;
+	size_t size;
+	cs_insn *insn;
+	int ret = -EIO;
+	Elf *elf;
+	csh cs;
+
+	memset(at, 0, sizeof(*at));
+	if (addr == start)
+		return 1;
+	/* the end is known: every instruction of the function ends there or before */
+	if (end && end > addr && end < lim)
+		lim = end;
+	elf = debuginfo_elf(dbg);
+	/* near the end of the code a shorter stretch may be all the file has */
+	code = NULL;
+	while (elf && lim > addr && !(code = code_bytes(elf, start, lim)))
+		lim--;
+	if (!code || addr < start) {
+		where(dbg, start, end, &sb);
+		diag_error(d, SPAN_NONE, "the code of %s is not in the file", sb.buf);
+		strbuf_release(&sb);
+		return -ENOENT;
+	}
+	if (cs_open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK) {
+		diag_fail(d, "cannot start the disassembler (capstone)");
+		return -EIO;
+	}
+	cs_option(cs, CS_OPT_SYNTAX, CS_OPT_SYNTAX_ATT);
+	insn = cs_malloc(cs);
+	p = code;
+	size = lim - start;
+	while (cs_disasm_iter(cs, &p, &size, &pc, insn)) {
+		uint64_t a = insn->address;
+
+		/* keep the last few starts before @addr and a few after it */
+		if (a <= addr) {
+			/* room for 3 after it */
+			if (n == ARRAY_SIZE(starts) - 3)
+				memmove(starts, starts + 1, --n * sizeof(*starts));
+			starts[n++] = a;
+		} else if (after++ < 3 && n < ARRAY_SIZE(starts)) {
+			starts[n++] = a;
+		}
+		if (a == addr) {
+			ret = 1;
+			break;
+		}
+		if (a < addr && a + insn->size > addr) {
+			at->insn = a;
+			snprintf(at->text, sizeof(at->text), "%s%s%s", insn->mnemonic,
+				 insn->op_str[0] ? " " : "", insn->op_str);
+			ret = 0;
+		}
+		if (a > addr && after >= 3)
+			break;
+	}
+	if (ret == 0) {
+		/* up to 3 before the one holding @addr, it, and what follows */
+		size_t first = 0;
+
+		for (size_t i = 0; i < n; i++)
+			if (starts[i] == at->insn)
+				first = i > 2 ? i - 3 : 0;
+		for (size_t i = first; i < n && at->nr_near < ARRAY_SIZE(at->near); i++)
+			at->near[at->nr_near++] = starts[i];
+	} else if (ret < 0) {
+		/* not decodable up to @addr: whether it starts an instruction is unknown */
+		where(dbg, start, end, &sb);
+		diag_error(d, SPAN_NONE, "cannot tell whether 0x%llx starts an instruction: the "
+			   "code of %s does not disassemble up to it (at 0x%llx)",
+			   (unsigned long long)addr, sb.buf, (unsigned long long)pc);
+		ret = -EINVAL;
+	}
+	cs_free(insn, 1);
+	cs_close(&cs);
+	strbuf_release(&sb);
+	return ret;
+}
+
+int retsite_lea_targets(struct debuginfo *dbg, uint64_t start, uint64_t end, uint64_t **addrs,
+			size_t *nr)
+{
+	const uint8_t *code, *p;
+	uint64_t *out = NULL, pc = start;
+	size_t n = 0, alloc = 0, size;
+	cs_insn *insn;
+	Elf *elf;
+	csh cs;
+
+	*addrs = NULL;
+	*nr = 0;
+	elf = debuginfo_elf(dbg);
+	code = elf && end > start ? code_bytes(elf, start, end) : NULL;
+	if (!code)
+		return -ENOENT;
+	if (cs_open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK)
+		return -EIO;
+	cs_option(cs, CS_OPT_DETAIL, CS_OPT_ON);
+	insn = cs_malloc(cs);
+	p = code;
+	size = end - start;
+	while (cs_disasm_iter(cs, &p, &size, &pc, insn)) {
+		const cs_x86 *x = &insn->detail->x86;
+
+		if (insn->id != X86_INS_LEA || x->op_count != 2 || x->operands[1].type != X86_OP_MEM ||
+		    x->operands[1].mem.base != X86_REG_RIP)
+			continue;
+		ALLOC_GROW(out, n + 1, alloc);
+		/* rip-relative: from the end of the instruction */
+		out[n++] = insn->address + insn->size + (uint64_t)x->operands[1].mem.disp;
+	}
+	cs_free(insn, 1);
+	cs_close(&cs);
+	*addrs = out;
+	*nr = n;
+	return 0;
+}
+
 /* ---- Go results at a return instruction (abi-internal.md, "Function call argument and
  * result passing") ---- */
 

@@ -19,6 +19,38 @@
 int retsite_find(struct debuginfo *dbg, uint64_t start, uint64_t end, uint64_t **addrs,
 		 size_t *nr, struct diag *d);
 
+/* The instruction an address falls inside of, for the error that refuses it. */
+struct insn_at {
+	uint64_t insn;		/* where that instruction starts */
+	char text[200];		/* "movzwl 0x68(%rdi), %ebx" (AT&T, as objdump and perf show it) */
+	uint64_t near[8];	/* instruction starts around it, ascending (the function's
+				 * first ones when it is near the entry) */
+	size_t nr_near;
+};
+
+/**
+ * retsite_insn_boundary() - whether @addr starts an instruction of the code at @start
+ * @start: an address known to start an instruction (a function's entry)
+ * @end: the end of the function, or 0 when unknown
+ * @at: filled when @addr is inside an instruction
+ *
+ * Disassembles from @start (capstone) up to @addr. A uprobe replaces the first byte of an
+ * instruction: one in the middle of an instruction corrupts the program.
+ * Return: 1 when @addr starts an instruction, 0 when it is inside one (@at filled), or a
+ * negative errno with @d filled (code not in the file, not disassemblable up to @addr).
+ */
+int retsite_insn_boundary(struct debuginfo *dbg, uint64_t start, uint64_t end, uint64_t addr,
+			  struct insn_at *at, struct diag *d);
+
+/**
+ * retsite_lea_targets() - every address a rip-relative `lea` in [@start, @end) computes:
+ * for an IFUNC resolver, the implementations it can return
+ * @addrs: array owned by the caller (free()), in the code's order, may repeat
+ * Return: 0 (also with @nr 0), or a negative errno (the code is not in the file).
+ */
+int retsite_lea_targets(struct debuginfo *dbg, uint64_t start, uint64_t end, uint64_t **addrs,
+			size_t *nr);
+
 /* One base value (a word or less) of a Go result, where it is at a return instruction. */
 struct go_piece {
 	unsigned int offset;	/* byte offset inside the result's value */

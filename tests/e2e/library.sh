@@ -31,4 +31,62 @@ upft_run -x libc.so.6 -D 'getaddrinfo nosuch'
 t_is "$UPFT_RC" 2 "an unknown variable in libc exits 2"
 t_like "$UPFT_ERR" "nosuch" "... naming the variable"
 
+# libc's .symtab (from libc6-dbg) names versioned symbols "fopen@@GLIBC_2.2.5" (the default
+# version, what a program links to) and "pthread_kill@GLIBC_2.2.5" (an old version kept for old
+# binaries). Names are shown and matched without the version; the default version is the one
+# meant.
+dbg=/usr/lib/debug/.build-id/${bid:0:2}/${bid:2}.debug
+symaddr() {	# symaddr RAW-NAME - the address readelf gives, as 0x... without leading zeros
+	printf '0x%x' "0x$(readelf -sW "$dbg" 2>/dev/null | awk -v n="$1" '$8 == n { print $2; exit }')"
+}
+upft_run -x libc.so.6 -F 'fopen*'
+t_like "$UPFT_OUT" '^fopen$' "-F lists fopen without its version suffix"
+t_unlike "$UPFT_OUT" '@' "-F shows no @VERSION suffixes"
+upft_run -x libc.so.6 -F 'pthread_kill'
+t_is "$UPFT_OUT" "pthread_kill" "-F lists pthread_kill once (pthread_kill@@GLIBC_2.34 and @GLIBC_2.2.5)"
+upft_run -x libc.so.6 -F
+t_is "$(printf '%s\n' "$UPFT_OUT" | grep -c '@')" 0 "-F of every function shows no @VERSION suffix"
+
+upft_run -x libc.so.6 -D fopen
+t_is "$UPFT_RC" 0 "-D fopen (fopen@@GLIBC_2.2.5 in the symbol table) exits 0"
+t_like "$UPFT_OUT" "^p:probe_libc/fopen $libc:$(symaddr 'fopen@@GLIBC_2.2.5')\$" \
+	"... at fopen@@GLIBC_2.2.5, event named fopen"
+upft_run -x libc.so.6 -D pthread_kill
+t_is "$UPFT_RC" 0 "-D pthread_kill (two versions at two addresses) is not ambiguous"
+t_like "$UPFT_OUT" "^p:probe_libc/pthread_kill $libc:$(symaddr 'pthread_kill@@GLIBC_2.34')\$" \
+	"... it is the default version, pthread_kill@@GLIBC_2.34"
+
+upft_run --json --max-events 1 -x libc.so.6 'fopen filename' -- getent hosts localhost
+t_like "$(upft_json_arg "$UPFT_OUT" 1 filename)" '^"/(etc|usr)/' "fopen by its plain name traces getent's fopen of a file"
+
+# IFUNC symbols (strlen, memcpy) are resolvers: they run once, when the library is loaded,
+# and return the implementation every call then goes to. Probing one catches nothing.
+upft_run -x libc.so.6 -D strlen
+t_is "$UPFT_RC" 2 "-D strlen (an IFUNC) exits 2"
+t_is "$(printf '%s\n' "$UPFT_ERR" | wc -l)" 1 "... with one line"
+t_like "$UPFT_ERR" "^upfront: strlen in libc\\.so\\.6 is an IFUNC resolver" "... saying it is an IFUNC resolver"
+for impl in __strlen_avx2 __strlen_sse2 __strlen_evex; do
+	t_like "$UPFT_ERR" "[ :,]$impl[,;) ]" "... listing the implementation $impl"
+done
+t_like "$UPFT_ERR" "strlen_ifunc" "... and naming the resolver's own symbol, strlen_ifunc"
+upft_run -x libc.so.6 -D memcpy
+t_is "$UPFT_RC" 2 "-D memcpy (memcpy@@GLIBC_2.14, an IFUNC) exits 2"
+t_like "$UPFT_ERR" "IFUNC resolver.*__memcpy_avx_unaligned_erms[,;) ]" \
+	"... listing what its resolver returns, by the names that start with __memcpy_"
+t_unlike "$UPFT_ERR" "__memcpy_chk" "... and not __memcpy_chk's implementations"
+upft_run -x libc.so.6 -D '__strlen_sse2'
+t_is "$UPFT_RC" 0 "an implementation (__strlen_sse2) is probed as any function"
+upft_run -x libc.so.6 -D 'strlen_ifunc'
+t_is "$UPFT_RC" 0 "the resolver named by its own symbol (strlen_ifunc) is probed"
+t_like "$UPFT_OUT" "^p:probe_libc/strlen_ifunc $libc:$(symaddr strlen)\$" "... at strlen's address"
+upft_run -x libc.so.6 -D 'strle[n]'
+t_is "$UPFT_RC" 2 "a glob that matches only an IFUNC exits 2 too"
+upft_run -x libc.so.6 -D '__strlen_*'
+t_is "$UPFT_RC" 0 "the glob of the implementations exits 0"
+t_is "$(printf '%s\n' "$UPFT_OUT" | grep -c '^p:')" "$(readelf -sW "$dbg" 2>/dev/null |
+	awk '$4 == "FUNC" && $8 ~ /^__strlen_/ { print $2 }' | sort -u | wc -l)" \
+	"... one definition per implementation"
+upft_run --json --max-events 1 -x libc.so.6 'strlen' -- getent hosts localhost
+t_is "$UPFT_RC" 2 "tracing strlen refuses too"
+
 t_done
