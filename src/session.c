@@ -808,6 +808,10 @@ static void main_loop(struct session *s)
 		uint64_t now;
 		int wait_ms = s->r.input_fd >= 0 ? 20 : 50;
 
+		/* output waiting in the buffer: see first whether more is pending (flush if not) */
+		if (s->r.out.len && s->r.input_fd < 0)
+			wait_ms = 0;
+
 		w = stream_next(s->st, &rec, wait_ms);
 		if (w == STREAM_RECORD)
 			deliver(s, &rec);
@@ -831,7 +835,8 @@ static void main_loop(struct session *s)
 			s->stop = true;
 		child_check(s);
 		adjust_priority(s);
-		if (w == STREAM_IDLE && s->r.ops == &render_text_ops) {
+		if (w == STREAM_IDLE && (s->r.ops == &render_text_ops ||
+					 s->r.ops == &render_json_ops)) {
 			/* nothing pending: show what we have */
 			if (render_tick(s) < 0)
 				break;
