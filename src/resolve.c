@@ -1335,7 +1335,7 @@ static int val_addr_fetch(struct rctx *rc, const struct val *v, struct span sp, 
 }
 
 static int emit_cstring_at(struct rctx *rc, const struct emit *em, struct val *v,
-			   const char *addr_fetch)
+			   const char *addr_fetch, struct trace_arg **out)
 {
 	char *name = uniq_name(rc, em->name);
 	int field = trace_probe_add_field(rc->tp, name, addr_fetch,
@@ -1345,6 +1345,44 @@ static int emit_cstring_at(struct rctx *rc, const struct emit *em, struct val *v
 
 	free(name);
 	attach_guards(rc, a);
+	if (out)
+		*out = a;
+	return 0;
+}
+
+/*
+ * A C char[N] (array type @arr) as text. Its N bytes need not end in a NUL (a full
+ * fixed-size name), and the kernel's :string would then read on into what follows the
+ * array. Up to the kernel's array limit it is fetched as char[N]: exactly its bytes, shown
+ * up to the first NUL (VK_BYTES), never more. A longer one is a :string with max_len N,
+ * which the decoder cuts at; one of unknown length (a flexible member) a plain :string.
+ */
+static int emit_char_array(struct rctx *rc, const struct emit *em, struct val *v,
+			   Dwarf_Die *arr)
+{
+	struct trace_arg *a = NULL;
+	int64_t count, inner;
+	char *f;
+
+	array_dim(arr, v->dim, &count, &inner);
+	count = count < 0 || inner < 0 ? -1 : count * inner;
+	if (val_addr_fetch(rc, v, em->sp, &f))
+		return -EINVAL;
+	if (count > 0 && count <= rc->o->kf.max_array) {
+		char *name = uniq_name(rc, em->name);
+		char *t = xasprintf("%s[%" PRId64 "]", rc->o->kf.has_char ? "char" : "u8", count);
+		int field = trace_probe_add_field(rc->tp, name, f, t, false);
+
+		a = new_arg(rc, em, v, VK_BYTES, 0, field);
+		attach_guards(rc, a);
+		free(name);
+		free(t);
+	} else {
+		emit_cstring_at(rc, em, v, f, &a);
+		if (count > 0)
+			a->max_len = (unsigned int)count;
+	}
+	free(f);
 	return 0;
 }
 
@@ -1357,7 +1395,7 @@ static int emit_cstring_ptr(struct rctx *rc, const struct emit *em, struct val *
 	if (val_word_fetch(rc, v, em->sp, &pf))
 		return -EINVAL;
 	f = loc_mem_fetch(pf, 0);
-	ret = emit_cstring_at(rc, em, v, f);
+	ret = emit_cstring_at(rc, em, v, f, NULL);
 	free(pf);
 	free(f);
 	return ret;
@@ -1530,15 +1568,20 @@ static int emit_cast(struct rctx *rc, const struct emit *em, struct val *v)
 	 * reads at ("+0(%di):string"): pass it as written, as perf does.
 	 */
 	if (v->raw && v->loc.nr == 1 && (!strcmp(c, "string") || !strcmp(c, "ustring")))
-		return emit_cstring_at(rc, em, v, v->loc.pieces[0].fetch);
+		return emit_cstring_at(rc, em, v, v->loc.pieces[0].fetch, NULL);
 	if (!strcmp(c, "string") || !strcmp(c, "ustring")) {
 		char *f;
 		int ret;
 
+		Dwarf_Die et;
+
+		if (tag == DW_TAG_array_type && !strcmp(c, "string") && lang_type_of(&t, &et) &&
+		    is_char_type(&et))
+			return emit_char_array(rc, em, v, &t);
 		if (tag == DW_TAG_array_type) {
 			if (val_addr_fetch(rc, v, em->sp, &f))
 				return -EINVAL;
-			ret = emit_cstring_at(rc, em, v, f);
+			ret = emit_cstring_at(rc, em, v, f, NULL);
 			free(f);
 			return ret;
 		}
@@ -1721,13 +1764,8 @@ static int emit_val(struct rctx *rc, const struct emit *em, struct val *v)
 		/* what is left of a multi-dimensional array is read whole, row after row */
 		array_dim(&t, v->dim, &count, &inner);
 		count = count < 0 || inner < 0 ? -1 : count * inner;
-		if (is_char_type(&et) && rc->lang->char_ptr_is_string) {
-			if (val_addr_fetch(rc, v, em->sp, &f))
-				return -EINVAL;
-			emit_cstring_at(rc, em, v, f);
-			free(f);
-			return 0;
-		}
+		if (is_char_type(&et) && rc->lang->char_ptr_is_string)
+			return emit_char_array(rc, em, v, &t);
 		esize = lang_type_size(&et);
 		if (lang_strip(&et, &ets) != DW_TAG_base_type && !is_pointer_tag(dwarf_tag(&ets)))
 			return diag_error(rc->d, em->sp, "'%s' is an array of aggregates; index it "

@@ -69,6 +69,25 @@ __attribute__((noinline)) int pick(enum wide w)
 	return (int)w + 1;
 }
 
+/*
+ * Char arrays filled to their last byte: no NUL ends them, and the next member starts with
+ * text. tag "ABCDEFGH" (8 bytes), next "IJKL", big 100 'b's, after "after".
+ */
+struct label {
+	char tag[8];
+	char next[8];
+	char big[100];
+	char after[8];
+	int n;
+};
+
+static struct label label;
+
+__attribute__((noinline)) int labels(struct label *l)
+{
+	return l->n + l->tag[0] + l->big[99];
+}
+
 int main(void)
 {
 	struct zhdr *z = malloc(sizeof(*z) + 2 * sizeof(long));
@@ -96,6 +115,12 @@ int main(void)
 	f->vals[2] = 30;
 	printf("grid=%d tails=%d konst=%d\n", grid_sum(&grid), tails(z, f), konst(1));
 	printf("pick=%d\n", pick(W_BIG) + pick(W_NEG));
+	memcpy(label.tag, "ABCDEFGH", 8);
+	strcpy(label.next, "IJKL");
+	memset(label.big, 'b', sizeof(label.big));
+	strcpy(label.after, "after");
+	label.n = 3;
+	printf("labels=%d\n", labels(&label));
 	free(z);
 	free(f);
 	return 0;
