@@ -83,7 +83,9 @@ struct trace_arg {
 	int field;			/* index of the first field making the value */
 	int nr_fields;			/* VK_LSTRING chunks; otherwise 1 */
 	int len_field;			/* VK_LSTRING: index of the length field; else -1 */
-	unsigned int max_len;		/* VK_LSTRING: bytes captured (sum of chunk sizes) */
+	unsigned int max_len;		/* VK_LSTRING: bytes captured (sum of chunk sizes);
+					 * VK_CSTRING of a char[N] array: N, the text is
+					 * cut there; 0: up to the NUL */
 	/*
 	 * Fault detection: the kernel marks failed reads only for :string. Every pointer the
 	 * value is reached through is also fetched (hidden u64 fields, outermost first);
