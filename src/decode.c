@@ -598,6 +598,9 @@ static void decode_arg(struct decoder *dc, const struct dprobe *p, const char *r
 		}
 		if (s[len - 1] == '\0')
 			len--;
+		/* a char[N] array without a NUL: the kernel read on past its end */
+		if (a->max_len && len > a->max_len)
+			len = a->max_len;
 		v->str = s;
 		v->len = len;
 		break;
