@@ -501,6 +501,46 @@ cache:
 		symbolizer_note_task(dc->sym, ev->pid);
 }
 
+/*
+ * int_array() - a kernel array of s/u/x<bits> elements ("s32[4]") as "[20, 21, 22, 23]"
+ * (x elements as "0x14" strings), which reads the same in text and JSON; false for others
+ */
+static bool int_array(struct decoder *dc, struct value *v, const char *at, const struct fld *fl)
+{
+	const char *t = fl->type;
+	char *end;
+	unsigned long bits, n;
+	struct strbuf sb = STRBUF_INIT;
+	size_t esz;
+
+	if (!t || (t[0] != 's' && t[0] != 'u' && t[0] != 'x'))
+		return false;
+	bits = strtoul(t + 1, &end, 10);
+	if ((bits != 8 && bits != 16 && bits != 32 && bits != 64) || *end != '[')
+		return false;
+	n = strtoul(end + 1, &end, 10);
+	esz = bits / 8;
+	if (*end != ']' || !n || n * esz > (unsigned long)fl->size)
+		return false;
+	strbuf_init(&sb);
+	strbuf_addch(&sb, '[');
+	for (unsigned long i = 0; i < n; i++) {
+		if (i)
+			strbuf_addstr(&sb, ", ");
+		if (t[0] == 's')
+			strbuf_addf(&sb, "%" PRId64, rd_s(at + i * esz, (int)esz));
+		else if (t[0] == 'u')
+			strbuf_addf(&sb, "%" PRIu64, rd_u(at + i * esz, (int)esz));
+		else
+			strbuf_addf(&sb, "\"0x%" PRIx64 "\"", rd_u(at + i * esz, (int)esz));
+	}
+	strbuf_addch(&sb, ']');
+	v->text = arena_str(dc, sb.buf, sb.len);
+	v->text_is_json = v->text != NULL;
+	strbuf_release(&sb);
+	return v->text != NULL;
+}
+
 static void decode_arg(struct decoder *dc, const struct dprobe *p, const char *rec, int size,
 		       uint64_t base, const struct trace_arg *a, struct value *v)
 {
@@ -664,6 +704,8 @@ static void decode_arg(struct decoder *dc, const struct dprobe *p, const char *r
 				len--;
 			v->str = s;
 			v->len = len;
+		} else if (strchr(t, '[') && int_array(dc, v, at, fl)) {
+			/* an array of integers: [20, 21, 22], also valid JSON */
 		} else if (strchr(t, '[')) {
 			/* an array: {a,b,c} as the kernel prints it */
 			struct tep_format_field *f = tep_find_field(

@@ -25,6 +25,7 @@ struct value {
 	size_t len;
 	bool cut;			/* the string is longer than what was captured */
 	const char *text;		/* VK_ENUM name, VK_SYM "sym+0x10", VK_RAW as printed */
+	bool text_is_json;		/* VK_RAW: text is a JSON value (an array of numbers) */
 };
 
 /* One decoded event; values point into the event's own storage. */

@@ -125,7 +125,9 @@ static void json_value(struct strbuf *sb, const struct value *v)
 		break;
 	case VK_RAW:
 	default:
-		if (v->text)
+		if (v->text && v->text_is_json)
+			strbuf_addstr(sb, v->text);
+		else if (v->text)
 			json_str(sb, v->text, strlen(v->text));
 		else
 			render_u64(sb, v->num.u);
