@@ -611,8 +611,10 @@ static int mode_tracefs(struct options *o)
 			code = report(&d);
 		else
 			fputs(strbuf_cstr(&out), stdout);
-	} else if (tracing_delete(o->words[0], &d) < 0) {
+	} else if (tracing_delete(o->words[0], &out, &d) < 0) {
 		code = report(&d);
+	} else {
+		fputs(strbuf_cstr(&out), stdout);
 	}
 	diag_release(&d);
 	strbuf_release(&out);

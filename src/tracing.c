@@ -10,6 +10,7 @@
 #include <string.h>
 #include <tracefs.h>
 
+#include "debuginfo.h"
 #include "log.h"
 #include "tracing.h"
 
@@ -133,8 +134,47 @@ static bool group_is_live_session(const char *group)
 	return kill((pid_t)pid, 0) == 0 || errno == EPERM;
 }
 
+/*
+ * list_place() - "process_order+0x0 in /bin/x" for "/bin/x:0x14c0", as perf probe -l names
+ * the place; the binary as is when it has no symbol there. @dbg caches the last binary.
+ */
+static void list_place(struct strbuf *out, const char *target, bool ret, struct debuginfo **dbg,
+		       char **dbg_path)
+{
+	const char *colon = strrchr(target, ':');
+	struct strbuf sym = STRBUF_INIT;
+	uint64_t off, vaddr;
+	struct diag d;
+	char *path;
+
+	if (!colon) {
+		strbuf_addf(out, "%s%s", target, ret ? "%return" : "");
+		return;
+	}
+	path = xstrndup(target, colon - target);
+	off = strtoull(colon + 1, NULL, 0);
+	if (!*dbg_path || strcmp(*dbg_path, path)) {
+		debuginfo_free(*dbg);
+		free(*dbg_path);
+		diag_init(&d, NULL);
+		*dbg = debuginfo_open(path, &d);	/* a deleted binary: no name, no error */
+		diag_release(&d);
+		*dbg_path = xstrdup(path);
+	}
+	strbuf_init(&sym);
+	if (*dbg && !debuginfo_offset_to_vaddr(*dbg, off, &vaddr) &&
+	    !debuginfo_symbolize(*dbg, vaddr, &sym))
+		strbuf_addf(out, "%s%s in %s", sym.buf, ret ? "%return" : "", path);
+	else
+		strbuf_addf(out, "%s%s", target, ret ? "%return" : "");
+	strbuf_release(&sym);
+	free(path);
+}
+
 int tracing_list(const char *glob, struct strbuf *out, struct diag *d)
 {
+	struct debuginfo *dbg = NULL;
+	char *dbg_path = NULL;
 	char *text, *gglob, *eglob, *save = NULL;
 	int n = 0;
 
@@ -153,9 +193,8 @@ int tracing_list(const char *glob, struct strbuf *out, struct diag *d)
 			continue;
 		if (!glob_match(gglob, ul.group) || !glob_match(eglob, ul.event))
 			continue;
-		strbuf_addf(out, "  %s:%s (on %s", ul.group, ul.event, ul.target);
-		if (ul.kind == 'r')
-			strbuf_addstr(out, "%return");
+		strbuf_addf(out, "  %s:%s (on ", ul.group, ul.event);
+		list_place(out, ul.target, ul.kind == 'r', &dbg, &dbg_path);
 		if (*ul.args) {
 			char *asave = NULL;
 			const char *sep = " with ";
@@ -173,6 +212,8 @@ int tracing_list(const char *glob, struct strbuf *out, struct diag *d)
 		strbuf_addstr(out, ")\n");
 		n++;
 	}
+	debuginfo_free(dbg);
+	free(dbg_path);
 	free(gglob);
 	free(eglob);
 	free(text);
@@ -319,7 +360,7 @@ out:
 	return ret;
 }
 
-int tracing_delete(const char *glob, struct diag *d)
+int tracing_delete(const char *glob, struct strbuf *removed, struct diag *d)
 {
 	struct tracefs_dynevent **devs;
 	char *gglob, *eglob;
@@ -356,8 +397,8 @@ int tracing_delete(const char *glob, struct diag *d)
 				diag_fail(d, "could not delete %s:%s: %s", sys, ev,
 					  strerror(err ? err : EIO));
 			ret = -(err ? err : EIO);
-		} else {
-			pr_info("removed %s:%s", sys, ev);
+		} else if (removed) {
+			strbuf_addf(removed, "Removed event: %s:%s\n", sys, ev);
 		}
 next:
 		free(sys);

@@ -27,8 +27,9 @@ int tracing_list(const char *glob, struct strbuf *out, struct diag *d);
 
 /* tracing_delete() - -d: delete uprobe events matching @glob ("grp:ev", "grp:*", "ev" for any
  * group); disables them first; a live session's upfront_<pid> group only when named exactly.
+ * @removed (or NULL) gets "Removed event: GROUP:EVENT" lines, as perf probe -d prints
  * Return: number of events deleted, -ENOENT when nothing matched (@d filled) */
-int tracing_delete(const char *glob, struct diag *d);
+int tracing_delete(const char *glob, struct strbuf *removed, struct diag *d);
 
 /**
  * tracing_error_text() - the kernel's reason for the last rejected write, from error_log of

@@ -33,6 +33,8 @@ t_like "$UPFT_OUT$UPFT_ERR" "perf record -e $group:$ev" "-a tells how to use it 
 upft_run -l
 t_is "$UPFT_RC" 0 "-l exits 0"
 t_like "$UPFT_OUT" "$group:$ev" "-l lists the event"
+t_like "$UPFT_OUT" "^  $group:$ev \\(on process_order\\+0x0 in $bin with id" \
+	"-l names the place as perf does: function+offset in the binary, then the arguments"
 upft_run -l "$group:upft_add_*"
 t_like "$UPFT_OUT" "$group:$ev" "-l GLOB lists the event"
 
@@ -55,6 +57,7 @@ t_like "$(cat "$UPFT_TRACEFS/uprobe_events")" "/$ev " "... and deletes nothing"
 
 upft_run -d "$group:$ev"
 t_is "$UPFT_RC" 0 "-d exits 0"
+t_is "$UPFT_OUT" "Removed event: $group:$ev" "-d says what it removed, as perf probe -d"
 t_unlike "$(cat "$UPFT_TRACEFS/uprobe_events")" "/$ev " "-d removes the event"
 
 upft_run -x "$bin" -a "$ev=process_order o->customer->nosuchfield"
