@@ -12,6 +12,7 @@
 
 #define LOG_DOMAIN "debuginfo"
 #include "debuginfo.h"
+#include "leb128.h"
 #include "demangle.h"
 #include "elfinfo.h"
 #include "log.h"
@@ -1255,45 +1256,6 @@ static bool rsec_get(Elf *elf, const char *want, struct rsec *out)
 	return false;
 }
 
-static inline uint64_t rd_uleb(const uint8_t **pp, const uint8_t *end)
-{
-	const uint8_t *p = *pp;
-	uint64_t v = 0;
-	int shift = 0;
-
-	while (p < end) {
-		uint8_t b = *p++;
-
-		if (shift < 64)
-			v |= (uint64_t)(b & 0x7f) << shift;
-		shift += 7;
-		if (!(b & 0x80))
-			break;
-	}
-	*pp = p;
-	return v;
-}
-
-static inline int64_t rd_sleb(const uint8_t **pp, const uint8_t *end)
-{
-	const uint8_t *p = *pp;
-	uint64_t v = 0;
-	int shift = 0;
-	uint8_t b = 0;
-
-	while (p < end) {
-		b = *p++;
-		if (shift < 64)
-			v |= (uint64_t)(b & 0x7f) << shift;
-		shift += 7;
-		if (!(b & 0x80))
-			break;
-	}
-	if (shift < 64 && (b & 0x40))
-		v |= ~(uint64_t)0 << shift;
-	*pp = p;
-	return (int64_t)v;
-}
 
 static inline uint64_t rd_n(const uint8_t *p, int n)
 {
@@ -1365,7 +1327,7 @@ static bool form_skip(const uint8_t **pp, const uint8_t *end, unsigned form,
 			break;
 		case DW_FORM_block:
 		case DW_FORM_exprloc:
-			len = rd_uleb(&p, end);
+			len = leb128_u(&p, end);
 			if (len > (uint64_t)(end - p))
 				return false;
 			p += len;
@@ -1386,17 +1348,17 @@ static bool form_skip(const uint8_t **pp, const uint8_t *end, unsigned form,
 			p += 4 + rd_n(p, 4);
 			break;
 		case DW_FORM_sdata:
-			rd_sleb(&p, end);
+			leb128_s(&p, end);
 			break;
 		case DW_FORM_indirect:
-			form = rd_uleb(&p, end);
+			form = leb128_u(&p, end);
 			if (form == DW_FORM_indirect || form == DW_FORM_implicit_const)
 				return false;
 			if (!form_skip(&p, end, form, u))
 				return false;
 			break;
 		default:	/* the ULEB128 ones */
-			rd_uleb(&p, end);
+			leb128_u(&p, end);
 			break;
 		}
 	}
@@ -1418,7 +1380,7 @@ static bool form_read(const uint8_t **pp, const uint8_t *end, unsigned form,
 		return true;
 	}
 	if (form == DW_FORM_indirect) {
-		form = rd_uleb(&p, end);
+		form = leb128_u(&p, end);
 		*pp = p;
 		return form != DW_FORM_indirect && form != DW_FORM_implicit_const &&
 		       form_read(pp, end, form, u, 0, val);
@@ -1433,13 +1395,13 @@ static bool form_read(const uint8_t **pp, const uint8_t *end, unsigned form,
 		return true;
 	}
 	if (form == DW_FORM_sdata) {
-		*val = rd_sleb(&p, end);
+		*val = leb128_s(&p, end);
 		*pp = p;
 		return true;
 	}
 	if (form == DW_FORM_udata || form == DW_FORM_ref_udata || form == DW_FORM_strx ||
 	    form == DW_FORM_GNU_str_index) {
-		*val = rd_uleb(&p, end);
+		*val = leb128_u(&p, end);
 		*pp = p;
 		return true;
 	}
@@ -1468,14 +1430,14 @@ static bool rtable_load(struct rscan *s, uint64_t off, const struct runit *u)
 		return false;
 	p = s->abbrev.p + off;
 	for (;;) {
-		uint64_t code = rd_uleb(&p, end);
+		uint64_t code = leb128_u(&p, end);
 		struct rabbrev ab = { 0 };
 
 		if (!code)
 			break;
 		if (p >= end || code > (1u << 20))
 			return false;
-		ab.tag = rd_uleb(&p, end);
+		ab.tag = leb128_u(&p, end);
 		if (p >= end)
 			return false;
 		ab.children = *p++ == DW_CHILDREN_yes;
@@ -1483,7 +1445,7 @@ static bool rtable_load(struct rscan *s, uint64_t off, const struct runit *u)
 		ab.nattr = 0;
 		ab.fixed = 0;
 		for (;;) {
-			uint64_t at = rd_uleb(&p, end), form = rd_uleb(&p, end);
+			uint64_t at = leb128_u(&p, end), form = leb128_u(&p, end);
 			int64_t ic = 0;
 			int n;
 
@@ -1492,7 +1454,7 @@ static bool rtable_load(struct rscan *s, uint64_t off, const struct runit *u)
 			if (!at && !form)
 				break;
 			if (form == DW_FORM_implicit_const)
-				ic = rd_sleb(&p, end);
+				ic = leb128_s(&p, end);
 			n = form_fixed_size(form, u);
 			if (n == -2 || at > 0xffff || form > 0xffff)
 				return false;
@@ -1603,7 +1565,7 @@ static bool rdie_read(struct rscan *s, const struct runit *u, const struct rabbr
 			continue;
 		}
 		if (form == DW_FORM_indirect) {
-			form = rd_uleb(&p, u->end);
+			form = leb128_u(&p, u->end);
 			inl = (const char *)p;
 		}
 		if (form == DW_FORM_string) {
@@ -1711,7 +1673,7 @@ static bool rscan_unit(struct rscan *s, struct runit *u, const uint8_t *p,
 	while (p < u->end) {
 		const uint8_t *die = p;
 		const struct rabbrev *ab;
-		uint64_t code = rd_uleb(&p, u->end);
+		uint64_t code = leb128_u(&p, u->end);
 		bool act, descend = false;
 		const char *child_scope;
 		struct rdie d;

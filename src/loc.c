@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "leb128.h"
 #include "loc.h"
 #include "log.h"
 #include "regs.h"
@@ -478,41 +479,6 @@ int loc_from_ops(const Dwarf_Op *ops, size_t n, const struct loc_ctx *ctx, struc
 	return ret;
 }
 
-static uint64_t uleb(const unsigned char **p, const unsigned char *end)
-{
-	uint64_t v = 0;
-	int shift = 0;
-
-	while (*p < end) {
-		unsigned char b = *(*p)++;
-
-		if (shift < 64)
-			v |= (uint64_t)(b & 0x7f) << shift;
-		shift += 7;
-		if (!(b & 0x80))
-			break;
-	}
-	return v;
-}
-
-static int64_t sleb(const unsigned char **p, const unsigned char *end)
-{
-	uint64_t v = 0;		/* unsigned: shifting into bit 63 of an int64_t is undefined */
-	int shift = 0;
-	unsigned char b = 0;
-
-	while (*p < end) {
-		b = *(*p)++;
-		if (shift < 64)
-			v |= (uint64_t)(b & 0x7f) << shift;
-		shift += 7;
-		if (!(b & 0x80))
-			break;
-	}
-	if (shift < 64 && (b & 0x40))
-		v |= ~(uint64_t)0 << shift;
-	return (int64_t)v;
-}
 
 /* The few opcodes Go's block-form locations use. */
 static int decode_block(Dwarf_Attribute *attr, Dwarf_Op *ops, size_t max, size_t *n)
@@ -540,10 +506,10 @@ static int decode_block(Dwarf_Attribute *attr, Dwarf_Op *ops, size_t max, size_t
 			p += 8;
 		} else if (a == DW_OP_fbreg || a == DW_OP_consts ||
 			   (a >= DW_OP_breg0 && a <= DW_OP_breg31)) {
-			o->number = (Dwarf_Word)sleb(&p, end);
+			o->number = (Dwarf_Word)leb128_s(&p, end);
 		} else if (a == DW_OP_piece || a == DW_OP_plus_uconst || a == DW_OP_constu ||
 			   a == DW_OP_regx) {
-			o->number = uleb(&p, end);
+			o->number = leb128_u(&p, end);
 		} else if (!(a == DW_OP_call_frame_cfa || a == DW_OP_stack_value ||
 			     a == DW_OP_deref || (a >= DW_OP_reg0 && a <= DW_OP_reg31) ||
 			     (a >= DW_OP_lit0 && a <= DW_OP_lit31))) {
