@@ -220,7 +220,7 @@ int decoder_add_probe(struct decoder *dc, const struct trace_probe *tp, struct d
 		const char *at = symbolizer_lookup(dc->sym, tp->vaddr);
 		size_t n = at ? strlen(at) : 0;
 
-		p->at_entry = n > 4 && !strcmp(at + n - 4, "+0x0");
+		p->at_entry = tp->ret_at_sp || (n > 4 && !strcmp(at + n - 4, "+0x0"));
 	}
 	e->nr_probes++;
 	if (tp->nr_args > e->max_vals) {

@@ -123,6 +123,8 @@ struct trace_probe {
 	uint64_t vaddr;		/* the probe address in the binary */
 	uint64_t offset;	/* the file offset written for the kernel */
 	bool is_return;		/* r: a uretprobe */
+	bool ret_at_sp;		/* the return address is at 0(%sp) here (an entry): --stack
+				 * takes the caller from $stack0 */
 	struct fetch_field *fields;
 	size_t nr_fields;
 	struct trace_arg *args;

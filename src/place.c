@@ -457,8 +457,11 @@ static int resolve_func(const struct probe_place *pl, struct debuginfo *dbg,
 
 			if (f->has_die && !lang_is_go(f->lang) && params_need_prologue(&f->die))
 				at = skip_prologue(dbg, &f->cu, f->entry, f->end);
+			else if (lang_is_go(f->lang) && !f->inlined)
+				at = retsite_go_split_end(dbg, f->entry, f->end);
 			site_from_func(&s, f, at);
 			s.after_prologue = at != f->entry;
+			s.ret_at_sp = at == f->entry || lang_is_go(f->lang);
 			add_site(sites, nr, alloc, &s);
 		}
 		if (ret < 0)

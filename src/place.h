@@ -22,6 +22,8 @@ struct probe_site {
 	bool is_return;		/* a uretprobe (C, C++, Rust %return) */
 	bool at_ret_insn;	/* a p: probe on a return instruction (Go %return) */
 	bool after_prologue;	/* vaddr was moved past the prologue */
+	bool ret_at_sp;		/* the caller's return address is at 0(%sp), no frame pushed yet
+				 * (the entry, or past Go's stack check) */
 	bool has_frame_func;	/* frame_func valid */
 	Dwarf_Die frame_func;	/* the out-of-line subprogram whose code holds vaddr: for an
 				 * inlined copy its caller, which has DW_AT_frame_base

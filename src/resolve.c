@@ -2290,6 +2290,7 @@ static int resolve_site(const struct probe_spec *spec, struct debuginfo *dbg,
 	tp->build_id = bid ? xstrdup(bid) : NULL;
 	tp->func = site->func ? xstrdup(site->func) : NULL;
 	tp->vaddr = site->vaddr;
+	tp->ret_at_sp = site->ret_at_sp;
 	tp->offset = site->offset;
 	tp->is_return = site->is_return;
 	for (size_t i = 0; i < spec->nr_args && !ret; i++)

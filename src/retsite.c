@@ -145,6 +145,46 @@ int retsite_find(struct debuginfo *dbg, uint64_t start, uint64_t end, uint64_t *
 	return 0;
 }
 
+/* ---- Go's stack-bound check ---- */
+
+/* Instructions of the check are among the first few; anything longer is not one. */
+#define SPLIT_SCAN 6
+
+uint64_t retsite_go_split_end(struct debuginfo *dbg, uint64_t start, uint64_t end)
+{
+	uint64_t lim = end > start && end - start < SPLIT_SCAN * 15 ? end : start + SPLIT_SCAN * 15;
+	Elf *elf = debuginfo_elf(dbg);
+	const uint8_t *code = elf ? code_bytes(elf, start, lim) : NULL;
+	const uint8_t *p = code;
+	size_t size = lim - start;
+	uint64_t a = start, found = start;
+	bool cmp_g = false;
+	cs_insn *insn;
+	csh cs;
+
+	if (!code || cs_open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK)
+		return start;
+	insn = cs_malloc(cs);
+	for (int i = 0; i < SPLIT_SCAN && cs_disasm_iter(cs, &p, &size, &a, insn); i++) {
+		/* the goroutine (g) is in r14 on the register ABI: g.stackguard0 at +16 */
+		if (insn->id == X86_INS_CMP && strstr(insn->op_str, "r14")) {
+			cmp_g = true;
+			continue;
+		}
+		if (cmp_g && (insn->id == X86_INS_JBE || insn->id == X86_INS_JB)) {
+			found = insn->address + insn->size;
+			break;
+		}
+		/* lea/mov/sub computing the frame's low end for big frames come first */
+		if (insn->id != X86_INS_LEA && insn->id != X86_INS_MOV && insn->id != X86_INS_SUB &&
+		    insn->id != X86_INS_JB)
+			break;
+	}
+	cs_free(insn, 1);
+	cs_close(&cs);
+	return found;
+}
+
 /* ---- instruction boundaries, the targets an IFUNC resolver loads ---- */
 
 /* x86-64 instructions are at most 15 bytes: the one holding an address starts before it */

@@ -106,4 +106,17 @@ void go_results_free(struct go_result *res, size_t nr);
 bool retsite_value(Dwarf_Die *func, const struct lang_ops *lang, Dwarf_Die *type,
 		   struct loc *out);
 
+/**
+ * retsite_go_split_end() - the address just past a Go function's stack-bound check
+ * ("cmp 0x10(%r14),%rsp; jbe morestack", also with "lea -N(%rsp),%r12" for big frames)
+ * @start: the function's entry; @end: its end
+ *
+ * When the stack must grow, runtime.morestack copies it and runs the function again from
+ * its entry: a probe on the entry then fires twice for one call. Past the check it fires
+ * once, with the arguments still in their registers.
+ * Return: the address after the check's conditional jump, or @start when the function has
+ * no check (NOSPLIT functions) or its code cannot be read.
+ */
+uint64_t retsite_go_split_end(struct debuginfo *dbg, uint64_t start, uint64_t end);
+
 #endif

@@ -214,6 +214,28 @@ func runOnce(s *Store, l *store.Ledger) {
 	sink += l.Record("alice", 3)
 	sink += l.Record("bob", 5)
 	sink += int(store.Lookup(l, "bob"))
+	sink += growMany(20)
+}
+
+// bigframe has an 8 KB frame: called first thing in a new goroutine (whose stack starts
+// smaller), its stack check fails and runtime.morestack runs it again from its entry.
+//
+//go:noinline
+func bigframe(n int) int {
+	var buf [8192]byte
+	buf[n%len(buf)] = byte(n)
+	return int(buf[(n*7)%len(buf)]) + n
+}
+
+// growMany calls bigframe(0..n-1) once each, each in a fresh goroutine, in order.
+func growMany(n int) int {
+	total := 0
+	for i := 0; i < n; i++ {
+		done := make(chan int)
+		go func(i int) { done <- bigframe(i) }(i)
+		total += <-done
+	}
+	return total
 }
 
 // churn calls hot from many short-lived goroutines for the given duration.
