@@ -2,6 +2,7 @@
 /* session.c - trace mode: private group and instance, stream, decode, render, clean exit */
 #define LOG_DOMAIN "session"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <dirent.h>
@@ -186,7 +187,37 @@ static int tep_load_event(struct session *s, const char *sys, const char *name, 
 	return 0;
 }
 
-static int write_filter(struct session *s, const char *sys, const char *name, struct diag *d)
+/*
+ * filter_hint() - kernel filters compare text only in :string fields (C strings); a string
+ * with a length is char[N] chunks, which the kernel takes for numbers: say so when the
+ * rejected filter names one
+ */
+static void filter_hint(const struct trace_probe *tp, const char *filter, struct diag *d)
+{
+	for (size_t i = 0; tp && i < tp->nr_args; i++) {
+		const struct trace_arg *a = &tp->args[i];
+		const char *at = a->name ? strstr(filter, a->name) : NULL;
+		size_t n = a->name ? strlen(a->name) : 0;
+
+		if (a->kind != VK_LSTRING && a->kind != VK_BYTES)
+			continue;
+		/* the name as a whole word of the filter */
+		while (at && ((at > filter && (isalnum((unsigned char)at[-1]) || at[-1] == '_')) ||
+			      isalnum((unsigned char)at[n]) || at[n] == '_'))
+			at = strstr(at + 1, a->name);
+		if (!at)
+			continue;
+		diag_hint(d, "'%s' is text with a length, fetched as char[N] chunks, which kernel "
+			  "filters cannot compare as text (they can for C strings read with "
+			  ":string); filter on numbers%s%s instead", a->name,
+			  a->len_field >= 0 ? " such as its length " : "",
+			  a->len_field >= 0 ? tp->fields[a->len_field].name : "");
+		return;
+	}
+}
+
+static int write_filter(struct session *s, const char *sys, const char *name,
+			const struct trace_probe *tp, struct diag *d)
 {
 	if (!s->o->filter || !*s->o->filter)
 		return 0;
@@ -198,6 +229,7 @@ static int write_filter(struct session *s, const char *sys, const char *name, st
 		tracing_error_text(s->inst, &why);
 		diag_error(d, SPAN_NONE, "the kernel rejected the filter '%s' on %s: %s",
 			   s->o->filter, name, why.len ? why.buf : strerror(err ? err : EINVAL));
+		filter_hint(tp, s->o->filter, d);
 		strbuf_release(&why);
 		return -EINVAL;
 	}
@@ -250,7 +282,7 @@ static int session_add_tps(struct session *s, struct trace_probe *tps, size_t nr
 			ret = tep_load_event(s, s->group, tps[i].event, d);
 			if (ret < 0)
 				return ret;
-			ret = write_filter(s, s->group, tps[i].event, d);
+			ret = write_filter(s, s->group, tps[i].event, &tps[i], d);
 			if (ret < 0)
 				return ret;
 		}
