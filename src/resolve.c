@@ -826,8 +826,13 @@ static bool is_var_tag(int tag)
 	return tag == DW_TAG_variable || tag == DW_TAG_formal_parameter;
 }
 
-/* A local or parameter named @name visible at the pc, innermost scope first. */
-static bool find_local(struct rctx *rc, const char *name, Dwarf_Die *out)
+/*
+ * locals_visit() - call @fn for each named parameter and local visible at the pc, innermost
+ * scope first, until it returns true
+ * Return: true when @fn stopped the walk.
+ */
+static bool locals_visit(struct rctx *rc, bool (*fn)(Dwarf_Die *var, const char *name, void *arg),
+			 void *arg)
 {
 	ensure_scopes(rc);
 	for (int i = 0; i < rc->nscopes; i++) {
@@ -841,16 +846,36 @@ static bool find_local(struct rctx *rc, const char *name, Dwarf_Die *out)
 		do {
 			const char *n;
 
-			if (!is_var_tag(dwarf_tag(&child)))
+			if (!is_var_tag(dwarf_tag(&child)) || !(n = dwarf_diename(&child)))
 				continue;
-			n = dwarf_diename(&child);
-			if (n && !strcmp(n, name)) {
-				*out = child;
+			if (fn(&child, n, arg))
 				return true;
-			}
 		} while (dwarf_siblingof(&child, &child) == 0);
 	}
 	return false;
+}
+
+struct local_query {
+	const char *name;
+	Dwarf_Die *out;
+};
+
+static bool local_is(Dwarf_Die *var, const char *name, void *arg)
+{
+	struct local_query *q = arg;
+
+	if (strcmp(name, q->name))
+		return false;
+	*q->out = *var;
+	return true;
+}
+
+/* A local or parameter named @name visible at the pc, innermost scope first. */
+static bool find_local(struct rctx *rc, const char *name, Dwarf_Die *out)
+{
+	struct local_query q = { name, out };
+
+	return locals_visit(rc, local_is, &q);
 }
 
 static bool has_location(Dwarf_Die *die)
@@ -927,27 +952,20 @@ static bool find_global(struct rctx *rc, const char *name, Dwarf_Die *out)
 	return false;
 }
 
+static bool local_name_add(Dwarf_Die *var, const char *name, void *arg)
+{
+	struct strbuf *out = arg;
+
+	if (out->len)
+		strbuf_addstr(out, ", ");
+	strbuf_addstr(out, name);
+	return false;
+}
+
+/* "a, b, c": the names visible at the pc, for the "no variable" hint */
 static void list_locals(struct rctx *rc, struct strbuf *out)
 {
-	ensure_scopes(rc);
-	for (int i = 0; i < rc->nscopes; i++) {
-		Dwarf_Die child;
-		int stag = dwarf_tag(&rc->scopes[i]);
-
-		if (stag == DW_TAG_compile_unit || stag == DW_TAG_partial_unit)
-			break;
-		if (dwarf_child(&rc->scopes[i], &child) != 0)
-			continue;
-		do {
-			const char *n;
-
-			if (!is_var_tag(dwarf_tag(&child)) || !(n = dwarf_diename(&child)))
-				continue;
-			if (out->len)
-				strbuf_addstr(out, ", ");
-			strbuf_addstr(out, n);
-		} while (dwarf_siblingof(&child, &child) == 0);
-	}
+	locals_visit(rc, local_name_add, out);
 }
 
 static int val_from_die(struct rctx *rc, Dwarf_Die *var, const char *what, struct span sp,
