@@ -77,6 +77,31 @@ static void where(struct debuginfo *dbg, uint64_t start, uint64_t end, struct st
  * another function (a tail call) leaves through that function's ret. Go never tail-calls, so
  * for Go (the only user: a uretprobe breaks its stacks) every exit is a ret found here.
  */
+/*
+ * disasm_open() - a capstone handle for x86-64 and one instruction buffer (with room for
+ * operand details when @detail: capstone sizes the buffer when it is allocated); false on
+ * failure
+ */
+static bool disasm_open(csh *cs, cs_insn **insn, bool detail)
+{
+	if (cs_open(CS_ARCH_X86, CS_MODE_64, cs) != CS_ERR_OK)
+		return false;
+	if (detail)
+		cs_option(*cs, CS_OPT_DETAIL, CS_OPT_ON);
+	*insn = cs_malloc(*cs);
+	if (!*insn) {
+		cs_close(cs);
+		return false;
+	}
+	return true;
+}
+
+static void disasm_close(csh *cs, cs_insn *insn)
+{
+	cs_free(insn, 1);
+	cs_close(cs);
+}
+
 int retsite_find(struct debuginfo *dbg, uint64_t start, uint64_t end, uint64_t **addrs,
 		 size_t *nr, struct diag *d)
 {
@@ -104,11 +129,10 @@ int retsite_find(struct debuginfo *dbg, uint64_t start, uint64_t end, uint64_t *
 		strbuf_release(&sb);
 		return -ENOENT;
 	}
-	if (cs_open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK) {
+	if (!disasm_open(&cs, &insn, false)) {
 		diag_fail(d, "cannot start the disassembler (capstone)");
 		return -EIO;
 	}
-	insn = cs_malloc(cs);
 	for (uint64_t pc = start; pc < end;) {
 		size_t size = end - pc;
 		const uint8_t *p = code + (pc - start);
@@ -126,8 +150,7 @@ int retsite_find(struct debuginfo *dbg, uint64_t start, uint64_t end, uint64_t *
 		skipped++;
 		pc = a + 1;
 	}
-	cs_free(insn, 1);
-	cs_close(&cs);
+	disasm_close(&cs, insn);
 	if (skipped)
 		pr_debug("0x%llx-0x%llx: %zu undecodable byte(s) skipped",
 			 (unsigned long long)start, (unsigned long long)end, skipped);
@@ -162,9 +185,8 @@ uint64_t retsite_go_split_end(struct debuginfo *dbg, uint64_t start, uint64_t en
 	cs_insn *insn;
 	csh cs;
 
-	if (!code || cs_open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK)
+	if (!code || !disasm_open(&cs, &insn, false))
 		return start;
-	insn = cs_malloc(cs);
 	for (int i = 0; i < SPLIT_SCAN && cs_disasm_iter(cs, &p, &size, &a, insn); i++) {
 		/* the goroutine (g) is in r14 on the register ABI: g.stackguard0 at +16 */
 		if (insn->id == X86_INS_CMP && strstr(insn->op_str, "r14")) {
@@ -180,8 +202,7 @@ uint64_t retsite_go_split_end(struct debuginfo *dbg, uint64_t start, uint64_t en
 		    insn->id != X86_INS_JB)
 			break;
 	}
-	cs_free(insn, 1);
-	cs_close(&cs);
+	disasm_close(&cs, insn);
 	return found;
 }
 
@@ -221,12 +242,11 @@ int retsite_insn_boundary(struct debuginfo *dbg, uint64_t start, uint64_t end, u
 		strbuf_release(&sb);
 		return -ENOENT;
 	}
-	if (cs_open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK) {
+	if (!disasm_open(&cs, &insn, false)) {
 		diag_fail(d, "cannot start the disassembler (capstone)");
 		return -EIO;
 	}
 	cs_option(cs, CS_OPT_SYNTAX, CS_OPT_SYNTAX_ATT);
-	insn = cs_malloc(cs);
 	p = code;
 	size = lim - start;
 	while (cs_disasm_iter(cs, &p, &size, &pc, insn)) {
@@ -271,8 +291,7 @@ int retsite_insn_boundary(struct debuginfo *dbg, uint64_t start, uint64_t end, u
 			   (unsigned long long)addr, sb.buf, (unsigned long long)pc);
 		ret = -EINVAL;
 	}
-	cs_free(insn, 1);
-	cs_close(&cs);
+	disasm_close(&cs, insn);
 	strbuf_release(&sb);
 	return ret;
 }
@@ -293,10 +312,8 @@ int retsite_lea_targets(struct debuginfo *dbg, uint64_t start, uint64_t end, uin
 	code = elf && end > start ? code_bytes(elf, start, end) : NULL;
 	if (!code)
 		return -ENOENT;
-	if (cs_open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK)
+	if (!disasm_open(&cs, &insn, true))
 		return -EIO;
-	cs_option(cs, CS_OPT_DETAIL, CS_OPT_ON);
-	insn = cs_malloc(cs);
 	p = code;
 	size = end - start;
 	while (cs_disasm_iter(cs, &p, &size, &pc, insn)) {
@@ -309,8 +326,7 @@ int retsite_lea_targets(struct debuginfo *dbg, uint64_t start, uint64_t end, uin
 		/* rip-relative: from the end of the instruction */
 		out[n++] = insn->address + insn->size + (uint64_t)x->operands[1].mem.disp;
 	}
-	cs_free(insn, 1);
-	cs_close(&cs);
+	disasm_close(&cs, insn);
 	*addrs = out;
 	*nr = n;
 	return 0;
