@@ -106,6 +106,12 @@ if need "$GO"; then
 		build "$out/go/churn" "$gosrc/go.mod $gosrc/main.go" \
 			sh -c 'cd "$1" && exec "$2" build -o "$3" .' sh "$gosrc" "$GO" "$out/go/churn"
 	fi
+	# dnsfwd: the DNS forwarder of the README's examples (a miekg/dns look-alike in dns/)
+	gosrc=$src/go/dnsfwd
+	if [ -e "$gosrc/go.mod" ]; then
+		build "$out/go/dnsfwd" "$gosrc/go.mod $gosrc/main.go $gosrc/dns/msg.go" \
+			sh -c 'cd "$1" && exec "$2" build -o "$3" .' sh "$gosrc" "$GO" "$out/go/dnsfwd"
+	fi
 fi
 
 # Rust: opt-level 0 and 1, crate name "orders" (functions are orders::shop::*).

@@ -1,0 +1,3 @@
+module example.com/dnsfwd
+
+go 1.19
