@@ -2,14 +2,17 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # build.sh - build every test target (C, C++, Go, Rust) into OUTDIR; skips what is up to date
 #
-# usage: tests/targets/build.sh OUTDIR
+# usage: tests/targets/build.sh OUTDIR [TARGET...]
+# TARGET names a binary under OUTDIR (go/dnsfwd, c/orders-O2); without one, all are built.
 # Works offline and as root on a clean machine: Go's cache and path live under OUTDIR and the
 # Go module has no external dependencies. Prints one line per target built; exits non-zero
 # when a compiler is missing or a build fails (a missing prerequisite is a failure, not a skip).
 set -euo pipefail
 
 src=$(cd "$(dirname "$0")" && pwd)
-out=${1:?usage: build.sh OUTDIR}
+out=${1:?usage: build.sh OUTDIR [TARGET...]}
+shift
+only=" $* "
 mkdir -p "$out"/{c,cpp,go,rust}
 out=$(cd "$out" && pwd)
 
@@ -28,6 +31,13 @@ need() {
 	fi
 }
 
+# wants PREFIX - true when no TARGET was named or one starts with PREFIX ("go/", "go/orders ")
+wants() {
+	[ "$only" = "  " ] && return 0
+	case "$only" in *" $1"*) return 0 ;; esac
+	return 1
+}
+
 # uptodate OUTPUT INPUT... - true when OUTPUT exists and is newer than every INPUT and this script
 uptodate() {
 	local o=$1 f
@@ -43,6 +53,7 @@ uptodate() {
 build() {
 	local o=$1 inputs=$2
 	shift 2
+	wants "${o#"$out"/} " || return 0
 	# shellcheck disable=SC2086
 	if uptodate "$o" $inputs; then
 		return 0
@@ -56,7 +67,7 @@ build() {
 }
 
 # C: -O0 and -O2 (PIE, the Debian default), a non-PIE -O0 copy and a stripped copy.
-if need "$CC"; then
+if wants c/ && need "$CC"; then
 	c=$src/c/orders.c
 	build "$out/c/orders-O0" "$c" $CC -g -O0 -Wall -o "$out/c/orders-O0" "$c"
 	build "$out/c/orders-O2" "$c" $CC -g -O2 -Wall -o "$out/c/orders-O2" "$c"
@@ -83,14 +94,14 @@ if need "$CC"; then
 fi
 
 # C++: -O0 and -O2.
-if need "$CXX"; then
+if wants cpp/ && need "$CXX"; then
 	cc=$src/cpp/actors.cpp
 	build "$out/cpp/actors-O0" "$cc" $CXX -g -O0 -Wall -o "$out/cpp/actors-O0" "$cc"
 	build "$out/cpp/actors-O2" "$cc" $CXX -g -O2 -Wall -o "$out/cpp/actors-O2" "$cc"
 fi
 
 # Go: default optimization (register ABI, DWARF present) and -N -l (no optimization).
-if need "$GO"; then
+if wants go/ && need "$GO"; then
 	gosrc=$src/go/orders
 	goin="$gosrc/go.mod $gosrc/main.go $gosrc/store/ledger.go"
 	export GOCACHE="$out/go/.cache" GOPATH="$out/go/.path" GOFLAGS=-mod=mod GOPROXY=off \
@@ -115,7 +126,7 @@ if need "$GO"; then
 fi
 
 # Rust: opt-level 0 and 1, crate name "orders" (functions are orders::shop::*).
-if need "$RUSTC"; then
+if wants rust/ && need "$RUSTC"; then
 	rs=$src/rust/orders.rs
 	for o in 0 1; do
 		build "$out/rust/orders-O$o" "$rs" $RUSTC -g -C opt-level=$o --crate-name orders \
