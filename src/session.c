@@ -10,9 +10,11 @@
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -73,18 +75,32 @@ struct session {
 	bool idle;		/* decoding at SCHED_IDLE now */
 };
 
-static volatile sig_atomic_t stop_signal;
-static volatile sig_atomic_t idle_tid;	/* the decoding thread while at SCHED_IDLE, or 0 */
+/*
+ * Written by on_signal(), which runs on whichever thread the kernel picks (the drain thread
+ * while decoding is idle and blocks the stop signals): lock-free atomics, safe both in a
+ * signal handler and between threads (a volatile sig_atomic_t is only the former).
+ */
+static _Atomic int stop_signal;
+static _Atomic pid_t idle_tid;		/* the decoding thread while at SCHED_IDLE, or 0 */
+_Static_assert(ATOMIC_INT_LOCK_FREE == 2, "the signal handler needs lock-free atomics");
 
 static void on_signal(int sig)
 {
-	stop_signal = sig;
-	if (idle_tid) {
-		/* on the drain thread: give the decoder a CPU to stop with */
+	int saved_errno = errno;	/* the interrupted code may be about to read it */
+	pid_t tid;
+
+	atomic_store(&stop_signal, sig);
+	tid = atomic_load(&idle_tid);
+	if (tid) {
+		/*
+		 * On the drain thread: give the decoder a CPU to stop with. One system call
+		 * (no lock, no libc state), as safe here as the write(2) of the POSIX list.
+		 */
 		struct sched_param sp = { 0 };
 
-		sched_setscheduler((pid_t)idle_tid, SCHED_OTHER, &sp);
+		syscall(SYS_sched_setscheduler, tid, SCHED_OTHER, &sp);
 	}
+	errno = saved_errno;
 }
 
 static uint64_t now_ns(void)
@@ -715,7 +731,7 @@ static void set_idle(struct session *s, bool idle)
 	struct sched_param sp = { 0 };
 	sigset_t stops;
 
-	if (s->idle == idle || (idle && stop_signal))
+	if (s->idle == idle || (idle && atomic_load(&stop_signal)))
 		return;
 	/*
 	 * At idle priority this thread may wait long for a CPU: the stop signals go to the
@@ -726,20 +742,30 @@ static void set_idle(struct session *s, bool idle)
 	sigaddset(&stops, SIGTERM);
 	sigaddset(&stops, SIGHUP);
 	if (!idle) {
-		idle_tid = 0;
+		atomic_store(&idle_tid, 0);
 		pthread_sigmask(SIG_UNBLOCK, &stops, NULL);
+		/* pid 0: this thread only (the drain thread keeps its own priority) */
+		if (sched_setscheduler(0, SCHED_OTHER, &sp) < 0)
+			pr_debug("sched_setscheduler: %s", strerror(errno));
+		s->idle = false;
+		return;
 	}
-	/* pid 0: this thread only (the drain thread keeps its own priority) */
-	if (sched_setscheduler(0, idle ? SCHED_IDLE : SCHED_OTHER, &sp) < 0) {
+	/*
+	 * Announce the thread before lowering it, and look for a stop signal after: a signal
+	 * either finds idle_tid set (its handler raises us back, maybe before we lower
+	 * ourselves) or came first, and then we see it here and undo it.
+	 */
+	pthread_sigmask(SIG_BLOCK, &stops, NULL);
+	atomic_store(&idle_tid, (pid_t)gettid());
+	if (sched_setscheduler(0, SCHED_IDLE, &sp) < 0) {
 		pr_debug("sched_setscheduler: %s", strerror(errno));
-		if (idle)
-			return;
+		atomic_store(&idle_tid, 0);
+		pthread_sigmask(SIG_UNBLOCK, &stops, NULL);
+		return;
 	}
-	if (idle) {
-		pthread_sigmask(SIG_BLOCK, &stops, NULL);
-		idle_tid = (sig_atomic_t)gettid();
-	}
-	s->idle = idle;
+	s->idle = true;
+	if (atomic_load(&stop_signal))
+		set_idle(s, false);
 }
 
 /*
@@ -851,8 +877,8 @@ static void main_loop(struct session *s)
 			s->r.ops->lost(&s->r, rec.cpu, rec.lost);
 		else if (w == STREAM_END)
 			break;
-		if (stop_signal) {
-			pr_info("signal %d: stopping", (int)stop_signal);
+		if (atomic_load_explicit(&stop_signal, memory_order_relaxed)) {
+			pr_info("signal %d: stopping", atomic_load(&stop_signal));
 			s->stop = true;
 		}
 		if (w != STREAM_IDLE && (++n & 63))
@@ -932,7 +958,7 @@ int trace_run(const struct trace_opts *o, struct trace_probe *tps, size_t nr, st
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
-	stop_signal = 0;
+	atomic_store(&stop_signal, 0);
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
 	sigaction(SIGHUP, &sa, &old_hup);
