@@ -75,6 +75,7 @@ struct stream {
 	_Atomic int stop;
 	pthread_mutex_t lock;
 	pthread_cond_t cond;		/* the drain pushed something */
+	_Atomic uint64_t pushes;	/* drain_wake() calls, changed under lock */
 	_Atomic uint64_t pages;
 	_Atomic uint64_t bytes;
 	_Atomic uint64_t queue_full;
@@ -159,9 +160,11 @@ static void slot_put(struct stream *st, struct cpu_queue *q, char *slot)
 }
 
 /* Read whole sub-buffers of one CPU until it is empty or its queue is full. */
-static int drain_cpu(struct stream *st, struct cpu_queue *q, int *full_pages)
+static int drain_cpu(struct stream *st, struct cpu_queue *q, int *full_pages, bool *qfull)
 {
 	int got = 0;
+
+	*qfull = false;
 
 	for (;;) {
 		uint64_t head = atomic_load_explicit(&q->head, memory_order_relaxed);
@@ -172,6 +175,7 @@ static int drain_cpu(struct stream *st, struct cpu_queue *q, int *full_pages)
 
 		if (head - tail >= st->nr_slots || !(slot = q->spare ? q->spare : slot_get(st, q))) {
 			atomic_fetch_add(&st->queue_full, 1);
+			*qfull = true;
 			break;
 		}
 		q->spare = slot;
@@ -208,9 +212,15 @@ static int drain_cpu(struct stream *st, struct cpu_queue *q, int *full_pages)
 	return got;
 }
 
+/*
+ * Pages were pushed: wake the consumer. The count changes under the lock, so a consumer that
+ * read it before looking at the queues and finds it unchanged under the lock cannot have
+ * missed this wakeup.
+ */
 static void drain_wake(struct stream *st)
 {
 	pthread_mutex_lock(&st->lock);
+	atomic_fetch_add_explicit(&st->pushes, 1, memory_order_release);
 	pthread_cond_broadcast(&st->cond);
 	pthread_mutex_unlock(&st->lock);
 }
@@ -251,11 +261,20 @@ static void *drain_main(void *arg)
 
 	while (!atomic_load(&st->stop)) {
 		int got = 0, full = 0;
-		bool finishing = atomic_load(&st->finish) == 1;
-		uint64_t qfull = atomic_load_explicit(&st->queue_full, memory_order_relaxed);
+		bool finishing = atomic_load(&st->finish) == 1, any_qfull = false;
 
-		for (int c = 0; c < st->nr_cpus; c++)
-			got += drain_cpu(st, &st->q[c], &full);
+		for (int c = 0; c < st->nr_cpus; c++) {
+			bool qfull;
+
+			got += drain_cpu(st, &st->q[c], &full, &qfull);
+			/*
+			 * poll() on a ring buffer that is buffer_percent full returns at
+			 * once, every time: while its queue is full, leave it out (or this
+			 * real-time thread spins, and the decoder it waits for gets no CPU).
+			 */
+			st->pfds[c].events = qfull ? 0 : POLLIN;
+			any_qfull |= qfull;
+		}
 		if (got)
 			drain_wake(st);
 		if (finishing && !got) {
@@ -277,8 +296,7 @@ static void *drain_main(void *arg)
 		 * behind) come back after 1 ms: reading on a short timer while busy takes
 		 * partly filled sub-buffers, which the kernel copies event by event.
 		 */
-		poll(st->pfds, st->nr_cpus,
-		     atomic_load_explicit(&st->queue_full, memory_order_relaxed) != qfull ? 1 : 20);
+		poll(st->pfds, st->nr_cpus, any_qfull ? 1 : 20);
 	}
 	return NULL;
 }
@@ -548,6 +566,8 @@ enum stream_what stream_next(struct stream *st, struct stream_rec *rec, int time
 	for (;;) {
 		struct cpu_queue *best = NULL;
 		bool blocked = false, done = atomic_load(&st->finish) == 2;
+		/* before looking at the queues: a push after this ends the wait below */
+		uint64_t pushes = atomic_load_explicit(&st->pushes, memory_order_acquire);
 
 		if (done)
 			stream_final_stats(st);
@@ -609,7 +629,8 @@ wait:
 			ts.tv_sec = until / 1000000000ULL;
 			ts.tv_nsec = until % 1000000000ULL;
 			pthread_mutex_lock(&st->lock);
-			pthread_cond_timedwait(&st->cond, &st->lock, &ts);
+			if (atomic_load_explicit(&st->pushes, memory_order_relaxed) == pushes)
+				pthread_cond_timedwait(&st->cond, &st->lock, &ts);
 			pthread_mutex_unlock(&st->lock);
 		}
 	}
