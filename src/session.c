@@ -917,6 +917,12 @@ static void main_loop(struct session *s)
 	/* every exit path: stop recording, drain what the kernel holds, render it */
 	set_idle(s, false);
 	tracefs_trace_off(s->inst);
+	/*
+	 * The session ended first: end CMD too, now, not after the backlog is shown (which
+	 * may take seconds while CMD runs on untraced)
+	 */
+	if (s->child > 0 && !s->child_exited)
+		kill(s->child, SIGTERM);
 	stream_finish(s->st);
 	{
 		uint64_t give_up = now_ns() + FINAL_DRAIN_NS;
@@ -1011,8 +1017,6 @@ int trace_run(const struct trace_opts *o, struct trace_probe *tps, size_t nr, st
 		}
 	}
 	main_loop(s);
-	if (s->child > 0 && !s->child_exited)
-		kill(s->child, SIGTERM);	/* the session ended first: end CMD too */
 	ret = 0;
 out:
 	if (go_fd >= 0)
