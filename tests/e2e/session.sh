@@ -105,6 +105,10 @@ for sig in INT TERM HUP; do
 	wait "$BG_PID"; rc=$?
 	t_is "$rc" 0 "SIG$sig: exit 0"
 	t_like "$(cat "$UPFT_TMP/s.$sig.err")" '^upfront: [0-9]+ events, 0 lost$' "SIG$sig: summary"
+	# the final drain: every event read before the summary is in the output
+	t_is "$(grep -c '^{"time"' "$UPFT_TMP/s.$sig")" \
+		"$(sed -n 's/^upfront: \([0-9]*\) events.*/\1/p' "$UPFT_TMP/s.$sig.err")" \
+		"SIG$sig: as many JSON events as the summary counts"
 	t_ok "$([ -n "$child" ] && ! kill -0 "$child" 2>/dev/null; echo $?)" "SIG$sig: CMD ended"
 	# every line that was written is whole JSON
 	t_is "$(python3 -c 'import json,sys; [json.loads(l) for l in open(sys.argv[1])]; print("ok")' \
@@ -145,7 +149,19 @@ t_is "${sum:-0}" "${lost:-x}" "lost: the JSON lines add up to the summary"
 n=$(grep -c '^{"time"' "$UPFT_TMP/l")
 t_is "$((n + ${lost:-0}))" 150000 "lost: events shown + lost = calls made"
 
-# 9. a traced string with ESC and newline comes out escaped in text (JSON: c.cases)
+# 9. a fast workload with the default buffer: every call is one event, in time order, none
+#    lost, and the summary agrees (the drain keeps up; the final drain misses nothing)
+"$UPFRONT" --json -x "$O0" 'process_order o->id' 'log_message msg' -- "$O0" 200000 \
+	>"$UPFT_TMP/n" 2>"$UPFT_TMP/n.err" </dev/null
+t_is "$?" 0 "fast: exit 0"
+t_is "$(grep -c '^{"time"' "$UPFT_TMP/n")" 600000 "fast: 600000 calls, 600000 events"
+t_is "$(grep '^{' "$UPFT_TMP/n" | grep -vc '^{"time"')" 0 "fast: no lost events in the stream"
+t_like "$(cat "$UPFT_TMP/n.err")" '^upfront: 600000 events, 0 lost$' "fast: summary"
+t_is "$(sed -n 's/^{"time":\([0-9.]*\),.*/\1/p' "$UPFT_TMP/n" | sort -c -n 2>&1 | head -1)" "" \
+	"fast: in time order"
+rm -f "$UPFT_TMP/n"
+
+# 10. a traced string with ESC and newline comes out escaped in text (JSON: c.cases)
 upft_run --stdio -x "$O0" 'log_message msg' -- "$O0"
 t_like "$UPFT_OUT" '^[0-9.]+ orders-O0/[0-9]+ log_message msg="\\e\[31mred\\e\[0m\\nnext line"$' \
 	"text: ESC and newline escaped"
