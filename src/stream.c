@@ -184,7 +184,10 @@ static int drain_cpu(struct stream *st, struct cpu_queue *q, int *full_pages, bo
 		if (atomic_load(&st->finish))
 			pr_debug("final read cpu%d: %zd %s", q->cpu, n, n < 0 ? strerror(errno) : "");
 		if (n <= 0) {
-			if (n < 0 && errno != EAGAIN && errno != EINTR)
+			/* a stop signal's handler ran here: that says nothing of the ring */
+			if (n < 0 && errno == EINTR)
+				break;
+			if (n < 0 && errno != EAGAIN)
 				pr_debug("read cpu%d: %s", q->cpu, strerror(errno));
 			/* empty now: nothing stamped before t (less the slack) can come later */
 			atomic_store_explicit(&q->empty_at, t, memory_order_release);
