@@ -33,7 +33,7 @@
 #include "tracing.h"
 
 #define DEFAULT_TICK_MS 100
-#define FINAL_DRAIN_NS 5000000000ULL	/* give up draining after 5 s */
+#define FINAL_DRAIN_NS 5000000000ULL	/* give up draining after 5 s without progress */
 /*
  * Per CPU: the kernel's default. A larger buffer slows the traced program: the kernel writes
  * its records round the whole buffer, which then no longer stays in the CPU's cache
@@ -925,7 +925,7 @@ static void main_loop(struct session *s)
 		kill(s->child, SIGTERM);
 	stream_finish(s->st);
 	{
-		uint64_t give_up = now_ns() + FINAL_DRAIN_NS;
+		uint64_t give_up = 0;	/* set while nothing comes */
 
 		for (;;) {
 			struct stream_rec rec;
@@ -937,7 +937,12 @@ static void main_loop(struct session *s)
 				deliver(s, &rec);
 			else if (w == STREAM_LOST && !s->quiet)
 				s->r.ops->lost(&s->r, rec.cpu, rec.lost);
-			if (w == STREAM_IDLE && now_ns() > give_up) {
+			/* showing the backlog may take longer: give up only when nothing comes */
+			if (w != STREAM_IDLE) {
+				give_up = 0;
+			} else if (!give_up) {
+				give_up = now_ns() + FINAL_DRAIN_NS;
+			} else if (now_ns() > give_up) {
 				pr_warn("gave up draining the ring buffers");
 				break;
 			}
