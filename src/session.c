@@ -625,7 +625,9 @@ static int session_setup(struct session *s, struct trace_probe *tps, size_t nr, 
 		if (ret < 0)
 			return ret;
 	}
-	s->st = stream_open(s->inst, s->tep, 0, d);
+	/* UPFRONT_QUEUE_PAGES: a small queue for tests of a decoder that falls behind */
+	s->st = stream_open(s->inst, s->tep, getenv("UPFRONT_QUEUE_PAGES") ?
+			    (unsigned int)atoi(getenv("UPFRONT_QUEUE_PAGES")) : 0, d);
 	if (!s->st)
 		return -EIO;
 	if (stack_id > 0)
