@@ -1185,6 +1185,17 @@ static void complete(struct tui *t)
 	free(base);
 }
 
+/* status_diag() - a failed add/remove's one-line error in the status line */
+static void status_diag(struct tui *t, const struct diag *d)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_init(&sb);
+	diag_format(d, &sb);
+	set_status(t, true, "%s", sb.buf);
+	strbuf_release(&sb);
+}
+
 static void do_add(struct tui *t)
 {
 	struct diag d;
@@ -1200,12 +1211,7 @@ static void do_add(struct tui *t)
 	}
 	diag_init(&d, text);
 	if (session_add_probe_text(t->s, text, &d) < 0) {
-		struct strbuf sb = STRBUF_INIT;
-
-		strbuf_init(&sb);
-		diag_format(&d, &sb);
-		set_status(t, true, "%s", sb.buf);
-		strbuf_release(&sb);
+		status_diag(t, &d);
 	} else {
 		struct strbuf names = STRBUF_INIT;
 
@@ -1229,12 +1235,7 @@ static void do_remove(struct tui *t, const char *name)
 
 	diag_init(&d, NULL);
 	if (session_remove_event(t->s, name, &d) < 0) {
-		struct strbuf sb = STRBUF_INIT;
-
-		strbuf_init(&sb);
-		diag_format(&d, &sb);
-		set_status(t, true, "%s", sb.buf);
-		strbuf_release(&sb);
+		status_diag(t, &d);
 	} else {
 		const char *n = strchr(name, ':') ? strchr(name, ':') + 1 : name;
 		struct schema *sc = schema_by_name(t, n, false, NULL);

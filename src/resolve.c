@@ -826,16 +826,29 @@ static bool is_var_tag(int tag)
 	return tag == DW_TAG_variable || tag == DW_TAG_formal_parameter;
 }
 
+/* What a locals_visit() callback did with a variable. */
+enum visit {
+	VISIT_SKIP,	/* not counted: an outer variable of the same name may still come */
+	VISIT_TAKE,	/* counted: it shadows outer variables of its name */
+	VISIT_STOP,	/* done: end the walk */
+};
+
+typedef enum visit (*local_fn)(struct rctx *rc, Dwarf_Die *scope, Dwarf_Die *var,
+			       const char *name, void *arg);
+
 /*
  * locals_visit() - call @fn for each named parameter and local visible at the pc, innermost
- * scope first, until it returns true
+ * scope first; a name @fn took hides the same name in outer scopes (shadowing)
  * Return: true when @fn stopped the walk.
  */
-static bool locals_visit(struct rctx *rc, bool (*fn)(Dwarf_Die *var, const char *name, void *arg),
-			 void *arg)
+static bool locals_visit(struct rctx *rc, local_fn fn, void *arg)
 {
+	const char **seen = NULL;
+	size_t nseen = 0, alloc = 0;
+	bool stopped = false;
+
 	ensure_scopes(rc);
-	for (int i = 0; i < rc->nscopes; i++) {
+	for (int i = 0; i < rc->nscopes && !stopped; i++) {
 		Dwarf_Die child;
 		int stag = dwarf_tag(&rc->scopes[i]);
 
@@ -845,14 +858,29 @@ static bool locals_visit(struct rctx *rc, bool (*fn)(Dwarf_Die *var, const char 
 			continue;
 		do {
 			const char *n;
+			bool dup = false;
 
 			if (!is_var_tag(dwarf_tag(&child)) || !(n = dwarf_diename(&child)))
 				continue;
-			if (fn(&child, n, arg))
-				return true;
-		} while (dwarf_siblingof(&child, &child) == 0);
+			for (size_t k = 0; k < nseen && !dup; k++)
+				dup = !strcmp(seen[k], n);
+			if (dup)
+				continue;
+			switch (fn(rc, &rc->scopes[i], &child, n, arg)) {
+			case VISIT_SKIP:
+				break;
+			case VISIT_TAKE:
+				ALLOC_GROW(seen, nseen + 1, alloc);
+				seen[nseen++] = n;
+				break;
+			case VISIT_STOP:
+				stopped = true;
+				break;
+			}
+		} while (!stopped && dwarf_siblingof(&child, &child) == 0);
 	}
-	return false;
+	free(seen);
+	return stopped;
 }
 
 struct local_query {
@@ -860,14 +888,15 @@ struct local_query {
 	Dwarf_Die *out;
 };
 
-static bool local_is(Dwarf_Die *var, const char *name, void *arg)
+static enum visit local_is(struct rctx *rc, Dwarf_Die *scope, Dwarf_Die *var, const char *name,
+			   void *arg)
 {
 	struct local_query *q = arg;
 
 	if (strcmp(name, q->name))
-		return false;
+		return VISIT_TAKE;
 	*q->out = *var;
-	return true;
+	return VISIT_STOP;
 }
 
 /* A local or parameter named @name visible at the pc, innermost scope first. */
@@ -952,14 +981,15 @@ static bool find_global(struct rctx *rc, const char *name, Dwarf_Die *out)
 	return false;
 }
 
-static bool local_name_add(Dwarf_Die *var, const char *name, void *arg)
+static enum visit local_name_add(struct rctx *rc, Dwarf_Die *scope, Dwarf_Die *var,
+				 const char *name, void *arg)
 {
 	struct strbuf *out = arg;
 
 	if (out->len)
 		strbuf_addstr(out, ", ");
 	strbuf_addstr(out, name);
-	return false;
+	return VISIT_TAKE;
 }
 
 /* "a, b, c": the names visible at the pc, for the "no variable" hint */
@@ -1959,47 +1989,35 @@ static bool is_go_result(Dwarf_Die *die)
 	       dwarf_formflag(&attr, &flag) == 0 && flag;
 }
 
+/*
+ * $params: the parameters of the function probed (the inlined copy's own at an inlined
+ * site); $vars: every variable visible at the pc
+ */
+static enum visit param_emit(struct rctx *rc, Dwarf_Die *scope, Dwarf_Die *var, const char *name,
+			     void *arg)
+{
+	const bool *all_vars = arg;
+
+	if (!*all_vars) {
+		if (dwarf_tag(var) != DW_TAG_formal_parameter)
+			return VISIT_SKIP;
+		if (rc->has_here ? dwarf_dieoffset(scope) != dwarf_dieoffset(&rc->here) :
+				   scope != &rc->scopes[0])
+			return VISIT_SKIP;
+	}
+	if (is_go_result(var) && !rc->site->at_ret_insn)
+		return VISIT_SKIP;
+	emit_each(rc, var, name, false);
+	return VISIT_TAKE;
+}
+
 static int emit_params(struct rctx *rc, bool all_vars, struct span sp)
 {
 	size_t before = rc->tp->nr_args;
-	char **seen = NULL;
-	size_t nseen = 0, alloc = 0;
 
 	if (!rc->has_cu)
 		return diag_error(rc->d, sp, "no debug information covers %s", rc->where);
-	ensure_scopes(rc);
-	for (int i = 0; i < rc->nscopes; i++) {
-		Dwarf_Die child;
-		int stag = dwarf_tag(&rc->scopes[i]);
-
-		if (stag == DW_TAG_compile_unit || stag == DW_TAG_partial_unit)
-			break;
-		if (!all_vars && rc->has_here &&
-		    dwarf_dieoffset(&rc->scopes[i]) != dwarf_dieoffset(&rc->here))
-			continue;
-		if (dwarf_child(&rc->scopes[i], &child) != 0)
-			continue;
-		do {
-			int tag = dwarf_tag(&child);
-			const char *n = dwarf_diename(&child);
-			bool dup = false;
-
-			if (!n || !is_var_tag(tag) || (!all_vars && tag != DW_TAG_formal_parameter))
-				continue;
-			if (is_go_result(&child) && !rc->site->at_ret_insn)
-				continue;
-			for (size_t s = 0; s < nseen; s++)
-				dup |= !strcmp(seen[s], n);
-			if (dup)
-				continue;
-			ALLOC_GROW(seen, nseen + 1, alloc);
-			seen[nseen++] = (char *)n;
-			emit_each(rc, &child, n, false);
-		} while (dwarf_siblingof(&child, &child) == 0);
-		if (!all_vars)
-			break;
-	}
-	free(seen);
+	locals_visit(rc, param_emit, &all_vars);
 	if (rc->tp->nr_args == before)
 		return diag_error(rc->d, sp, "no %s can be read at %s", all_vars ? "variables" :
 				  "parameters", rc->where);
@@ -2590,57 +2608,40 @@ void resolve_uniq_events(struct trace_probe *tps, size_t nr, const size_t *spec_
 
 /* ---- -V ---- */
 
+static enum visit scope_var_line(struct rctx *rc, Dwarf_Die *scope, Dwarf_Die *var,
+				 const char *name, void *arg)
+{
+	struct strbuf *out = arg, err = STRBUF_INIT;
+	struct loc l = { 0 };
+	const char *note = "";
+	Dwarf_Die t;
+	bool has_t;
+	char *tn;
+
+	if (is_go_result(var) && !rc->site->at_ret_insn)
+		return VISIT_TAKE;
+	strbuf_init(&err);
+	if (is_go_result(var) && rc->site->at_ret_insn)
+		;	/* read from the ABI's result registers */
+	else if (loc_from_die(var, &rc->lc, &l, &err))
+		note = "\t(unreadable here)";
+	else if (l.nr == 1 && l.pieces[0].kind == LOC_NONE)
+		note = "\t(optimized out here)";
+	else if (l.nr == 1 && l.pieces[0].kind == LOC_BAD)
+		note = "\t(unreadable here)";
+	loc_release(&l);
+	strbuf_release(&err);
+	has_t = lang_type_of(var, &t);
+	tn = type_name(rc, &t, has_t);
+	strbuf_addf(out, "\t\t%s\t%s%s\n", tn, name, note);
+	free(tn);
+	return VISIT_TAKE;
+}
+
+/* -V: every variable visible at the pc with its type, and whether it can be read there */
 static void list_scope_vars(struct rctx *rc, struct strbuf *out)
 {
-	ensure_scopes(rc);
-	char **seen = NULL;
-	size_t nseen = 0, alloc = 0;
-
-	for (int i = 0; i < rc->nscopes; i++) {
-		Dwarf_Die child;
-		int stag = dwarf_tag(&rc->scopes[i]);
-
-		if (stag == DW_TAG_compile_unit || stag == DW_TAG_partial_unit)
-			break;
-		if (dwarf_child(&rc->scopes[i], &child) != 0)
-			continue;
-		do {
-			const char *n = dwarf_diename(&child);
-			struct strbuf err = STRBUF_INIT;
-			struct loc l = { 0 };
-			Dwarf_Die t;
-			bool has_t, dup = false;
-			char *tn;
-			const char *note = "";
-
-			if (!n || !is_var_tag(dwarf_tag(&child)))
-				continue;
-			for (size_t s = 0; s < nseen; s++)
-				dup |= !strcmp(seen[s], n);
-			if (dup)
-				continue;
-			ALLOC_GROW(seen, nseen + 1, alloc);
-			seen[nseen++] = (char *)n;
-			if (is_go_result(&child) && !rc->site->at_ret_insn)
-				continue;
-			strbuf_init(&err);
-			if (is_go_result(&child) && rc->site->at_ret_insn)
-				;	/* read from the ABI's result registers */
-			else if (loc_from_die(&child, &rc->lc, &l, &err))
-				note = "\t(unreadable here)";
-			else if (l.nr == 1 && l.pieces[0].kind == LOC_NONE)
-				note = "\t(optimized out here)";
-			else if (l.nr == 1 && l.pieces[0].kind == LOC_BAD)
-				note = "\t(unreadable here)";
-			loc_release(&l);
-			strbuf_release(&err);
-			has_t = lang_type_of(&child, &t);
-			tn = type_name(rc, &t, has_t);
-			strbuf_addf(out, "\t\t%s\t%s%s\n", tn, n, note);
-			free(tn);
-		} while (dwarf_siblingof(&child, &child) == 0);
-	}
-	free(seen);
+	locals_visit(rc, scope_var_line, out);
 }
 
 int resolve_list_vars(const struct probe_spec *spec, struct debuginfo *dbg,
