@@ -15,6 +15,7 @@
 #include "leb128.h"
 #include "demangle.h"
 #include "elfinfo.h"
+#include "lang.h"
 #include "log.h"
 #include "retsite.h"
 
@@ -1087,9 +1088,7 @@ static void index_walk(struct debuginfo *dbg, Dwarf_Die *parent, const char *sco
 		case DW_TAG_class_type:
 		case DW_TAG_structure_type:
 		case DW_TAG_union_type:
-			if (lang == DW_LANG_C_plus_plus || lang == DW_LANG_C_plus_plus_11 ||
-			    lang == DW_LANG_C_plus_plus_14 || lang == DW_LANG_Rust ||
-			    tag == DW_TAG_namespace) {
+			if (lang_nests_names(lang) || tag == DW_TAG_namespace) {
 				const char *n = dwarf_diename(&child);
 
 				if (!dwarf_haschildren(&child))
@@ -1652,8 +1651,7 @@ static inline bool rdie_skip(struct rscan *s, const struct runit *u, const struc
 
 static bool scope_tag_lang(int tag, int lang)
 {
-	return lang == DW_LANG_C_plus_plus || lang == DW_LANG_C_plus_plus_11 ||
-	       lang == DW_LANG_C_plus_plus_14 || lang == DW_LANG_Rust || tag == DW_TAG_namespace;
+	return lang_nests_names(lang) || tag == DW_TAG_namespace;
 }
 
 #define RSCAN_DEPTH 66

@@ -357,22 +357,36 @@ const struct lang_ops lang_c = {
 	.char_ptr_is_string	= true,
 };
 
-const struct lang_ops *lang_for(int lang)
+bool lang_is_cxx(int lang)
 {
 	switch (lang) {
 	case DW_LANG_C_plus_plus:
 	case DW_LANG_C_plus_plus_03:
 	case DW_LANG_C_plus_plus_11:
 	case DW_LANG_C_plus_plus_14:
+	case 0x2a:	/* DW_LANG_C_plus_plus_17/20 may be missing from older dwarf.h */
+	case 0x2b:
+		return true;
+	default:
+		return false;
+	}
+}
+
+bool lang_nests_names(int lang)
+{
+	return lang_is_cxx(lang) || lang == DW_LANG_Rust;
+}
+
+const struct lang_ops *lang_for(int lang)
+{
+	if (lang_is_cxx(lang))
 		return &lang_cxx;
+	switch (lang) {
 	case DW_LANG_Go:
 		return &lang_go;
 	case DW_LANG_Rust:
 		return &lang_rust;
 	default:
-		/* DW_LANG_C_plus_plus_17/20 (0x2a, 0x2b) may be missing from older dwarf.h */
-		if (lang == 0x2a || lang == 0x2b)
-			return &lang_cxx;
 		return &lang_c;
 	}
 }

@@ -39,6 +39,13 @@ struct lang_ops {
 	bool char_ptr_is_string;	/* char * / char[N] are NUL-terminated text (C, C++) */
 };
 
+/* lang_is_cxx() - true for every DW_LANG_* that is C++ (C++98 to C++20): the one place
+ * that says so */
+bool lang_is_cxx(int lang);
+/* lang_nests_names() - true when DW_LANG_* @lang qualifies names by enclosing namespaces
+ * and types (C++, Rust: "ns::T::f"); Go and C names are flat */
+bool lang_nests_names(int lang);
+
 /* lang_for() - the rules for DW_LANG_* @lang (C's for unknown languages) */
 const struct lang_ops *lang_for(int lang);
 /* lang_of_die() - the rules for the CU that holds @die */

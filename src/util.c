@@ -348,3 +348,23 @@ char *sanitize_ident(const char *s, size_t max)
 		strbuf_addch(&sb, '_');
 	return strbuf_detach(&sb);
 }
+
+void strlist_addn(struct strlist *l, const char *s, size_t n)
+{
+	ALLOC_GROW(l->v, l->nr + 1, l->alloc);
+	l->v[l->nr++] = xstrndup(s, n);
+}
+
+void strlist_add(struct strlist *l, const char *s)
+{
+	strlist_addn(l, s, strlen(s));
+}
+
+void strlist_release(struct strlist *l)
+{
+	for (size_t i = 0; i < l->nr; i++)
+		free(l->v[i]);
+	free(l->v);
+	l->v = NULL;
+	l->nr = l->alloc = 0;
+}

@@ -53,6 +53,21 @@ void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
 /* strbuf_cstr() - never NULL, also for an empty, never-used buffer */
 const char *strbuf_cstr(const struct strbuf *sb);
 
+/* A list of owned strings: what a query answers (names of functions, variables, fields). */
+struct strlist {
+	char **v;
+	size_t nr;
+	size_t alloc;
+};
+
+#define STRLIST_INIT { NULL, 0, 0 }
+
+/* strlist_add() - append a copy of @s; strlist_addn() - of its first @n bytes */
+void strlist_add(struct strlist *l, const char *s);
+void strlist_addn(struct strlist *l, const char *s, size_t n);
+/* strlist_release() - free every string and the array; @l is left empty */
+void strlist_release(struct strlist *l);
+
 /**
  * escape_untrusted() - append bytes from a traced program so a terminal shows them inertly
  * @sb: output
