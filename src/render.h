@@ -61,7 +61,7 @@ struct render {
 
 extern const struct render_ops render_text_ops;
 extern const struct render_ops render_json_ops;
-/* The curses view (render-tui.c); a strong reference, so the archive member is linked. */
+/* The curses view (tui.c); a strong reference, so the archive member is linked. */
 extern const struct render_ops render_tui_ops;
 
 /**

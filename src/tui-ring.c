@@ -1,0 +1,365 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* tui-ring.c - the curses view's ring of kept events, and the filter and selection over it */
+#define LOG_DOMAIN "tui"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+#include "tui-internal.h"
+
+/* value encoding in the arena: kind, flags, len, num (8), then len bytes */
+#define PV_HDR		12
+enum { PV_FAULT = 1, PV_CUT = 2, PV_TEXT = 4 };
+
+void tui_ring_init(struct tui *t)
+{
+	t->asize = t->cap * ARENA_PER_EVENT;
+	if (t->asize < 4 * 1024 * 1024)
+		t->asize = 4 * 1024 * 1024;
+	t->slots = xcalloc(t->cap, sizeof(*t->slots));
+	t->arena = xmalloc(t->asize);
+}
+
+void tui_ring_release(struct tui *t)
+{
+	for (size_t i = 0; i < t->nr_sch; i++)
+		tui_schema_free(t->sch[i]);
+	free(t->sch);
+	free(t->slots);
+	free(t->arena);
+	free(t->vbuf);
+}
+
+static size_t value_bytes(const struct value *v)
+{
+	if (v->fault)
+		return PV_HDR + (v->fault_expr ? strnlen(v->fault_expr, STR_MAX) + 1 : 0);
+	switch (v->kind) {
+	case VK_CSTRING:
+	case VK_LSTRING:
+	case VK_BYTES:
+		return PV_HDR + (v->len < STR_MAX ? v->len : STR_MAX);
+	default:
+		return PV_HDR + (v->text ? strnlen(v->text, STR_MAX) + 1 : 0);
+	}
+}
+
+static char *pack_value(char *p, const struct value *v)
+{
+	uint8_t flags = 0;
+	const char *data = NULL;
+	size_t len = 0;
+	uint16_t l16;
+
+	if (v->fault) {
+		flags |= PV_FAULT;
+		if (v->fault_expr) {
+			flags |= PV_TEXT;
+			data = v->fault_expr;
+			len = strnlen(data, STR_MAX);
+		}
+	} else if (v->kind == VK_CSTRING || v->kind == VK_LSTRING || v->kind == VK_BYTES) {
+		data = v->str;
+		len = v->len < STR_MAX ? v->len : STR_MAX;
+		if (v->cut || v->len > STR_MAX)
+			flags |= PV_CUT;
+	} else if (v->text) {
+		flags |= PV_TEXT;
+		data = v->text;
+		len = strnlen(data, STR_MAX);
+	}
+	p[0] = (char)v->kind;
+	p[1] = (char)flags;
+	l16 = (uint16_t)(len + ((flags & PV_TEXT) ? 1 : 0));
+	memcpy(p + 2, &l16, 2);
+	memcpy(p + 4, &v->num.u, 8);
+	p += PV_HDR;
+	if (len)
+		memcpy(p, data, len);
+	p += len;
+	if (flags & PV_TEXT)
+		*p++ = '\0';
+	return p;
+}
+
+/* The values of kept event @sl, as struct value pointing into the arena; count returned. */
+size_t tui_unpack(struct tui *t, const struct slot *sl, uint64_t **stack, size_t *nr_stack)
+{
+	const struct schema *sc = t->sch[sl->schema];
+	const char *p = t->arena + sl->pos % t->asize;
+	uint16_t n, ns;
+
+	memcpy(&n, p, 2);
+	p += 2;
+	ALLOC_GROW(t->vbuf, (size_t)n + 1, t->vbuf_alloc);
+	for (size_t i = 0; i < n; i++) {
+		struct value *v = &t->vbuf[i];
+		uint16_t len;
+		uint8_t flags = p[1];
+
+		memset(v, 0, sizeof(*v));
+		v->kind = (enum value_kind)(unsigned char)p[0];
+		memcpy(&len, p + 2, 2);
+		memcpy(&v->num.u, p + 4, 8);
+		p += PV_HDR;
+		v->name = i < sc->nr_vals ? sc->val_names[i] : "?";
+		v->arg = i < sc->nr_vals ? sc->args[i] : NULL;
+		v->fault = flags & PV_FAULT;
+		v->cut = flags & PV_CUT;
+		if (flags & PV_TEXT) {
+			if (v->fault)
+				v->fault_expr = p;
+			else
+				v->text = p;
+		} else {
+			v->str = p;
+			v->len = len;
+		}
+		p += len;
+	}
+	memcpy(&ns, p, 2);
+	if (stack) {
+		*stack = (uint64_t *)(uintptr_t)(p + 2);	/* unaligned: read with memcpy */
+		*nr_stack = ns;
+	}
+	return n;
+}
+
+/* bytes kept of frame @i's symbol ("sym+0x10"), 0 when the decoder had none */
+static size_t stack_sym_len(const struct event *ev, size_t i)
+{
+	const char *s = ev->ustack_syms[i];
+	size_t n = s ? strlen(s) : 0;
+
+	return n > 200 ? 200 : n;
+}
+
+int tui_event(struct render *r, const struct event *ev)
+{
+	struct tui *t = r->priv;
+	struct schema *sc = t->nr_sch ? t->sch[t->last_sch] : NULL;
+	size_t need = 4, nst = ev->nr_ustack < 255 ? ev->nr_ustack : 255;
+	uint16_t n16;
+	struct slot *sl;
+	char *p;
+
+	if (!sc || sc->retired || strcmp(sc->name, ev->probe)) {
+		sc = tui_schema_find(t, ev->probe, true, &t->last_sch);
+		if (!sc)
+			return 0;
+	}
+	if (ev->nr_vals > sc->nr_vals)
+		tui_schema_learn(sc, ev);
+	sc->count++;
+	for (size_t i = 0; i < ev->nr_vals; i++) {
+		tui_stats_count(&sc->st[i], &ev->vals[i]);
+		need += value_bytes(&ev->vals[i]);
+	}
+	need += nst * 8 + 2;
+	/* the decoder's symbols for the frames (valid only now), kept with the event */
+	if (nst && ev->ustack_syms)
+		for (size_t i = 0; i < nst; i++)
+			need += 2 + stack_sym_len(ev, i);
+
+	/* a record never wraps: skip to the arena's start when it does not fit */
+	if (t->apos % t->asize + need > t->asize)
+		t->apos += t->asize - t->apos % t->asize;
+	while (t->tail < t->head &&
+	       (t->head - t->tail >= t->cap ||
+		t->slots[t->tail % t->cap].pos + t->asize < t->apos + need))
+		t->tail++;
+	sl = &t->slots[t->head % t->cap];
+	sl->ts = ev->ts;
+	sl->pos = t->apos;
+	sl->pid = ev->pid;
+	sl->tid = ev->tid;
+	sl->cpu = (uint16_t)ev->cpu;
+	sl->schema = (uint16_t)t->last_sch;
+	sl->fgen = 0;
+	memcpy(sl->comm, ev->comm, sizeof(sl->comm));
+	p = t->arena + t->apos % t->asize;
+	n16 = (uint16_t)ev->nr_vals;
+	memcpy(p, &n16, 2);
+	p += 2;
+	for (size_t i = 0; i < ev->nr_vals; i++)
+		p = pack_value(p, &ev->vals[i]);
+	n16 = (uint16_t)nst;
+	memcpy(p, &n16, 2);
+	p += 2;
+	if (nst) {
+		memcpy(p, ev->ustack, nst * 8);
+		p += nst * 8;
+	}
+	n16 = (uint16_t)(nst && ev->ustack_syms ? nst : 0);
+	memcpy(p, &n16, 2);
+	p += 2;
+	for (size_t i = 0; i < n16; i++) {
+		uint16_t sl16 = (uint16_t)stack_sym_len(ev, i);
+
+		memcpy(p, &sl16, 2);
+		memcpy(p + 2, ev->ustack_syms[i], sl16);
+		p += 2 + sl16;
+	}
+	sl->len = (uint32_t)need;
+	t->apos += need;
+	t->head++;
+	return 0;
+}
+
+/* ---- filter and selection ----------------------------------------------------------------- */
+
+static bool ci_contains(const char *hay, size_t hlen, const char *needle, size_t nlen)
+{
+	if (!nlen)
+		return true;
+	for (size_t i = 0; i + nlen <= hlen; i++) {
+		size_t k = 0;
+
+		while (k < nlen) {
+			unsigned char a = hay[i + k], b = needle[k];
+
+			if (a >= 'A' && a <= 'Z')
+				a += 32;
+			if (b >= 'A' && b <= 'Z')
+				b += 32;
+			if (a != b)
+				break;
+			k++;
+		}
+		if (k == nlen)
+			return true;
+	}
+	return false;
+}
+
+static uint64_t view_limit(const struct tui *t)
+{
+	uint64_t end = t->paused ? t->pause_head : t->head;
+
+	return end > t->tail ? end - 1 : NO_SEQ;
+}
+
+bool tui_visible(struct tui *t, uint64_t seq)
+{
+	struct slot *sl = &t->slots[seq % t->cap];
+	bool m;
+
+	if (t->sch[sl->schema]->hidden)
+		return false;
+	if (!t->filter.len)
+		return true;
+	if (sl->fgen >> 1 == t->fgen)
+		return sl->fgen & 1;
+	if (!t->filter_budget) {
+		t->filter_partial = true;
+		return false;
+	}
+	t->filter_budget--;
+	tui_build_row(t, seq, &t->row, false);
+	m = ci_contains(t->row.text.buf, t->row.text.len, t->filter.buf, t->filter.len);
+	sl->fgen = t->fgen << 1 | m;
+	return m;
+}
+
+uint64_t tui_prev_visible(struct tui *t, uint64_t seq)
+{
+	while (seq > t->tail) {
+		seq--;
+		if (tui_visible(t, seq))
+			return seq;
+	}
+	return NO_SEQ;
+}
+
+uint64_t tui_next_visible(struct tui *t, uint64_t seq)
+{
+	uint64_t lim = view_limit(t);
+
+	if (lim == NO_SEQ)
+		return NO_SEQ;
+	for (seq = seq < t->tail ? t->tail : seq + 1; seq <= lim; seq++)
+		if (tui_visible(t, seq))
+			return seq;
+	return NO_SEQ;
+}
+
+uint64_t tui_last_visible(struct tui *t)
+{
+	uint64_t lim = view_limit(t);
+
+	if (lim == NO_SEQ)
+		return NO_SEQ;
+	return tui_visible(t, lim) ? lim : tui_prev_visible(t, lim);
+}
+
+/* keep the selection on a kept, visible event and inside the window */
+void tui_fix_window(struct tui *t)
+{
+	uint64_t lim = view_limit(t), q;
+	int n;
+
+	if (t->follow)
+		return;
+	if (lim == NO_SEQ) {
+		t->sel = t->bottom = NO_SEQ;
+		return;
+	}
+	if (t->sel == NO_SEQ || t->sel < t->tail || t->sel > lim || !tui_visible(t, t->sel)) {
+		q = t->sel != NO_SEQ && t->sel >= t->tail && t->sel <= lim ?
+			tui_next_visible(t, t->sel) : NO_SEQ;
+		if (q == NO_SEQ)
+			q = t->sel != NO_SEQ && t->sel > lim ? tui_last_visible(t) :
+				tui_next_visible(t, t->tail ? t->tail - 1 : NO_SEQ);
+		if (q == NO_SEQ)
+			q = tui_last_visible(t);
+		t->sel = q;
+	}
+	if (t->sel == NO_SEQ) {
+		t->bottom = NO_SEQ;
+		return;
+	}
+	if (t->bottom == NO_SEQ || t->bottom < t->sel || t->bottom > lim)
+		t->bottom = t->sel;
+	/* is sel within list_rows of bottom? */
+	n = 0;
+	for (q = t->bottom; q != NO_SEQ && q > t->sel && n < t->list_rows;
+	     q = tui_prev_visible(t, q))
+		n++;
+	if (n >= t->list_rows) {
+		t->bottom = t->sel;
+		for (int i = 0; i < t->list_rows - 1; i++) {
+			q = tui_next_visible(t, t->bottom);
+			if (q == NO_SEQ)
+				break;
+			t->bottom = q;
+		}
+	}
+}
+
+void tui_select_move(struct tui *t, int delta)
+{
+	uint64_t q;
+
+	if (t->follow || t->sel == NO_SEQ) {
+		t->follow = false;
+		t->sel = tui_last_visible(t);
+		t->bottom = t->sel;
+		if (delta > 0)
+			delta = 0;
+	}
+	for (; delta < 0 && t->sel != NO_SEQ; delta++) {
+		q = tui_prev_visible(t, t->sel);
+		if (q == NO_SEQ)
+			break;
+		t->sel = q;
+	}
+	for (; delta > 0 && t->sel != NO_SEQ; delta--) {
+		q = tui_next_visible(t, t->sel);
+		if (q == NO_SEQ)
+			break;
+		t->sel = q;
+	}
+	tui_fix_window(t);
+}
+
