@@ -206,7 +206,7 @@ bool lang_find_member(Dwarf_Die *type, const char *name, Dwarf_Die *member, int6
 	return find_member(type, name, member, offset, 0);
 }
 
-static void list_members(Dwarf_Die *type, struct strbuf *out, int depth)
+static void list_members(Dwarf_Die *type, struct strlist *out, int depth)
 {
 	Dwarf_Die t, child;
 
@@ -218,11 +218,8 @@ static void list_members(Dwarf_Die *type, struct strbuf *out, int depth)
 
 		if (tag != DW_TAG_member && tag != DW_TAG_inheritance)
 			continue;
-		if (tag == DW_TAG_member && n) {
-			if (out->len)
-				strbuf_addstr(out, ", ");
-			strbuf_addstr(out, n);
-		}
+		if (tag == DW_TAG_member && n)
+			strlist_add(out, n);
 		if (is_transparent(&child)) {
 			Dwarf_Die sub;
 
@@ -232,9 +229,19 @@ static void list_members(Dwarf_Die *type, struct strbuf *out, int depth)
 	} while (dwarf_siblingof(&child, &child) == 0);
 }
 
-void lang_list_members(Dwarf_Die *type, struct strbuf *out)
+void lang_member_names(Dwarf_Die *type, struct strlist *out)
 {
 	list_members(type, out, 0);
+}
+
+void lang_list_members(Dwarf_Die *type, struct strbuf *out)
+{
+	struct strlist names = STRLIST_INIT;
+
+	list_members(type, &names, 0);
+	for (size_t i = 0; i < names.nr; i++)
+		strbuf_addf(out, "%s%s", out->len ? ", " : "", names.v[i]);
+	strlist_release(&names);
 }
 
 bool lang_template_param(Dwarf_Die *type, const char *name, Dwarf_Die *out)

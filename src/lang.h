@@ -85,7 +85,9 @@ int lang_array_dims(Dwarf_Die *arr, int64_t *counts, int max);
  */
 bool lang_find_member(Dwarf_Die *type, const char *name, Dwarf_Die *member, int64_t *offset);
 
-/* lang_list_members() - "a, b, c": the names lang_find_member() would find */
+/* lang_member_names() - the names lang_find_member() would find, in declaration order */
+void lang_member_names(Dwarf_Die *type, struct strlist *out);
+/* lang_list_members() - the same as text for people: "a, b, c" */
 void lang_list_members(Dwarf_Die *type, struct strbuf *out);
 
 /* lang_member_offset() - DW_AT_data_member_location as a constant; false if it is not one */

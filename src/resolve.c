@@ -14,68 +14,13 @@
 #include "parse.h"
 #include "place.h"
 #include "regs.h"
+#include "resolve-internal.h"
 #include "resolve.h"
 #include "retsite.h"
 
-#define NAME_MAX_LEN 32
 #define CHUNK 64
 
-/*
- * A pointer the value is reached through, fetched so a NULL link is seen as a fault; or a
- * runtime length an index is checked against (see enum guard_kind).
- */
-struct guard {
-	enum guard_kind kind;
-	char *fetch;
-	char *expr;
-	uint64_t index;		/* GUARD_LEN, GUARD_END */
-	char *base;		/* GUARD_END: fetch of the data pointer */
-	unsigned int elem;	/* GUARD_END: element size */
-};
-
-/* A value on its way to kernel fields: a type and where it lives at the probe address. */
-struct val {
-	Dwarf_Die type;
-	bool has_type;
-	struct loc loc;
-	unsigned int bit_size;		/* a bitfield, or a part of a register: bits */
-	unsigned int bit_off;
-	unsigned int bit_container;	/* bits of what @loc fetches */
-	bool is_vptr;			/* a C++ vtable pointer member: shown as a symbol */
-	bool raw;			/* a raw fetcharg: kernel semantics, typed as written */
-	unsigned int dim;		/* an array @type: how many of its dimensions are indexed
-					 * already (m[1] of int m[3][4] is an int[4]) */
-	char *what;			/* the expression so far, for messages ("r->Question") */
-};
-
-/* Everything about one probe site while its arguments are resolved. */
-struct rctx {
-	const struct probe_spec *spec;
-	struct debuginfo *dbg;
-	const struct resolve_opts *o;
-	const struct probe_site *site;
-	struct diag *d;
-	Dwarf *dw;
-	Dwarf_Addr bias;
-	Dwarf_Die cu;
-	bool has_cu;
-	Dwarf_Die *scopes;		/* ensure_scopes() */
-	int nscopes;
-	bool scopes_done;
-	Dwarf_Die func;			/* the out-of-line subprogram holding the pc */
-	bool has_func;
-	Dwarf_Die here;			/* the function probed (maybe an inlined copy) */
-	bool has_here;
-	struct loc_ctx lc;
-	const struct lang_ops *lang;
-	char *where;			/* "func+0x12" for messages */
-	struct trace_probe *tp;
-	struct guard guards[TRACE_ARG_MAX_GUARDS];
-	int nr_guards;
-	const char *claim;		/* the NAME= of the argument being emitted, or NULL */
-};
-
-static void val_release(struct val *v)
+void val_release(struct val *v)
 {
 	loc_release(&v->loc);
 	free(v->what);
@@ -93,7 +38,7 @@ static void guards_clear(struct rctx *rc)
 	rc->nr_guards = 0;
 }
 
-static char *type_name(struct rctx *rc, Dwarf_Die *type, bool has_type)
+char *rctx_type_name(struct rctx *rc, Dwarf_Die *type, bool has_type)
 {
 	struct strbuf sb = STRBUF_INIT;
 
@@ -334,18 +279,6 @@ static int val_deref(struct rctx *rc, const struct val *v, int64_t off, Dwarf_Di
 	return 0;
 }
 
-static bool is_pointer_tag(int tag)
-{
-	return tag == DW_TAG_pointer_type || tag == DW_TAG_reference_type ||
-	       tag == DW_TAG_rvalue_reference_type;
-}
-
-static bool is_struct_tag(int tag)
-{
-	return tag == DW_TAG_structure_type || tag == DW_TAG_class_type ||
-	       tag == DW_TAG_union_type;
-}
-
 /* Replace *v with *n. */
 static void val_move(struct val *v, struct val *n)
 {
@@ -354,9 +287,8 @@ static void val_move(struct val *v, struct val *n)
 	memset(n, 0, sizeof(*n));
 }
 
-/* Follow pointers and references until @v is not one; stops at void pointers. */
-static int follow_pointers(struct rctx *rc, struct val *v, struct span sp, int *tag_out,
-			   Dwarf_Die *stripped)
+int val_follow_pointers(struct rctx *rc, struct val *v, struct span sp, int *tag_out,
+			Dwarf_Die *stripped)
 {
 	for (int i = 0; i < 16; i++) {
 		Dwarf_Die to;
@@ -368,7 +300,7 @@ static int follow_pointers(struct rctx *rc, struct val *v, struct span sp, int *
 			return 0;
 		}
 		tag = lang_strip(&v->type, stripped);
-		if (!is_pointer_tag(tag) || !lang_type_of(stripped, &to)) {
+		if (!tag_is_pointer(tag) || !lang_type_of(stripped, &to)) {
 			*tag_out = tag;
 			return 0;
 		}
@@ -456,13 +388,13 @@ static int val_member(struct rctx *rc, struct val *v, const char *name, const ch
 	struct val n;
 	int tag = 0, ret;
 
-	if (follow_pointers(rc, v, sp, &tag, &t))
+	if (val_follow_pointers(rc, v, sp, &tag, &t))
 		return -EINVAL;
 	if (!v->has_type)
 		return diag_error(rc->d, sp, "'%s' has no type; it has no field '%s'", v->what,
 				  name);
-	if (!is_struct_tag(tag)) {
-		char *tn = type_name(rc, &v->type, true);
+	if (!tag_is_struct(tag)) {
+		char *tn = rctx_type_name(rc, &v->type, true);
 
 		diag_error(rc->d, sp, "'%s' is a %s, not a struct; it has no field '%s'", v->what,
 			   tn, name);
@@ -541,7 +473,7 @@ static bool first_pointer(Dwarf_Die *type, struct strbuf *path, int depth)
 {
 	Dwarf_Die t, child;
 
-	if (depth > 12 || !is_struct_tag(lang_strip(type, &t)) || dwarf_child(&t, &child) != 0)
+	if (depth > 12 || !tag_is_struct(lang_strip(type, &t)) || dwarf_child(&t, &child) != 0)
 		return false;
 	do {
 		Dwarf_Die mt, mts;
@@ -772,7 +704,7 @@ static int val_index(struct rctx *rc, struct val *v, long idx, const char *what,
 		val_move(v, &n);
 		return 0;
 	}
-	if (is_struct_tag(tag) && (get_layout(&t, true, &l) || get_layout(&t, false, &l))) {
+	if (tag_is_struct(tag) && (get_layout(&t, true, &l) || get_layout(&t, false, &l))) {
 		struct val ptr;
 		Dwarf_Die pt;
 		bool has_elem = false;
@@ -808,7 +740,7 @@ static int val_index(struct rctx *rc, struct val *v, long idx, const char *what,
 		return 0;
 	}
 	{
-		char *tn = type_name(rc, &v->type, true);
+		char *tn = rctx_type_name(rc, &v->type, true);
 
 		diag_error(rc->d, sp, "cannot index '%s': type %s is not an array, pointer, slice "
 			   "or vector", v->what, tn);
@@ -826,22 +758,7 @@ static bool is_var_tag(int tag)
 	return tag == DW_TAG_variable || tag == DW_TAG_formal_parameter;
 }
 
-/* What a locals_visit() callback did with a variable. */
-enum visit {
-	VISIT_SKIP,	/* not counted: an outer variable of the same name may still come */
-	VISIT_TAKE,	/* counted: it shadows outer variables of its name */
-	VISIT_STOP,	/* done: end the walk */
-};
-
-typedef enum visit (*local_fn)(struct rctx *rc, Dwarf_Die *scope, Dwarf_Die *var,
-			       const char *name, void *arg);
-
-/*
- * locals_visit() - call @fn for each named parameter and local visible at the pc, innermost
- * scope first; a name @fn took hides the same name in outer scopes (shadowing)
- * Return: true when @fn stopped the walk.
- */
-static bool locals_visit(struct rctx *rc, local_fn fn, void *arg)
+bool rctx_locals_visit(struct rctx *rc, local_fn fn, void *arg)
 {
 	const char **seen = NULL;
 	size_t nseen = 0, alloc = 0;
@@ -904,7 +821,7 @@ static bool find_local(struct rctx *rc, const char *name, Dwarf_Die *out)
 {
 	struct local_query q = { name, out };
 
-	return locals_visit(rc, local_is, &q);
+	return rctx_locals_visit(rc, local_is, &q);
 }
 
 static bool has_location(Dwarf_Die *die)
@@ -995,7 +912,7 @@ static enum visit local_name_add(struct rctx *rc, Dwarf_Die *scope, Dwarf_Die *v
 /* "a, b, c": the names visible at the pc, for the "no variable" hint */
 static void list_locals(struct rctx *rc, struct strbuf *out)
 {
-	locals_visit(rc, local_name_add, out);
+	rctx_locals_visit(rc, local_name_add, out);
 }
 
 static int val_from_die(struct rctx *rc, Dwarf_Die *var, const char *what, struct span sp,
@@ -1005,6 +922,15 @@ static int val_from_die(struct rctx *rc, Dwarf_Die *var, const char *what, struc
 	int ret;
 
 	memset(out, 0, sizeof(*out));
+	if (rc->types_only) {
+		/* any location will do: nothing is fetched, pointers are followed by type */
+		struct loc_piece p = { .kind = LOC_IMM, .reg = -1 };
+
+		loc_add_piece(&out->loc, &p);
+		out->has_type = lang_type_of(var, &out->type);
+		out->what = xstrdup(what);
+		return 0;
+	}
 	strbuf_init(&err);
 	ret = loc_from_die(var, &rc->lc, &out->loc, &err);
 	if (ret) {
@@ -1018,7 +944,6 @@ static int val_from_die(struct rctx *rc, Dwarf_Die *var, const char *what, struc
 	return 0;
 }
 
-static bool is_go_result(Dwarf_Die *die);
 static int go_results(struct rctx *rc, struct lang_result **res, size_t *nr, struct span sp);
 
 /* A Go result named at a return instruction ("~r1", "lo"): from the ABI's registers */
@@ -1051,7 +976,7 @@ static int eval_var(struct rctx *rc, const char *name, struct span sp, struct va
 		return diag_error(rc->d, sp, "no debug information covers %s; only registers and "
 				  "raw fetchargs can be read there", rc->where);
 	if (find_local(rc, name, &var)) {
-		if (rc->site->at_ret_insn && is_go_result(&var))
+		if (rc->site->at_ret_insn && die_is_go_result(&var))
 			return eval_go_result(rc, name, sp, out);
 		if (rc->site->is_return)
 			return diag_error(rc->d, sp, "'%s' is a local of %s; a return probe reads "
@@ -1180,7 +1105,7 @@ static bool dotted_global(struct rctx *rc, const struct expr *e, struct val *out
 	return found;
 }
 
-static int eval(struct rctx *rc, const struct expr *e, struct val *out)
+int val_eval(struct rctx *rc, const struct expr *e, struct val *out)
 {
 	char *what;
 	int ret;
@@ -1207,7 +1132,7 @@ static int eval(struct rctx *rc, const struct expr *e, struct val *out)
 		if (e->base->kind == EXPR_MEMBER && !strcmp(e->base->name, "_vptr")) {
 			char *name = xasprintf("_vptr.%s", e->name);
 
-			ret = eval(rc, e->base->base, out);
+			ret = val_eval(rc, e->base->base, out);
 			what = expr_text(e);
 			if (!ret)
 				ret = val_member(rc, out, name, what, e->span);
@@ -1217,7 +1142,7 @@ static int eval(struct rctx *rc, const struct expr *e, struct val *out)
 		}
 		if (dotted_global(rc, e, out))
 			return 0;
-		ret = eval(rc, e->base, out);
+		ret = val_eval(rc, e->base, out);
 		if (ret)
 			return ret;
 		what = expr_text(e);
@@ -1225,7 +1150,7 @@ static int eval(struct rctx *rc, const struct expr *e, struct val *out)
 		free(what);
 		return ret;
 	case EXPR_INDEX:
-		ret = eval(rc, e->base, out);
+		ret = val_eval(rc, e->base, out);
 		if (ret)
 			return ret;
 		what = expr_text(e);
@@ -1236,7 +1161,7 @@ static int eval(struct rctx *rc, const struct expr *e, struct val *out)
 		Dwarf_Die t;
 		int tag;
 
-		ret = eval(rc, e->base, out);
+		ret = val_eval(rc, e->base, out);
 		if (ret)
 			return ret;
 		tag = out->has_type ? lang_strip(&out->type, &t) : 0;
@@ -1250,7 +1175,7 @@ static int eval(struct rctx *rc, const struct expr *e, struct val *out)
 			if (!ret)
 				val_move(out, &n);
 		} else {
-			char *tn = type_name(rc, &out->type, true);
+			char *tn = rctx_type_name(rc, &out->type, true);
 
 			ret = diag_error(rc->d, e->span, "cannot dereference '%s' of type %s",
 					 out->what, tn);
@@ -1282,7 +1207,7 @@ static struct trace_arg *new_arg(struct rctx *rc, const struct emit *em, struct 
 
 	a->name = xstrdup(rc->tp->fields[field].name);
 	a->expr = xstrdup(em->expr);
-	a->type_name = v->has_type ? type_name(rc, &v->type, true) : NULL;
+	a->type_name = v->has_type ? rctx_type_name(rc, &v->type, true) : NULL;
 	a->kind = kind;
 	a->size = size;
 	a->field = field;
@@ -1677,7 +1602,7 @@ static int emit_struct_error(struct rctx *rc, const struct emit *em, struct val 
 			     Dwarf_Die *t)
 {
 	struct strbuf fields = STRBUF_INIT;
-	char *tn = type_name(rc, &v->type, true);
+	char *tn = rctx_type_name(rc, &v->type, true);
 
 	strbuf_init(&fields);
 	lang_list_members(t, &fields);
@@ -1695,7 +1620,7 @@ static void set_last_type_name(struct rctx *rc, struct val *v)
 	struct trace_arg *a = &rc->tp->args[rc->tp->nr_args - 1];
 
 	free(a->type_name);
-	a->type_name = type_name(rc, &v->type, true);
+	a->type_name = rctx_type_name(rc, &v->type, true);
 }
 
 /* @v as kernel fields, by its type. */
@@ -1815,7 +1740,7 @@ static int emit_val(struct rctx *rc, const struct emit *em, struct val *v)
 		if (is_char_type(&et) && rc->lang->char_ptr_is_string)
 			return emit_char_array(rc, em, v, &t);
 		esize = lang_type_size(&et);
-		if (lang_strip(&et, &ets) != DW_TAG_base_type && !is_pointer_tag(dwarf_tag(&ets)))
+		if (lang_strip(&et, &ets) != DW_TAG_base_type && !tag_is_pointer(dwarf_tag(&ets)))
 			return diag_error(rc->d, em->sp, "'%s' is an array of aggregates; index it "
 					  "('%s[0]')", v->what, v->what);
 		if (count < 0)
@@ -1892,7 +1817,7 @@ static int emit_val(struct rctx *rc, const struct emit *em, struct val *v)
 		return emit_struct_error(rc, em, v, &t);
 	}
 	default: {
-		char *tn = type_name(rc, &v->type, true);
+		char *tn = rctx_type_name(rc, &v->type, true);
 
 		diag_error(rc->d, em->sp, "'%s' has type %s, which upfront cannot read", v->what,
 			   tn);
@@ -1980,7 +1905,7 @@ static void emit_each(struct rctx *rc, Dwarf_Die *var, const char *name, bool qu
 	rc->d = save;
 }
 
-static bool is_go_result(Dwarf_Die *die)
+bool die_is_go_result(Dwarf_Die *die)
 {
 	Dwarf_Attribute attr;
 	bool flag = false;
@@ -2005,7 +1930,7 @@ static enum visit param_emit(struct rctx *rc, Dwarf_Die *scope, Dwarf_Die *var, 
 				   scope != &rc->scopes[0])
 			return VISIT_SKIP;
 	}
-	if (is_go_result(var) && !rc->site->at_ret_insn)
+	if (die_is_go_result(var) && !rc->site->at_ret_insn)
 		return VISIT_SKIP;
 	emit_each(rc, var, name, false);
 	return VISIT_TAKE;
@@ -2017,7 +1942,7 @@ static int emit_params(struct rctx *rc, bool all_vars, struct span sp)
 
 	if (!rc->has_cu)
 		return diag_error(rc->d, sp, "no debug information covers %s", rc->where);
-	locals_visit(rc, param_emit, &all_vars);
+	rctx_locals_visit(rc, param_emit, &all_vars);
 	if (rc->tp->nr_args == before)
 		return diag_error(rc->d, sp, "no %s can be read at %s", all_vars ? "variables" :
 				  "parameters", rc->where);
@@ -2130,7 +2055,7 @@ static int resolve_arg_limited(struct rctx *rc, const struct probe_arg *pa)
 	default:
 		break;
 	}
-	ret = eval(rc, pa->expr, &v);
+	ret = val_eval(rc, pa->expr, &v);
 	if (ret) {
 		val_release(&v);
 		guards_clear(rc);
@@ -2158,7 +2083,7 @@ static int resolve_arg_limited(struct rctx *rc, const struct probe_arg *pa)
 
 /* ---- one site ---- */
 
-static void ctx_release(struct rctx *rc)
+void rctx_release(struct rctx *rc)
 {
 	free(rc->scopes);
 	free(rc->where);
@@ -2246,8 +2171,8 @@ static void ensure_scopes(struct rctx *rc)
 	}
 }
 
-static int ctx_init(struct rctx *rc, const struct probe_spec *spec, struct debuginfo *dbg,
-		    const struct resolve_opts *o, const struct probe_site *site, struct diag *d)
+int rctx_init(struct rctx *rc, const struct probe_spec *spec, struct debuginfo *dbg,
+	      const struct resolve_opts *o, const struct probe_site *site, struct diag *d)
 {
 	Dwarf_Addr entry;
 	uint64_t fentry = site->vaddr;
@@ -2319,7 +2244,7 @@ static int resolve_site(const struct probe_spec *spec, struct debuginfo *dbg,
 	const char *bid;
 	int ret = 0;
 
-	ctx_init(&rc, spec, dbg, o, site, d);
+	rctx_init(&rc, spec, dbg, o, site, d);
 	rc.tp = tp;
 	tp->path = xstrdup(debuginfo_path(dbg));
 	bid = debuginfo_build_id(dbg);
@@ -2331,7 +2256,7 @@ static int resolve_site(const struct probe_spec *spec, struct debuginfo *dbg,
 	tp->is_return = site->is_return;
 	for (size_t i = 0; i < spec->nr_args && !ret; i++)
 		ret = resolve_arg(&rc, &spec->args[i]);
-	ctx_release(&rc);
+	rctx_release(&rc);
 	return ret;
 }
 
@@ -2604,69 +2529,4 @@ void resolve_uniq_events(struct trace_probe *tps, size_t nr, const size_t *spec_
 			free(cand);
 		}
 	}
-}
-
-/* ---- -V ---- */
-
-static enum visit scope_var_line(struct rctx *rc, Dwarf_Die *scope, Dwarf_Die *var,
-				 const char *name, void *arg)
-{
-	struct strbuf *out = arg, err = STRBUF_INIT;
-	struct loc l = { 0 };
-	const char *note = "";
-	Dwarf_Die t;
-	bool has_t;
-	char *tn;
-
-	if (is_go_result(var) && !rc->site->at_ret_insn)
-		return VISIT_TAKE;
-	strbuf_init(&err);
-	if (is_go_result(var) && rc->site->at_ret_insn)
-		;	/* read from the ABI's result registers */
-	else if (loc_from_die(var, &rc->lc, &l, &err))
-		note = "\t(unreadable here)";
-	else if (l.nr == 1 && l.pieces[0].kind == LOC_NONE)
-		note = "\t(optimized out here)";
-	else if (l.nr == 1 && l.pieces[0].kind == LOC_BAD)
-		note = "\t(unreadable here)";
-	loc_release(&l);
-	strbuf_release(&err);
-	has_t = lang_type_of(var, &t);
-	tn = type_name(rc, &t, has_t);
-	strbuf_addf(out, "\t\t%s\t%s%s\n", tn, name, note);
-	free(tn);
-	return VISIT_TAKE;
-}
-
-/* -V: every variable visible at the pc with its type, and whether it can be read there */
-static void list_scope_vars(struct rctx *rc, struct strbuf *out)
-{
-	locals_visit(rc, scope_var_line, out);
-}
-
-int resolve_list_vars(const struct probe_spec *spec, struct debuginfo *dbg,
-		      const struct resolve_opts *o, struct strbuf *out, struct diag *d)
-{
-	struct probe_site *sites = NULL;
-	size_t nsites = 0;
-	int ret;
-
-	ret = place_resolve(&spec->place, dbg, &sites, &nsites, d);
-	if (ret)
-		return ret;
-	for (size_t i = 0; i < nsites; i++) {
-		struct rctx rc;
-
-		ctx_init(&rc, spec, dbg, o, &sites[i], d);
-		strbuf_addf(out, "Available variables at %s\n", sites[i].func ? sites[i].func :
-			    rc.where);
-		strbuf_addf(out, "        @<%s>\n", rc.where);
-		if (!rc.has_cu)
-			strbuf_addstr(out, "\t\t(no debug information here)\n");
-		else
-			list_scope_vars(&rc, out);
-		ctx_release(&rc);
-	}
-	probe_sites_free(sites, nsites);
-	return 0;
 }

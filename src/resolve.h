@@ -32,10 +32,13 @@ void trace_probes_free(struct trace_probe *tps, size_t nr);
 void resolve_uniq_events(struct trace_probe *tps, size_t nr, const size_t *spec_of);
 
 /**
- * resolve_list_vars() - -V: the variables available at a place with their types, perf-like:
+ * resolve_list_vars() - -V: the variables available at a place with their types, perf-like,
+ * printed from query_vars() (query.c):
  *   Available variables at main.(*server).handleRequest
- *           @<main.(*server).handleRequest+0>
+ *           @<main.(*server).handleRequest+0x0>
  *                   *dns.Msg        r
+ *                   int     n       (optimized out here)
+ * Return: 0, or a negative errno with @d filled (an unknown place).
  */
 int resolve_list_vars(const struct probe_spec *spec, struct debuginfo *dbg,
 		      const struct resolve_opts *o, struct strbuf *out, struct diag *d);

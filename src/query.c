@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* query.c - names the resolver knows at a place, as arrays (variables, fields) and as -V text */
+#define LOG_DOMAIN "query"
+#include <dwarf.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+#include "parse.h"
+#include "query.h"
+#include "resolve-internal.h"
+
+/* ---- variables ---- */
+
+struct var_list {
+	struct query_var *v;
+	size_t nr;
+	size_t alloc;
+};
+
+/* Whether @var can be read at the site: its location at the pc, as the resolver reads it. */
+static enum query_state var_state(struct rctx *rc, Dwarf_Die *var)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct loc l = { 0 };
+	enum query_state st = QUERY_READABLE;
+
+	if (die_is_go_result(var) && rc->site->at_ret_insn)
+		return QUERY_READABLE;	/* read from the ABI's result registers */
+	strbuf_init(&err);
+	if (loc_from_die(var, &rc->lc, &l, &err))
+		st = QUERY_UNREADABLE;
+	else if (l.nr == 1 && l.pieces[0].kind == LOC_NONE)
+		st = QUERY_OPTIMIZED_OUT;
+	else if (l.nr == 1 && l.pieces[0].kind == LOC_BAD)
+		st = QUERY_UNREADABLE;
+	loc_release(&l);
+	strbuf_release(&err);
+	return st;
+}
+
+static enum visit var_add(struct rctx *rc, Dwarf_Die *scope, Dwarf_Die *var, const char *name,
+			  void *arg)
+{
+	struct var_list *vl = arg;
+	struct query_var *qv;
+	Dwarf_Die t;
+	bool has_t;
+
+	/* a Go result has a value only at a return instruction */
+	if (die_is_go_result(var) && !rc->site->at_ret_insn)
+		return VISIT_TAKE;
+	has_t = lang_type_of(var, &t);
+	ALLOC_GROW(vl->v, vl->nr + 1, vl->alloc);
+	qv = &vl->v[vl->nr++];
+	qv->name = xstrdup(name);
+	qv->type = rctx_type_name(rc, &t, has_t);
+	qv->state = var_state(rc, var);
+	return VISIT_TAKE;
+}
+
+int query_vars(const struct probe_spec *spec, struct debuginfo *dbg,
+	       const struct resolve_opts *o, struct query_site **out, size_t *nr,
+	       struct diag *d)
+{
+	struct probe_site *sites = NULL;
+	struct query_site *qs;
+	size_t nsites = 0;
+	int ret;
+
+	*out = NULL;
+	*nr = 0;
+	ret = place_resolve(&spec->place, dbg, &sites, &nsites, d);
+	if (ret)
+		return ret;
+	qs = xcalloc(nsites ? nsites : 1, sizeof(*qs));
+	for (size_t i = 0; i < nsites; i++) {
+		struct var_list vl = { NULL, 0, 0 };
+		struct rctx rc;
+
+		rctx_init(&rc, spec, dbg, o, &sites[i], d);
+		qs[i].label = xstrdup(rc.where);
+		qs[i].func = sites[i].func ? xstrdup(sites[i].func) : NULL;
+		qs[i].has_dwarf = rc.has_cu;
+		if (rc.has_cu)
+			rctx_locals_visit(&rc, var_add, &vl);
+		qs[i].vars = vl.v;
+		qs[i].nr = vl.nr;
+		rctx_release(&rc);
+	}
+	probe_sites_free(sites, nsites);
+	*out = qs;
+	*nr = nsites;
+	return 0;
+}
+
+void query_sites_free(struct query_site *s, size_t nr)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < nr; i++) {
+		for (size_t k = 0; k < s[i].nr; k++) {
+			free(s[i].vars[k].name);
+			free(s[i].vars[k].type);
+		}
+		free(s[i].vars);
+		free(s[i].label);
+		free(s[i].func);
+	}
+	free(s);
+}
+
+/* -V: perf's layout, from query_vars()' arrays */
+int resolve_list_vars(const struct probe_spec *spec, struct debuginfo *dbg,
+		      const struct resolve_opts *o, struct strbuf *out, struct diag *d)
+{
+	static const char *const note[] = {
+		[QUERY_READABLE] = "",
+		[QUERY_OPTIMIZED_OUT] = "\t(optimized out here)",
+		[QUERY_UNREADABLE] = "\t(unreadable here)",
+	};
+	struct query_site *qs;
+	size_t nr;
+	int ret = query_vars(spec, dbg, o, &qs, &nr, d);
+
+	if (ret)
+		return ret;
+	for (size_t i = 0; i < nr; i++) {
+		strbuf_addf(out, "Available variables at %s\n", qs[i].func ? qs[i].func :
+			    qs[i].label);
+		strbuf_addf(out, "        @<%s>\n", qs[i].label);
+		if (!qs[i].has_dwarf)
+			strbuf_addstr(out, "\t\t(no debug information here)\n");
+		for (size_t k = 0; k < qs[i].nr; k++)
+			strbuf_addf(out, "\t\t%s\t%s%s\n", qs[i].vars[k].type, qs[i].vars[k].name,
+				    note[qs[i].vars[k].state]);
+	}
+	query_sites_free(qs, nr);
+	return 0;
+}
+
+/* ---- fields ---- */
+
+/* Append the names of @names not yet in @out. */
+static void add_new_names(struct strlist *out, const struct strlist *names)
+{
+	for (size_t i = 0; i < names->nr; i++) {
+		bool seen = false;
+
+		for (size_t k = 0; k < out->nr && !seen; k++)
+			seen = !strcmp(out->v[k], names->v[i]);
+		if (!seen)
+			strlist_add(out, names->v[i]);
+	}
+}
+
+/* The fields of @e at one site into @out; 0, or a negative errno with @d filled. */
+static int site_fields(const struct probe_spec *spec, const struct expr *e,
+		       struct debuginfo *dbg, const struct resolve_opts *o,
+		       const struct probe_site *site, struct strlist *out, struct diag *d)
+{
+	struct rctx rc;
+	struct val v;
+	Dwarf_Die t;
+	int tag = 0, ret;
+
+	rctx_init(&rc, spec, dbg, o, site, d);
+	rc.types_only = true;
+	ret = val_eval(&rc, e, &v);
+	if (!ret)
+		ret = val_follow_pointers(&rc, &v, e->span, &tag, &t);
+	if (!ret && tag_is_struct(tag)) {
+		struct strlist names = STRLIST_INIT;
+
+		lang_member_names(&t, &names);
+		add_new_names(out, &names);
+		strlist_release(&names);
+	}
+	val_release(&v);
+	rctx_release(&rc);
+	return ret;
+}
+
+int query_fields(const struct probe_spec *spec, const char *expr, struct debuginfo *dbg,
+		 const struct resolve_opts *o, struct strlist *out, struct diag *d)
+{
+	struct probe_site *sites = NULL;
+	struct probe_spec q;
+	struct diag first;
+	size_t nsites = 0, ok = 0;
+	char *text;
+	int ret;
+
+	/* the expression parsed as a probe at the same place takes it ("PLACE EXPR") */
+	memset(&q, 0, sizeof(q));
+	text = xasprintf("%.*s %s", spec->place.span.len, spec->text + spec->place.span.start,
+			 expr ? expr : "");
+	diag_init(&first, text);
+	ret = parse_probe(text, &q, &first);
+	if (!ret && (q.nr_args != 1 || q.args[0].name || q.args[0].type))
+		ret = diag_error(&first, SPAN_NONE, "'%s' is not one expression", expr);
+	if (!ret)
+		ret = place_resolve(&q.place, dbg, &sites, &nsites, &first);
+	for (size_t i = 0; !ret && i < nsites; i++) {
+		struct diag one;
+
+		diag_init(&one, text);
+		if (site_fields(&q, q.args[0].expr, dbg, o, &sites[i], out, &one) == 0) {
+			ok++;
+			diag_release(&one);
+		} else if (!diag_has_error(&first)) {
+			diag_release(&first);
+			first = one;	/* the first site's reason */
+		} else {
+			diag_release(&one);
+		}
+	}
+	if (!ret && !ok)
+		ret = -ENOENT;
+	if (ret) {
+		/* the spans index the text made here, not the caller's input */
+		diag_error(d, SPAN_NONE, "%s", first.msg ? first.msg : "no probe site");
+		if (first.hints.len)
+			diag_hint(d, "%s", first.hints.buf);
+	}
+	probe_sites_free(sites, nsites);
+	probe_spec_release(&q);
+	diag_release(&first);
+	free(text);
+	return ret;
+}
