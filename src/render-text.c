@@ -165,7 +165,9 @@ void render_value_text(struct strbuf *sb, const struct value *v)
 		break;
 	case VK_RAW:
 	default:
-		if (v->text)
+		if (v->text && v->text_is_json)
+			strbuf_addstr(sb, v->text);	/* ours: [1, 2] or ["0x1", "0x2"] */
+		else if (v->text)
 			escape_untrusted(sb, v->text, strlen(v->text));
 		else
 			render_u64(sb, v->num.u);
