@@ -541,18 +541,16 @@ static bool int_array(struct decoder *dc, struct value *v, const char *at, const
 	return v->text != NULL;
 }
 
-static void decode_arg(struct decoder *dc, const struct dprobe *p, const char *rec, int size,
-		       uint64_t base, const struct trace_arg *a, struct value *v)
+/*
+ * arg_guard_fault() - whether a pointer @a's value goes through faulted, or an index it uses
+ * is out of range; if so, @v is the fault naming the expression
+ */
+static bool arg_guard_fault(struct decoder *dc, const struct dprobe *p, const char *rec,
+			    const struct trace_arg *a, struct value *v)
 {
-	const struct fld *fl = &p->flds[a->field];
-	const char *at = rec + fl->off;
 	char msg[256];
 	int mlen;
 
-	memset(v, 0, sizeof(*v));
-	v->name = a->name;
-	v->arg = a;
-	v->kind = a->kind;
 	for (int k = 0; k < a->nr_guards; k++) {
 		const struct fld *g = &p->flds[a->guards[k]];
 		uint64_t w = rd_u(rec + g->off, g->size), len;
@@ -581,16 +579,107 @@ static void decode_arg(struct decoder *dc, const struct dprobe *p, const char *r
 					"(len %" PRIu64 ")", a->guard_exprs[k], a->guard_index[k], len);
 			v->fault_expr = arena_str(dc, msg, mlen < (int)sizeof(msg) ? (size_t)mlen :
 						  sizeof(msg) - 1);
-			return;
+			return true;
 		default:
 			break;
 		}
 		if (decode_fault_addr(w)) {
 			v->fault = true;
 			v->fault_expr = a->guard_exprs[k];
-			return;
+			return true;
 		}
 	}
+	return false;
+}
+
+/* a string that carries a length: its char[N] chunks joined, cut to the length fetched */
+static void decode_lstring(struct decoder *dc, const struct dprobe *p, const char *rec,
+			   const struct trace_arg *a, struct value *v)
+{
+	uint64_t want = a->len_field >= 0 ?
+		rd_u(rec + p->flds[a->len_field].off, p->flds[a->len_field].size) : 0;
+	size_t have = 0, cap = a->max_len;
+	char *buf;
+
+	for (int i = 0; i < a->nr_fields; i++)
+		have += p->flds[a->field + i].size;
+	if (!cap || cap > have)
+		cap = have;
+	buf = arena_alloc(dc, cap + 1);
+	if (!buf)
+		return;
+	have = 0;
+	for (int i = 0; i < a->nr_fields && have < cap; i++) {
+		const struct fld *c = &p->flds[a->field + i];
+		size_t n = c->size < (int)(cap - have) ? (size_t)c->size : cap - have;
+
+		memcpy(buf + have, rec + c->off, n);
+		have += n;
+	}
+	v->cut = want > cap;
+	v->len = want > cap ? cap : want;
+	v->str = buf;
+	buf[v->len] = '\0';
+}
+
+/* a raw fetcharg (%REG, +8(%sp):x32, a tracefs event's field): by its kernel type */
+static void decode_raw(struct decoder *dc, const struct dprobe *p, const char *rec, int size,
+		       const struct trace_arg *a, struct value *v)
+{
+	const struct fld *fl = &p->flds[a->field];
+	const char *t = fl->type ? fl->type : "";
+	const char *at = rec + fl->off;
+
+	if (fl->dyn) {
+		size_t len;
+		const char *s = rd_loc(rec, size, fl, &len);
+
+		v->kind = VK_CSTRING;
+		if (!len) {
+			v->fault = true;
+			return;
+		}
+		if (s[len - 1] == '\0')
+			len--;
+		v->str = s;
+		v->len = len;
+	} else if (strchr(t, '[') && int_array(dc, v, at, fl)) {
+		/* an array of integers: [20, 21, 22], also valid JSON */
+	} else if (strchr(t, '[')) {
+		/* an array: {a,b,c} as the kernel prints it */
+		struct tep_format_field *f = tep_find_field(
+			tep_find_event(dc->tep, (int)rd_u(rec + dc->type_off, dc->type_size)),
+			p->tp->fields[a->field].name);
+
+		trace_seq_reset(&dc->seq);
+		if (f)
+			tep_print_field_content(&dc->seq, (void *)rec, size, f);
+		trace_seq_terminate(&dc->seq);
+		v->text = arena_str(dc, dc->seq.buffer, dc->seq.len);
+	} else if (t[0] == 's') {
+		v->kind = VK_SIGNED;
+		v->num.s = rd_s(at, fl->size);
+	} else if (t[0] == 'x') {
+		v->kind = VK_HEX;
+		v->num.u = rd_u(at, fl->size);
+	} else {
+		v->kind = VK_UNSIGNED;
+		v->num.u = rd_u(at, fl->size);
+	}
+}
+
+static void decode_arg(struct decoder *dc, const struct dprobe *p, const char *rec, int size,
+		       uint64_t base, const struct trace_arg *a, struct value *v)
+{
+	const struct fld *fl = &p->flds[a->field];
+	const char *at = rec + fl->off;
+
+	memset(v, 0, sizeof(*v));
+	v->name = a->name;
+	v->arg = a;
+	v->kind = a->kind;
+	if (arg_guard_fault(dc, p, rec, a, v))
+		return;
 	switch (a->kind) {
 	case VK_SIGNED:
 		v->num.s = rd_bits_s(at, fl->size, a->bit_width);
@@ -645,39 +734,14 @@ static void decode_arg(struct decoder *dc, const struct dprobe *p, const char *r
 		v->len = len;
 		break;
 	}
-	case VK_LSTRING: {
-		uint64_t want = a->len_field >= 0 ?
-			rd_u(rec + p->flds[a->len_field].off, p->flds[a->len_field].size) : 0;
-		size_t have = 0, cap = a->max_len;
-		char *buf;
-
-		for (int i = 0; i < a->nr_fields; i++)
-			have += p->flds[a->field + i].size;
-		if (!cap || cap > have)
-			cap = have;
-		buf = arena_alloc(dc, cap + 1);
-		if (!buf)
-			break;
-		have = 0;
-		for (int i = 0; i < a->nr_fields && have < cap; i++) {
-			const struct fld *c = &p->flds[a->field + i];
-			size_t n = c->size < (int)(cap - have) ? (size_t)c->size : cap - have;
-
-			memcpy(buf + have, rec + c->off, n);
-			have += n;
-		}
-		v->cut = want > cap;
-		v->len = want > cap ? cap : want;
-		v->str = buf;
-		buf[v->len] = '\0';
+	case VK_LSTRING:
+		decode_lstring(dc, p, rec, a, v);
 		break;
-	}
-	case VK_BYTES: {
+	case VK_BYTES:
 		/* a C char[N]: text up to the first NUL */
 		v->str = at;
 		v->len = strnlen(at, fl->size);
 		break;
-	}
 	case VK_SYM: {
 		const char *s;
 
@@ -688,47 +752,9 @@ static void decode_arg(struct decoder *dc, const struct dprobe *p, const char *r
 		break;
 	}
 	case VK_RAW:
-	default: {
-		const char *t = fl->type ? fl->type : "";
-
-		if (fl->dyn) {
-			size_t len;
-			const char *s = rd_loc(rec, size, fl, &len);
-
-			v->kind = VK_CSTRING;
-			if (!len) {
-				v->fault = true;
-				break;
-			}
-			if (s[len - 1] == '\0')
-				len--;
-			v->str = s;
-			v->len = len;
-		} else if (strchr(t, '[') && int_array(dc, v, at, fl)) {
-			/* an array of integers: [20, 21, 22], also valid JSON */
-		} else if (strchr(t, '[')) {
-			/* an array: {a,b,c} as the kernel prints it */
-			struct tep_format_field *f = tep_find_field(
-				tep_find_event(dc->tep, (int)rd_u(rec + dc->type_off, dc->type_size)),
-				p->tp->fields[a->field].name);
-
-			trace_seq_reset(&dc->seq);
-			if (f)
-				tep_print_field_content(&dc->seq, (void *)rec, size, f);
-			trace_seq_terminate(&dc->seq);
-			v->text = arena_str(dc, dc->seq.buffer, dc->seq.len);
-		} else if (t[0] == 's') {
-			v->kind = VK_SIGNED;
-			v->num.s = rd_s(at, fl->size);
-		} else if (t[0] == 'x') {
-			v->kind = VK_HEX;
-			v->num.u = rd_u(at, fl->size);
-		} else {
-			v->kind = VK_UNSIGNED;
-			v->num.u = rd_u(at, fl->size);
-		}
+	default:
+		decode_raw(dc, p, rec, size, a, v);
 		break;
-	}
 	}
 }
 

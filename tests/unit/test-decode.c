@@ -41,6 +41,29 @@ static const char format[] =
 
 #define FIXED 104
 
+/* Raw fetchargs (decoded by their kernel type) and a runtime-length guard. */
+static const char format_raw[] =
+	"name: r\n"
+	"ID: 1235\n"
+	"format:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+	"\n"
+	"\tfield:unsigned long __probe_ip;\toffset:8;\tsize:8;\tsigned:0;\n"
+	"\tfield:s32 rs;\toffset:16;\tsize:4;\tsigned:1;\n"
+	"\tfield:x16 rx;\toffset:20;\tsize:2;\tsigned:0;\n"
+	"\tfield:u32 ra[3];\toffset:22;\tsize:12;\tsigned:0;\n"
+	"\tfield:x8 rb[2];\toffset:34;\tsize:2;\tsigned:0;\n"
+	"\tfield:__data_loc char[] rstr;\toffset:36;\tsize:4;\tsigned:1;\n"
+	"\tfield:u64 n;\toffset:40;\tsize:8;\tsigned:0;\n"
+	"\tfield:s64 q;\toffset:48;\tsize:8;\tsigned:1;\n"
+	"\n"
+	"print fmt: \"(%lx)\", REC->__probe_ip\n";
+
+#define FIXED_RAW 56
+
 static struct enum_value colors[] = { { 0, "RED" }, { 1, "BLUE" }, { 2, "GREEN" } };
 
 static void put(unsigned char *rec, int off, const void *v, size_t n)
@@ -103,6 +126,56 @@ static void make_probe(struct trace_probe *tp, uint64_t vaddr)
 	for (size_t i = 0; i < tp->nr_args; i++)
 		if (!tp->args[i].nr_fields)
 			tp->args[i].nr_fields = 1;
+}
+
+/* Raw args rs, rx, ra, rb, rstr; q is items[5] of a slice whose length is field n. */
+static void make_probe_raw(struct trace_probe *tp, uint64_t vaddr)
+{
+	static const char *names[] = { "rs", "rx", "ra", "rb", "rstr", "n", "q" };
+	static const char *types[] = { "s32", "x16", "u32[3]", "x8[2]", "string", "u64", "s64" };
+	struct trace_arg *a;
+
+	memset(tp, 0, sizeof(*tp));
+	tp->group = strdup("upft");
+	tp->event = strdup("r");
+	tp->path = strdup("/bin/x");
+	tp->vaddr = vaddr;
+	tp->offset = vaddr;
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+		trace_probe_add_field(tp, names[i], "%di", types[i], !strcmp(names[i], "n"));
+	for (int i = 0; i < 5; i++) {
+		a = trace_probe_add_arg(tp);
+		a->name = strdup(names[i]);
+		a->kind = VK_RAW;
+		a->field = i;
+		a->nr_fields = 1;
+	}
+	a = trace_probe_add_arg(tp); a->name = strdup("q"); a->kind = VK_SIGNED; a->size = 8;
+	a->field = 6; a->nr_fields = 1;
+	a->guards[0] = 5; a->guard_kind[0] = GUARD_LEN; a->guard_index[0] = 5;
+	a->guard_exprs[0] = strdup("o.Items[5]"); a->nr_guards = 1;
+}
+
+static int make_record_raw(unsigned char *rec, uint64_t ip, uint64_t n)
+{
+	uint16_t type = 1235, x = 0xbeef;
+	int32_t pid = 43, rs = -7;
+	uint32_t ra[3] = { 20, 21, 4000000000U }, loc = (3 << 16) | FIXED_RAW;
+
+	memset(rec, 0, 512);
+	put(rec, 0, &type, 2);
+	put(rec, 4, &pid, 4);
+	put64(rec, 8, ip);
+	put(rec, 16, &rs, 4);
+	put(rec, 20, &x, 2);
+	put(rec, 22, ra, 12);
+	rec[34] = 0x0a;
+	rec[35] = 0xff;
+	put(rec, 36, &loc, 4);
+	put64(rec, 40, n);
+	put64(rec, 48, (uint64_t)-9);
+	memcpy(rec + FIXED_RAW, "ok", 3);
+	return FIXED_RAW + 3;
 }
 
 /* A record of event 1234: @str goes to the data_loc (NULL: a fault), @lstr/@len the chunks. */
@@ -184,7 +257,7 @@ int main(void)
 {
 	struct tep_handle *tep = tep_alloc();
 	struct tep_event *te = NULL;
-	struct trace_probe tp, tp2;
+	struct trace_probe tp, tp2, tpr;
 	struct decoder *dc;
 	struct event ev;
 	unsigned char rec[512];
@@ -271,6 +344,31 @@ int main(void)
 	rec[1] = 0;
 	TEST_EQ(decode_record(dc, rec, size, 5000, 0, &ev), -ENOENT);
 
+	/* raw fetchargs by their kernel type; an index past a runtime length is a fault */
+	TEST_EQ(tep_parse_format(tep, &te, format_raw, sizeof(format_raw) - 1, "upft"), 0);
+	make_probe_raw(&tpr, 0x1300);
+	TEST_EQ(decoder_add_probe(dc, &tpr, &d), 0);
+	size = make_record_raw(rec, base + 0x1300, 6);
+	TEST_EQ(decode_record(dc, rec, size, 6000, 0, &ev), 0);
+	TEST_TRUE(ev.tp == &tpr);
+	TEST_EQ(ev.nr_vals, 6);
+	TEST_EQ(val(&ev, "rs")->kind, VK_SIGNED);
+	TEST_STREQ(text_of(val(&ev, "rs")), "-7");
+	TEST_EQ(val(&ev, "rx")->kind, VK_HEX);
+	TEST_STREQ(text_of(val(&ev, "rx")), "0xbeef");
+	TEST_STREQ(text_of(val(&ev, "ra")), "[20, 21, 4000000000]");
+	TEST_STREQ(text_of(val(&ev, "rb")), "[\"0xa\", \"0xff\"]");
+	TEST_EQ(val(&ev, "rstr")->kind, VK_CSTRING);
+	TEST_STREQ(text_of(val(&ev, "rstr")), "\"ok\"");
+	TEST_EQ(val(&ev, "q")->fault, 0);
+	TEST_EQ(val(&ev, "q")->num.s, -9);
+	TEST_TRUE(strstr(json_of(&ev), "\"ra\":[20, 21, 4000000000],\"rb\":[\"0xa\", \"0xff\"]") !=
+		  NULL);
+	size = make_record_raw(rec, base + 0x1300, 5);
+	TEST_EQ(decode_record(dc, rec, size, 6000, 0, &ev), 0);
+	TEST_EQ(val(&ev, "q")->fault, 1);
+	TEST_STREQ(val(&ev, "q")->fault_expr, "o.Items[5]: index 5 out of range (len 5)");
+
 	/* time: seconds since the first event, 6 decimals */
 	{
 		struct strbuf sb = STRBUF_INIT;
@@ -292,6 +390,7 @@ int main(void)
 	decoder_free(dc);
 	trace_probe_release(&tp);
 	trace_probe_release(&tp2);
+	trace_probe_release(&tpr);
 	diag_release(&d);
 	tep_free(tep);
 	return TEST_DONE();
