@@ -221,7 +221,7 @@ static void draw_status(struct tui *t)
 
 static void draw_list(struct tui *t)
 {
-	int rows = LINES - 2 - (t->input == IN_ADD && t->nr_cands ? 0 : 0);
+	int rows = LINES - 2;
 	uint64_t *seqs;
 	int n = 0;
 	uint64_t q;
@@ -339,22 +339,33 @@ static void draw_pick(struct tui *t)
 	}
 }
 
+/* above the add prompt: the completions of the last Tab, or why there are none */
 static void draw_cands(struct tui *t)
 {
-	int max = LINES - 3, n = (int)t->nr_cands < max ? (int)t->nr_cands : max;
+	int max = LINES - 3, n = (int)t->cands.nr < max ? (int)t->cands.nr : max;
 
-	if (t->input != IN_ADD || n <= 0)
+	if (t->input != IN_ADD)
+		return;
+	if (!n && t->status.len && tui_now_ns() < t->status_until && LINES > 2) {
+		tui_row_reset(&t->row);
+		tui_row_role(&t->row, t->status_err ? R_ERROR : R_GOOD);
+		strbuf_addch(&t->row.text, ' ');
+		escape_untrusted(&t->row.text, t->status.buf, t->status.len);
+		draw_row(t, LINES - 2, COLS, &t->row, 0, 0);
+		return;
+	}
+	if (n <= 0)
 		return;
 	for (int i = 0; i < n; i++) {
-		int k = (int)t->nr_cands > max && i == n - 1 ? -1 : i;
+		int k = (int)t->cands.nr > max && i == n - 1 ? -1 : i;
 
 		tui_row_reset(&t->row);
 		if (k < 0) {
 			tui_row_add(&t->row, R_DIM, "");
-			strbuf_addf(&t->row.text, " ... %zu more", t->nr_cands - (size_t)i);
+			strbuf_addf(&t->row.text, " ... %zu more", t->cands.nr - (size_t)i);
 		} else {
 			tui_row_add(&t->row, R_NORMAL, " ");
-			strbuf_addstr(&t->row.text, t->cands[k]);
+			strbuf_addstr(&t->row.text, t->cands.v[k]);
 		}
 		draw_row(t, LINES - 1 - n + i, COLS, &t->row, 0, role_attrs[R_SEL]);
 	}

@@ -163,14 +163,12 @@ struct tui {
 	uint64_t status_until;
 
 	/* completion */
-	char **funcs;
-	size_t nr_funcs;
+	struct strlist funcs;		/* the binary's functions, loaded on the first Tab */
 	bool funcs_loaded;
-	char **cands;
-	size_t nr_cands;
-	char *vars_func;
-	char **vars;
-	size_t nr_vars;
+	struct strlist cands;		/* the last Tab's matches, shown above the prompt */
+	char *vars_place;		/* the place t->vars are the variables of */
+	struct strlist vars;
+	bool vars_return;		/* it is a %return place: $retval is valid */
 
 	uint64_t last_draw;
 	uint64_t last_sec;

@@ -9,6 +9,7 @@
 #include "debuginfo.h"
 #include "log.h"
 #include "parse.h"
+#include "query.h"
 #include "resolve.h"
 #include "session.h"
 #include "tui-internal.h"
@@ -26,35 +27,36 @@ void tui_set_status(struct tui *t, bool err, const char *fmt, ...)
 	t->dirty = true;
 }
 
-static void free_list(char **v, size_t n)
+/* status_diag() - a diag's one line (a failed add, remove, completion) in the status line */
+static void status_diag(struct tui *t, const struct diag *d)
 {
-	for (size_t i = 0; i < n; i++)
-		free(v[i]);
-	free(v);
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_init(&sb);
+	diag_format(d, &sb);
+	tui_set_status(t, true, "%s", sb.buf);
+	strbuf_release(&sb);
 }
 
 void tui_cands_clear(struct tui *t)
 {
-	free_list(t->cands, t->nr_cands);
-	t->cands = NULL;
-	t->nr_cands = 0;
+	strlist_release(&t->cands);
 }
 
-static void list_add(char ***v, size_t *n, const char *s, size_t len)
+static void list_add_unique(struct strlist *l, const char *s)
 {
-	for (size_t i = 0; i < *n; i++)
-		if (strlen((*v)[i]) == len && !memcmp((*v)[i], s, len))
+	for (size_t i = 0; i < l->nr; i++)
+		if (!strcmp(l->v[i], s))
 			return;
-	*v = xrealloc(*v, (*n + 1) * sizeof(**v));
-	(*v)[(*n)++] = xstrndup(s, len);
+	strlist_add(l, s);
 }
 
+/* the binary's function names, once */
 static void load_funcs(struct tui *t)
 {
 	const struct trace_opts *o = session_opts(t->s);
 	struct strbuf sb = STRBUF_INIT;
 	struct diag d;
-	size_t alloc = 0;
 
 	t->funcs_loaded = true;
 	if (!o || !o->dbg)
@@ -66,10 +68,8 @@ static void load_funcs(struct tui *t)
 			nl = strchr(p, '\n');
 			if (!nl)
 				nl = p + strlen(p);
-			if (nl > p) {
-				ALLOC_GROW(t->funcs, t->nr_funcs + 1, alloc);
-				t->funcs[t->nr_funcs++] = xstrndup(p, nl - p);
-			}
+			if (nl > p)
+				strlist_addn(&t->funcs, p, nl - p);
 			if (!*nl)
 				break;
 		}
@@ -78,215 +78,182 @@ static void load_funcs(struct tui *t)
 	diag_release(&d);
 }
 
-/* names from "fields: a, b, c" / "variables: a, b" in a diag's hints */
-static void hint_names(const char *hints, const char *key, char ***v, size_t *n)
-{
-	const char *p = hints ? strstr(hints, key) : NULL;
-
-	if (!p)
-		return;
-	p += strlen(key);
-	while (*p && *p != ';') {
-		size_t len = strcspn(p, ",;");
-		const char *e = p + len;
-
-		while (len && p[len - 1] == ' ')
-			len--;
-		if (len)
-			list_add(v, n, p, len);
-		p = e;
-		if (*p == ',')
-			p++;
-		while (*p == ' ')
-			p++;
-	}
-}
-
-/* variables at the place of the probe text's first word (cached per place) */
+/* the variables that can be read at @place (the probe text's first word), cached per place */
 static void load_vars(struct tui *t, const char *place)
 {
 	const struct trace_opts *o = session_opts(t->s);
+	struct query_site *qs = NULL;
 	struct probe_spec spec;
-	struct strbuf out = STRBUF_INIT;
+	size_t nr = 0;
 	struct diag d;
 
-	if (t->vars_func && !strcmp(t->vars_func, place))
+	if (t->vars_place && !strcmp(t->vars_place, place))
 		return;
-	free(t->vars_func);
-	free_list(t->vars, t->nr_vars);
-	t->vars = NULL;
-	t->nr_vars = 0;
-	t->vars_func = xstrdup(place);
+	free(t->vars_place);
+	strlist_release(&t->vars);
+	t->vars_place = xstrdup(place);
+	t->vars_return = false;
 	if (!o || !o->dbg || !o->ropts)
 		return;
 	memset(&spec, 0, sizeof(spec));
 	diag_init(&d, place);
-	strbuf_init(&out);
-	if (parse_probe(place, &spec, &d) == 0 &&
-	    resolve_list_vars(&spec, o->dbg, o->ropts, &out, &d) == 0) {
-		for (char *p = out.buf; *p;) {
-			char *nl = strchrnul(p, '\n');
-
-			if (p[0] == '\t' && p[1] == '\t') {
-				char *name = p;
-
-				for (char *q = p; q < nl; q++)
-					if (*q == '\t')
-						name = q + 1;
-				if (name > p + 2)
-					list_add(&t->vars, &t->nr_vars, name, strcspn(name, " \n"));
-			}
-			p = *nl ? nl + 1 : nl;
-		}
+	if (parse_probe(place, &spec, &d) == 0) {
+		t->vars_return = spec.place.is_return;
+		if (query_vars(&spec, o->dbg, o->ropts, &qs, &nr, &d) == 0)
+			for (size_t i = 0; i < nr; i++)
+				for (size_t k = 0; k < qs[i].nr; k++)
+					if (qs[i].vars[k].state == QUERY_READABLE)
+						list_add_unique(&t->vars, qs[i].vars[k].name);
 	}
+	query_sites_free(qs, nr);
 	probe_spec_release(&spec);
-	strbuf_release(&out);
 	diag_release(&d);
 }
 
-/* fields of expression @base at @place: ask the resolver for a field that is not there */
-static void load_fields(struct tui *t, const char *place, const char *base)
+/* the fields of expression @base's type at @place; 0, or -errno with @d filled */
+static int load_fields(struct tui *t, const char *place, const char *base, struct strlist *out,
+		       struct diag *d)
 {
 	const struct trace_opts *o = session_opts(t->s);
 	struct probe_spec spec;
-	struct trace_probe *tps = NULL;
-	size_t nr = 0;
-	char *text;
-	struct diag d;
+	int err;
 
 	if (!o || !o->dbg || !o->ropts)
-		return;
-	text = xasprintf("%s %s.__upfront_complete__", place, base);
+		return 0;
 	memset(&spec, 0, sizeof(spec));
-	diag_init(&d, text);
-	if (parse_probe(text, &spec, &d) == 0 &&
-	    resolve_probe(&spec, o->dbg, o->ropts, &tps, &nr, &d) == 0)
-		trace_probes_free(tps, nr);
-	else
-		hint_names(d.hints.buf, "fields: ", &t->cands, &t->nr_cands);
+	err = parse_probe(place, &spec, d);
+	if (!err)
+		err = query_fields(&spec, base, o->dbg, o->ropts, out, d);
 	probe_spec_release(&spec);
-	diag_release(&d);
-	free(text);
+	return err;
 }
 
-/* Tab in the add prompt: complete the word under the cursor (the end of the line). */
-void tui_complete(struct tui *t)
+/*
+ * arg_names() - the names an argument word of the probe text can take: after "EXPR." or
+ * "EXPR->", the fields of EXPR's type; else the variables at the place and the special
+ * arguments valid there ($retval only at a %return place)
+ * @t: the view
+ * @wstart: where the word starts in t->line
+ * @pstart: set to where the partial name starts (after "NAME=", ".", "->")
+ * @out: the names
+ * Return: 0, or -1 when EXPR has no fields to offer (the status line says why).
+ */
+static int arg_names(struct tui *t, size_t wstart, size_t *pstart, struct strlist *out)
 {
-	char *line = t->line.buf ? t->line.buf : "";
-	size_t len = t->line.len, wstart = len, pstart;
-	char **pool;
-	size_t nr_pool, nr = 0, common = 0, keep;
-	const char *partial;
-	char *place = NULL, *base = NULL;
-	bool first;
-	const char **match = NULL;
+	const char *line = t->line.buf, *end = line + t->line.len;
+	const char *eq = memchr(line + wstart, '=', t->line.len - wstart);
+	const char *w, *sep = NULL;
+	char *place = xstrndup(line, strcspn(line, " "));
+	int ret = 0;
 
-	while (wstart && line[wstart - 1] != ' ')
-		wstart--;
-	first = !memchr(line, ' ', wstart ? wstart - 1 : 0) && wstart == 0;
-	tui_cands_clear(t);
-	pstart = wstart;
-	if (first) {
-		if (!t->funcs_loaded)
-			load_funcs(t);
-		if (memchr(line, '=', len))
-			pstart = (char *)memchr(line, '=', len) - line + 1;
-		pool = t->funcs;
-		nr_pool = t->nr_funcs;
-	} else {
-		const char *eq = memchr(line + wstart, '=', len - wstart);
-		size_t plen = strcspn(line, " ");
-		const char *w, *sep = NULL;
-
-		place = xstrndup(line, plen);
-		if (eq)
-			pstart = eq - line + 1;
-		w = line + pstart;
-		for (const char *q = w; q < line + len; q++) {
-			if (*q == '.')
-				sep = q;
-			else if (*q == '-' && q[1] == '>')
-				sep = q + 1;
-		}
-		if (sep) {
-			/* EXPR.partial or EXPR->partial: fields of EXPR */
-			size_t blen = (*sep == '>' ? sep - 1 : sep) - w;
-
-			base = xstrndup(w, blen);
-			load_fields(t, place, base);
-			pstart = sep + 1 - line;
-			pool = t->cands;
-			nr_pool = t->nr_cands;
-			t->cands = NULL;
-			t->nr_cands = 0;
-		} else {
-			load_vars(t, place);
-			nr_pool = t->nr_vars + 3;
-			pool = xmalloc(nr_pool * sizeof(*pool));
-			for (size_t i = 0; i < t->nr_vars; i++)
-				pool[i] = xstrdup(t->vars[i]);
-			pool[t->nr_vars] = xstrdup("$params");
-			pool[t->nr_vars + 1] = xstrdup("$vars");
-			pool[t->nr_vars + 2] = xstrdup("$retval");
-		}
+	*pstart = eq ? (size_t)(eq - line) + 1 : wstart;
+	w = line + *pstart;
+	for (const char *q = w; q < end; q++) {
+		if (*q == '.')
+			sep = q;
+		else if (*q == '-' && q[1] == '>')
+			sep = q + 1;
 	}
-	partial = line + pstart;
-	keep = len - pstart;
-	match = xmalloc((nr_pool + 1) * sizeof(*match));
+	if (sep) {
+		char *base = xstrndup(w, (*sep == '>' ? sep - 1 : sep) - w);
+		struct diag d;
+
+		diag_init(&d, base);
+		ret = -1;
+		if (load_fields(t, place, base, out, &d) < 0)
+			status_diag(t, &d);
+		else if (!out->nr)
+			tui_set_status(t, true, "%s has no fields", base);
+		else
+			ret = 0;
+		*pstart = sep + 1 - line;
+		diag_release(&d);
+		free(base);
+	} else {
+		load_vars(t, place);
+		for (size_t i = 0; i < t->vars.nr; i++)
+			strlist_add(out, t->vars.v[i]);
+		strlist_add(out, "$params");
+		strlist_add(out, "$vars");
+		if (t->vars_return)
+			strlist_add(out, "$retval");
+	}
+	free(place);
+	return ret;
+}
+
+/*
+ * complete_from() - complete the partial name at t->line[@pstart...] from @pool: the longest
+ * common prefix of the matches; several matches go to t->cands
+ * @first: the place's function name: a unique match is followed by a blank, and a name
+ *	   that is no prefix matches inside ("handleRequest": "main.(*server).handleRequest")
+ */
+static void complete_from(struct tui *t, char *const *pool, size_t nr_pool, size_t pstart,
+			  bool first)
+{
+	const char *partial = t->line.buf + pstart;
+	size_t keep = t->line.len - pstart, nr = 0, common;
+	const char **match = xmalloc((nr_pool + 1) * sizeof(*match));
+
 	for (size_t i = 0; i < nr_pool; i++)
 		if (!strncmp(pool[i], partial, keep))
 			match[nr++] = pool[i];
-	if (!nr && first && keep) {
-		/* Go and C++ names: "handleRequest" completes "main.(*server).handleRequest" */
+	if (!nr && first && keep)
 		for (size_t i = 0; i < nr_pool; i++)
 			if (strstr(pool[i], partial))
 				match[nr++] = pool[i];
-		if (nr == 1)
-			keep = 0;
-	}
 	if (nr == 0) {
-		tui_set_status(t, true, "no completion for '%.*s'", (int)(len - pstart), partial);
-	} else {
-		char *add;
+		tui_set_status(t, true, "no completion for '%.*s'", (int)keep, partial);
+		free(match);
+		return;
+	}
+	common = strlen(match[0]);
+	for (size_t i = 1; i < nr; i++) {
+		size_t k = 0;
 
-		common = strlen(match[0]);
-		for (size_t i = 1; i < nr; i++) {
-			size_t k = 0;
-
-			while (k < common && match[i][k] == match[0][k])
-				k++;
-			common = k;
-		}
-		add = xstrndup(match[0], common);
+		while (k < common && match[i][k] == match[0][k])
+			k++;
+		common = k;
+	}
+	/* matches inside names may share less than what was typed: keep the typed text */
+	if (nr == 1 || common >= keep) {
 		t->line.len = pstart;
 		t->line.buf[pstart] = '\0';
-		strbuf_addstr(&t->line, add);
-		free(add);
-		if (nr == 1) {
-			if (first)
-				strbuf_addch(&t->line, ' ');
-		} else {
-			for (size_t i = 0; i < nr && i < 200; i++)
-				list_add(&t->cands, &t->nr_cands, match[i], strlen(match[i]));
-			tui_set_status(t, false, "%zu matches", nr);
-		}
+		strbuf_add(&t->line, match[0], common);
+	}
+	if (nr == 1) {
+		if (first)
+			strbuf_addch(&t->line, ' ');
+	} else {
+		for (size_t i = 0; i < nr && i < 200; i++)
+			strlist_add(&t->cands, match[i]);
+		tui_set_status(t, false, "%zu matches", nr);
 	}
 	free(match);
-	if (!first)
-		free_list(pool, nr_pool);
-	free(place);
-	free(base);
 }
 
-/* status_diag() - a failed add/remove's one-line error in the status line */
-static void status_diag(struct tui *t, const struct diag *d)
+void tui_complete(struct tui *t)
 {
-	struct strbuf sb = STRBUF_INIT;
+	struct strlist names = STRLIST_INIT;
+	size_t wstart = t->line.len, pstart;
+	const char *line = t->line.buf;
 
-	strbuf_init(&sb);
-	diag_format(d, &sb);
-	tui_set_status(t, true, "%s", sb.buf);
-	strbuf_release(&sb);
+	tui_cands_clear(t);
+	while (wstart && line[wstart - 1] != ' ')
+		wstart--;
+	if (wstart == 0) {
+		const char *eq = memchr(line, '=', t->line.len);
+
+		/* [EVENT=]FUNC */
+		if (!t->funcs_loaded)
+			load_funcs(t);
+		pstart = eq ? (size_t)(eq - line) + 1 : 0;
+		complete_from(t, t->funcs.v, t->funcs.nr, pstart, true);
+		return;
+	}
+	if (arg_names(t, wstart, &pstart, &names) == 0)
+		complete_from(t, names.v, names.nr, pstart, false);
+	strlist_release(&names);
 }
 
 void tui_prompt_add(struct tui *t)
@@ -355,11 +322,9 @@ char *tui_event_ref(struct tui *t, const char *name)
 
 void tui_prompt_release(struct tui *t)
 {
-	free_list(t->funcs, t->nr_funcs);
-	free_list(t->cands, t->nr_cands);
-	free_list(t->vars, t->nr_vars);
-	free(t->vars_func);
-	t->funcs = t->cands = t->vars = NULL;
-	t->nr_funcs = t->nr_cands = t->nr_vars = 0;
-	t->vars_func = NULL;
+	strlist_release(&t->funcs);
+	strlist_release(&t->cands);
+	strlist_release(&t->vars);
+	free(t->vars_place);
+	t->vars_place = NULL;
 }

@@ -135,6 +135,7 @@ static bool key_input(struct tui *t, int key, wint_t wc, bool is_key)
 	if (t->input == IN_ADD) {
 		line_edit(&t->line, key, wc, is_key);
 		tui_cands_clear(t);
+		t->status_until = 0;	/* what the last Tab said is about the old text */
 	} else {
 		line_edit(&t->filter, key, wc, is_key);
 		filter_changed(t);
@@ -225,6 +226,7 @@ static void key_list(struct tui *t, int key, wint_t wc, bool is_key)
 	case 'a':
 		t->input = IN_ADD;
 		strbuf_reset(&t->line);
+		t->status_until = 0;
 		break;
 	case 'd': {
 		uint64_t seq = t->follow ? tui_last_visible(t) : t->sel;
