@@ -17,7 +17,7 @@
 #include "elfinfo.h"
 #include "lang.h"
 #include "log.h"
-#include "retsite.h"
+#include "x86-insn.h"
 
 /* symbol versions: "fopen@@GLIBC_2.2.5" (default), "pthread_kill@GLIBC_2.2.5" (an old one) */
 enum sym_ver { SYM_UNVERSIONED, SYM_VER_DEFAULT, SYM_VER_OLD };
@@ -2307,7 +2307,7 @@ static int ifunc_error(struct debuginfo *dbg, struct sym *s, const char *name, s
 	uint64_t *targets = NULL;
 
 	if (s->size)
-		retsite_lea_targets(dbg, s->addr, s->addr + s->size, &targets, &nt);
+		x86_insn_lea_targets(dbg->elf, s->addr, s->addr + s->size, &targets, &nt);
 	for (size_t i = 0; i < nt; i++) {
 		struct sym *t = syms_at(dbg, targets[i]), *pick = NULL;
 

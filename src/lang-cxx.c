@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* lang-cxx.c - C++ rules: libstdc++ std::string and std::vector, qualified type names */
+#define LOG_DOMAIN "lang-cxx"
 #include <dwarf.h>
 #include <string.h>
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* lang-rust.c - Rust rules: &str, String, slices and Vec<T> found by member names */
+#define LOG_DOMAIN "lang-rust"
 #include <dwarf.h>
 #include <string.h>
 

@@ -7,7 +7,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "loc.h"
 #include "util.h"
 
 /*
@@ -53,7 +52,7 @@ const struct lang_ops *lang_of_die(Dwarf_Die *die);
 
 extern const struct lang_ops lang_c, lang_cxx, lang_go, lang_rust;
 
-/* Type helpers shared by the languages (lang-c.c). */
+/* Type helpers shared by the languages (lang.c). */
 
 /**
  * lang_strip() - @type without typedefs and cv/atomic qualifiers
@@ -98,24 +97,5 @@ bool lang_template_param(Dwarf_Die *type, const char *name, Dwarf_Die *out);
 
 /* lang_c_type_name() - C spelling; @cxx: qualified with namespaces/classes, no "struct" */
 void lang_c_type_name(Dwarf_Die *type, bool cxx, struct strbuf *out);
-
-/* A Go function's result, located in the ABI's result registers at a return instruction. */
-struct lang_result {
-	char *name;		/* "~r0" or the result's name */
-	Dwarf_Die die;		/* the DW_TAG_formal_parameter */
-	Dwarf_Die type;
-	bool has_type;
-	struct loc loc;		/* pieces in RAX, RBX, ...; LOC_BAD for floats and stack results */
-};
-
-/**
- * lang_go_results() - the results of Go function @func at one of its return instructions
- * (DW_TAG_formal_parameter with DW_AT_variable_parameter), assigned to ABIInternal's
- * integer registers in order; multi-word values (string, slice, interface) take several
- * @res: array owned by the caller, freed with lang_results_free()
- * Return: 0, or -ENOENT when the function has no results.
- */
-int lang_go_results(Dwarf_Die *func, struct lang_result **res, size_t *nr);
-void lang_results_free(struct lang_result *res, size_t nr);
 
 #endif

@@ -9,7 +9,7 @@
 #include "lines.h"
 #include "log.h"
 #include "place.h"
-#include "retsite.h"
+#include "x86-insn.h"
 
 static bool lang_is_go(int lang)
 {
@@ -144,12 +144,12 @@ static int check_insn_start(struct debuginfo *dbg, const struct probe_place *pl,
 			    struct diag *d)
 {
 	struct strbuf list = STRBUF_INIT;
-	struct insn_at at;
+	struct x86_insn_at at;
 	struct diag bd;
 	int ret;
 
 	diag_init(&bd, d->input);
-	ret = retsite_insn_boundary(dbg, start, end, addr, &at, &bd);
+	ret = x86_insn_boundary(debuginfo_elf(dbg), fname, start, end, addr, &at, &bd);
 	if (ret < 0)
 		return diag_take(d, &bd, pl->span, ret);
 	diag_release(&bd);
@@ -372,7 +372,7 @@ static int resolve_return(const struct probe_place *pl, struct debuginfo *dbg, s
 	/* Go: a uretprobe crashes the program when the goroutine stack moves */
 	if (!f->end)
 		return diag_error(d, pl->span, "%%return: the end of %s is unknown", f->name);
-	ret = retsite_find(dbg, f->entry, f->end, &addrs, &n, d);
+	ret = x86_insn_rets(debuginfo_elf(dbg), f->name, f->entry, f->end, &addrs, &n, d);
 	if (ret < 0)
 		return ret;
 	for (size_t i = 0; i < n; i++) {
@@ -458,7 +458,7 @@ static int resolve_func(const struct probe_place *pl, struct debuginfo *dbg,
 			if (f->has_die && !lang_is_go(f->lang) && params_need_prologue(&f->die))
 				at = skip_prologue(dbg, &f->cu, f->entry, f->end);
 			else if (lang_is_go(f->lang) && !f->inlined)
-				at = retsite_go_split_end(dbg, f->entry, f->end);
+				at = x86_insn_go_split_end(debuginfo_elf(dbg), f->entry, f->end);
 			site_from_func(&s, f, at);
 			s.after_prologue = at != f->entry;
 			s.ret_at_sp = at == f->entry || lang_is_go(f->lang);

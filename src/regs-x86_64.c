@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* regs-x86_64.c - x86_64 DWARF register numbers and the kernel's names for them */
+#define LOG_DOMAIN "regs"
 #include <stdio.h>
 
 #include "regs.h"
@@ -16,9 +17,6 @@ static const struct {
 	{ "r12", "r12" }, { "r13", "r13" }, { "r14", "r14" }, { "r15", "r15" },
 	{ "ip", "rip" },
 };
-
-/* Go ABIInternal integer argument/result registers, in order. */
-static const int go_abi_int[] = { 0, 3, 2, 5, 4, 8, 9, 10, 11 };
 
 const char *regs_kernel_name(int regno)
 {
@@ -46,26 +44,4 @@ const char *regs_describe(int regno, char *buf)
 	else
 		snprintf(buf, 16, "reg%d", regno);
 	return buf;
-}
-
-bool regs_is_vector(int regno)
-{
-	return (regno >= 17 && regno <= 32) || (regno >= 67 && regno <= 82);
-}
-
-int regs_sp(void)
-{
-	return 7;
-}
-
-int regs_fp(void)
-{
-	return 6;
-}
-
-int regs_go_abi_int(int i)
-{
-	if (i < 0 || (size_t)i >= ARRAY_SIZE(go_abi_int))
-		return -1;
-	return go_abi_int[i];
 }

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "abi-x86_64.h"
 #include "lang.h"
 #include "loc.h"
 #include "log.h"
@@ -16,7 +17,6 @@
 #include "regs.h"
 #include "resolve-internal.h"
 #include "resolve.h"
-#include "retsite.h"
 
 #define CHUNK 64
 
@@ -944,12 +944,12 @@ static int val_from_die(struct rctx *rc, Dwarf_Die *var, const char *what, struc
 	return 0;
 }
 
-static int go_results(struct rctx *rc, struct lang_result **res, size_t *nr, struct span sp);
+static int go_results(struct rctx *rc, struct abi_value **res, size_t *nr, struct span sp);
 
 /* A Go result named at a return instruction ("~r1", "lo"): from the ABI's registers */
 static int eval_go_result(struct rctx *rc, const char *name, struct span sp, struct val *out)
 {
-	struct lang_result *res;
+	struct abi_value *res;
 	size_t nr;
 
 	if (go_results(rc, &res, &nr, sp))
@@ -961,10 +961,10 @@ static int eval_go_result(struct rctx *rc, const char *name, struct span sp, str
 		out->type = res[i].type;
 		out->has_type = res[i].has_type;
 		out->what = xstrdup(name);
-		lang_results_free(res, nr);
+		abi_values_free(res, nr);
 		return 0;
 	}
-	lang_results_free(res, nr);
+	abi_values_free(res, nr);
 	return diag_error(rc->d, sp, "'%s' is not a result of %s", name, rc->where);
 }
 
@@ -1026,11 +1026,11 @@ static int eval_var(struct rctx *rc, const char *name, struct span sp, struct va
 }
 
 /* Go results at a return instruction, from the ABI's registers */
-static int go_results(struct rctx *rc, struct lang_result **res, size_t *nr, struct span sp)
+static int go_results(struct rctx *rc, struct abi_value **res, size_t *nr, struct span sp)
 {
 	Dwarf_Die *fn = rc->has_here ? &rc->here : rc->has_func ? &rc->func : NULL;
 
-	if (!fn || lang_go_results(fn, res, nr))
+	if (!fn || abi_go_results(fn, res, nr))
 		return diag_error(rc->d, sp, "%s returns nothing", rc->site->func ?
 				  rc->site->func : rc->where);
 	return 0;
@@ -1045,20 +1045,20 @@ static int eval_retval(struct rctx *rc, struct span sp, struct val *out)
 
 		/* RAX, RAX:RDX or the memory RAX points to, by the ABI's rules for the type */
 		if (fn)
-			out->has_type = retsite_value(fn, rc->lang, &out->type, &out->loc);
+			out->has_type = abi_sysv_return(fn, rc->lang, &out->type, &out->loc);
 		else
 			loc_add_piece(&out->loc, &p);
 		out->what = xstrdup("$retval");
 		return 0;
 	}
 	if (rc->site->at_ret_insn) {
-		struct lang_result *res;
+		struct abi_value *res;
 		size_t nr;
 
 		if (go_results(rc, &res, &nr, sp))
 			return -EINVAL;
 		if (nr > 1) {
-			lang_results_free(res, nr);
+			abi_values_free(res, nr);
 			return diag_error(rc->d, sp, "%s has %zu results; use $retval alone to get "
 					  "each of them", rc->site->func, nr);
 		}
@@ -1066,7 +1066,7 @@ static int eval_retval(struct rctx *rc, struct span sp, struct val *out)
 		out->type = res[0].type;
 		out->has_type = res[0].has_type;
 		out->what = xstrdup("$retval");
-		lang_results_free(res, nr);
+		abi_values_free(res, nr);
 		return 0;
 	}
 	return diag_error(rc->d, sp, "$retval needs a return probe (FUNC%%return)");
@@ -1952,7 +1952,7 @@ static int emit_params(struct rctx *rc, bool all_vars, struct span sp)
 /* Go results at a ret instruction, one argument each */
 static int emit_go_results(struct rctx *rc, const struct probe_arg *pa)
 {
-	struct lang_result *res;
+	struct abi_value *res;
 	size_t nr;
 
 	if (go_results(rc, &res, &nr, pa->expr->span))
@@ -1976,11 +1976,11 @@ static int emit_go_results(struct rctx *rc, const struct probe_arg *pa)
 		val_release(&v);
 		free(name);
 		if (ret) {
-			lang_results_free(res, nr);
+			abi_values_free(res, nr);
 			return ret;
 		}
 	}
-	lang_results_free(res, nr);
+	abi_values_free(res, nr);
 	return 0;
 }
 

@@ -1,0 +1,742 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* abi-x86_64.c - the System V and Go register ABIs: where values are at an instruction */
+#define LOG_DOMAIN "abi"
+
+#include <dwarf.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "abi-x86_64.h"
+#include "log.h"
+#include "regs.h"
+
+/* ---- Go's ABIInternal (abi-internal.md, "Function call argument and result passing") ---- */
+
+/* Integer registers in assignment order, as DWARF numbers: RAX RBX RCX RDI RSI R8-R11. */
+static const int go_int_regs[] = { 0, 3, 2, 5, 4, 8, 9, 10, 11 };
+#define GO_NR_FLOAT_REGS 15
+
+/* One base value (a word or less) of a Go value in a register. */
+struct go_piece {
+	unsigned int offset;	/* byte offset inside the value */
+	unsigned int size;	/* bytes */
+	int reg;		/* DWARF number of its integer register, or -1 */
+	int xmm;		/* reg < 0: in register xmmN (a float), which uprobes cannot read */
+};
+
+/* One argument or result of a function, and where the ABI put it. */
+struct go_slot {
+	const char *name;	/* borrowed from the DWARF; NULL when it has none */
+	Dwarf_Die die;		/* the DW_TAG_formal_parameter */
+	Dwarf_Die type;
+	bool is_result;		/* DW_AT_variable_parameter */
+	int64_t size;		/* bytes, -1 when unknown */
+	bool on_stack;		/* the whole value is on the stack (did not fit, old ABI) */
+	long sp_offset;		/* on_stack: at +sp_offset(%sp), at the entry and at a ret */
+	struct go_piece *pieces;
+	size_t nr_pieces;
+};
+
+struct go_assign {
+	int next_int, next_float;
+	bool fail;
+	struct go_piece *pieces;	/* of the value being assigned */
+	size_t nr, alloc;
+};
+
+/* go_size() - bytes of a Go type; a func value is one pointer */
+static int64_t go_size(Dwarf_Die *type)
+{
+	Dwarf_Die t;
+
+	if (lang_strip(type, &t) == DW_TAG_subroutine_type)
+		return 8;
+	return lang_type_size(type);
+}
+
+static int64_t go_align(Dwarf_Die *type, int depth)
+{
+	Dwarf_Die t, child, et;
+	Dwarf_Attribute attr;
+	Dwarf_Word enc = 0;
+	int64_t a = 1, size;
+	int tag = lang_strip(type, &t);
+
+	if (depth > 16)
+		return 8;
+	switch (tag) {
+	case DW_TAG_structure_type:
+		if (dwarf_child(&t, &child) == 0) {
+			do {
+				Dwarf_Die mt;
+				int64_t ma;
+
+				if (dwarf_tag(&child) == DW_TAG_member && lang_type_of(&child, &mt) &&
+				    (ma = go_align(&mt, depth + 1)) > a)
+					a = ma;
+			} while (dwarf_siblingof(&child, &child) == 0);
+		}
+		return a;
+	case DW_TAG_array_type:
+		return lang_type_of(&t, &et) ? go_align(&et, depth + 1) : 8;
+	case DW_TAG_base_type:
+		size = go_size(&t);
+		if (dwarf_attr(&t, DW_AT_encoding, &attr))
+			dwarf_formudata(&attr, &enc);
+		if (enc == DW_ATE_complex_float)
+			size /= 2;
+		return size > 8 ? 8 : size < 1 ? 1 : size;
+	default:
+		return 8;
+	}
+}
+
+static void go_piece_add(struct go_assign *a, struct go_piece p)
+{
+	ALLOC_GROW(a->pieces, a->nr + 1, a->alloc);
+	a->pieces[a->nr++] = p;
+}
+
+static void go_take_int(struct go_assign *a, int64_t off, int64_t size)
+{
+	if (a->next_int >= (int)ARRAY_SIZE(go_int_regs) || size > 8) {
+		a->fail = true;
+		return;
+	}
+	go_piece_add(a, (struct go_piece){ .offset = (unsigned int)off,
+					   .size = (unsigned int)size,
+					   .reg = go_int_regs[a->next_int++], .xmm = -1 });
+}
+
+static void go_take_float(struct go_assign *a, int64_t off, int64_t size)
+{
+	if (a->next_float >= GO_NR_FLOAT_REGS) {
+		a->fail = true;
+		return;
+	}
+	go_piece_add(a, (struct go_piece){ .offset = (unsigned int)off,
+					   .size = (unsigned int)size, .reg = -1,
+					   .xmm = a->next_float++ });
+}
+
+/* go_reg_assign() - "register-assignment of a value V of underlying type T" */
+static void go_reg_assign(struct go_assign *a, Dwarf_Die *type, int64_t off, int depth)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Die t, child, et;
+	Dwarf_Word enc = 0;
+	int64_t size = go_size(type), esize;
+	int tag = lang_strip(type, &t);
+
+	if (a->fail)
+		return;
+	if (size < 0 || depth > 16) {
+		a->fail = true;
+		return;
+	}
+	if (size == 0)
+		return;
+	switch (tag) {
+	case DW_TAG_base_type:
+		if (dwarf_attr(&t, DW_AT_encoding, &attr))
+			dwarf_formudata(&attr, &enc);
+		if (enc == DW_ATE_float) {
+			go_take_float(a, off, size);
+		} else if (enc == DW_ATE_complex_float) {
+			go_take_float(a, off, size / 2);
+			go_take_float(a, off + size / 2, size / 2);
+		} else {
+			go_take_int(a, off, size);
+		}
+		return;
+	case DW_TAG_structure_type:
+		/* also strings (str, len), slices (array, len, cap), interfaces (tab, data) */
+		if (dwarf_child(&t, &child) != 0)
+			return;
+		do {
+			Dwarf_Word moff;
+			Dwarf_Die mt;
+
+			if (dwarf_tag(&child) != DW_TAG_member || !lang_type_of(&child, &mt))
+				continue;
+			if (!dwarf_attr(&child, DW_AT_data_member_location, &attr) ||
+			    dwarf_formudata(&attr, &moff) != 0) {
+				a->fail = true;
+				return;
+			}
+			go_reg_assign(a, &mt, off + (int64_t)moff, depth + 1);
+		} while (!a->fail && dwarf_siblingof(&child, &child) == 0);
+		return;
+	case DW_TAG_array_type:
+		if (!lang_type_of(&t, &et) || (esize = go_size(&et)) <= 0 || size / esize != 1) {
+			a->fail = true;		/* arrays of more than one element: stack */
+			return;
+		}
+		go_reg_assign(a, &et, off, depth + 1);
+		return;
+	default:
+		/* pointers, maps, channels, funcs, unsafe.Pointer: one word */
+		go_take_int(a, off, size);
+	}
+}
+
+static bool go_is_result(Dwarf_Die *die)
+{
+	Dwarf_Attribute attr;
+	bool flag = false;
+
+	return dwarf_attr_integrate(die, DW_AT_variable_parameter, &attr) &&
+	       dwarf_formflag(&attr, &flag) == 0 && flag;
+}
+
+/* go_regabi() - the CU was compiled for the register ABI (Go 1.17+ on amd64) */
+static bool go_regabi(Dwarf_Die *func)
+{
+	Dwarf_Attribute attr;
+	const char *producer;
+	Dwarf_Die cu;
+
+	if (!dwarf_diecu(func, &cu, NULL, NULL) || !dwarf_attr(&cu, DW_AT_producer, &attr))
+		return false;
+	producer = dwarf_formstring(&attr);
+	return producer && strstr(producer, "regabi");
+}
+
+static void go_slots_free(struct go_slot *s, size_t nr)
+{
+	for (size_t i = 0; i < nr; i++)
+		free(s[i].pieces);
+	free(s);
+}
+
+/*
+ * go_layout() - every argument and result of @func in DWARF order, assigned to registers or
+ * to the stack as the ABI does; stack slots are laid out arguments first, then (pointer-
+ * aligned) results. Return: 0, or -EINVAL when a parameter has no type.
+ */
+static int go_layout(Dwarf_Die *func, struct go_slot **out, size_t *nr)
+{
+	struct go_assign a = { 0 };
+	struct go_slot *slots = NULL;
+	bool regabi = go_regabi(func), in_results = false;
+	size_t n = 0, alloc = 0;
+	int64_t stack = 0;	/* size of the stack sequence S so far */
+	Dwarf_Die child;
+
+	*out = NULL;
+	*nr = 0;
+	if (dwarf_child(func, &child) != 0)
+		return 0;
+	do {
+		int save_int, save_float;
+		struct go_slot *s;
+		int64_t align;
+
+		if (dwarf_tag(&child) != DW_TAG_formal_parameter)
+			continue;
+		ALLOC_GROW(slots, n + 1, alloc);
+		s = &slots[n++];
+		memset(s, 0, sizeof(*s));
+		s->die = child;
+		s->name = dwarf_diename(&child);
+		s->is_result = go_is_result(&child);
+		if (!lang_type_of(&child, &s->type)) {
+			pr_debug("parameter '%s' of %s has no type in the DWARF",
+				 s->name ? s->name : "?", dwarf_diename(func));
+			go_slots_free(slots, n);
+			free(a.pieces);
+			return -EINVAL;
+		}
+		if (s->is_result && !in_results) {
+			/* pointer-alignment, then results from the first registers again */
+			in_results = true;
+			stack = (stack + 7) & ~7;
+			a.next_int = 0;
+			a.next_float = 0;
+		}
+		s->size = go_size(&s->type);
+		align = go_align(&s->type, 0);
+		save_int = a.next_int;
+		save_float = a.next_float;
+		a.fail = !regabi || s->size < 0;
+		a.nr = 0;
+		if (s->size > 0)
+			go_reg_assign(&a, &s->type, 0, 0);
+		if (a.fail) {
+			a.next_int = save_int;
+			a.next_float = save_float;
+			a.nr = 0;
+			if (s->size > 0) {
+				stack = (stack + align - 1) & ~(align - 1);
+				s->on_stack = true;
+				s->sp_offset = 8 + stack;	/* past the return address */
+				stack += s->size;
+			}
+		}
+		if (a.nr) {
+			s->pieces = xmalloc(a.nr * sizeof(*s->pieces));
+			memcpy(s->pieces, a.pieces, a.nr * sizeof(*s->pieces));
+			s->nr_pieces = a.nr;
+		}
+	} while (dwarf_siblingof(&child, &child) == 0);
+	free(a.pieces);
+	*out = slots;
+	*nr = n;
+	return 0;
+}
+
+/* go_piece_loc() - append where piece @gp is (@whole: the value's only piece) */
+static void go_piece_loc(struct loc *l, const struct go_piece *gp, bool whole)
+{
+	struct loc_piece p = { .reg = -1, .size = whole ? 0 : gp->size };
+	char fetch[16], why[80];
+
+	if (gp->reg >= 0) {
+		snprintf(fetch, sizeof(fetch), "%%%s", regs_kernel_name(gp->reg));
+		p.kind = LOC_VAL;
+		p.fetch = fetch;
+		p.reg = gp->reg;
+	} else {
+		snprintf(why, sizeof(why), "is in register xmm%d, which uprobes cannot read",
+			 gp->xmm);
+		p.kind = LOC_BAD;
+		p.why = why;
+	}
+	loc_add_piece(l, &p);
+}
+
+/* go_slot_loc() - @s as a struct loc: its pieces in order, with the padding between them */
+static void go_slot_loc(const struct go_slot *s, struct loc *l)
+{
+	unsigned int at = 0;
+
+	if (s->on_stack) {
+		struct loc_piece p = { .kind = LOC_MEM, .reg = -1, .base = (char *)"%sp",
+				       .off = s->sp_offset };
+
+		loc_add_piece(l, &p);
+		return;
+	}
+	if (s->nr_pieces == 1 && s->pieces[0].offset == 0) {
+		go_piece_loc(l, &s->pieces[0], true);
+		return;
+	}
+	for (size_t k = 0; k < s->nr_pieces; k++) {
+		const struct go_piece *gp = &s->pieces[k];
+
+		if (gp->offset > at) {
+			/* padding between fields */
+			struct loc_piece pad = { .kind = LOC_NONE, .reg = -1,
+						 .size = gp->offset - at };
+
+			loc_add_piece(l, &pad);
+		}
+		go_piece_loc(l, gp, false);
+		at = gp->offset + gp->size;
+	}
+	if (!l->nr) {
+		struct loc_piece p = { .kind = LOC_IMM, .reg = -1 };
+
+		loc_add_piece(l, &p);	/* a zero-sized value */
+	}
+}
+
+int abi_go_results(Dwarf_Die *func, struct abi_value **res, size_t *nr)
+{
+	struct go_slot *slots;
+	struct abi_value *v;
+	size_t n, nres = 0;
+
+	*res = NULL;
+	*nr = 0;
+	if (go_layout(func, &slots, &n))
+		return -ENOENT;
+	for (size_t i = 0; i < n; i++) {
+		if (!slots[i].is_result)
+			continue;
+		if (slots[i].size < 0) {
+			pr_debug("result '%s' of %s has a type of unknown size",
+				 slots[i].name ? slots[i].name : "~r", dwarf_diename(func));
+			go_slots_free(slots, n);
+			return -ENOENT;
+		}
+		nres++;
+	}
+	if (!nres) {
+		go_slots_free(slots, n);
+		return -ENOENT;
+	}
+	v = xcalloc(nres, sizeof(*v));
+	for (size_t i = 0, k = 0; i < n; i++) {
+		if (!slots[i].is_result)
+			continue;
+		v[k].name = xstrdup(slots[i].name ? slots[i].name : "~r");
+		v[k].die = slots[i].die;
+		v[k].type = slots[i].type;
+		v[k].has_type = true;
+		go_slot_loc(&slots[i], &v[k].loc);
+		k++;
+	}
+	go_slots_free(slots, n);
+	*res = v;
+	*nr = nres;
+	return 0;
+}
+
+void abi_values_free(struct abi_value *v, size_t nr)
+{
+	if (!v)
+		return;
+	for (size_t i = 0; i < nr; i++) {
+		free(v[i].name);
+		loc_release(&v[i].loc);
+	}
+	free(v);
+}
+
+/* ---- System V: where a uretprobe finds a C, C++ or Rust return value ---- */
+
+enum sysv_class { RC_NONE, RC_INT, RC_SSE, RC_MEM };
+
+/* Names of a C++ class's constructors: the class name up to its template arguments. */
+static bool cxx_is_ctor_name(const char *fn, const char *cls)
+{
+	size_t n = strcspn(cls, "<");
+
+	return fn && !strncmp(fn, cls, n) && (fn[n] == '\0' || fn[n] == '<');
+}
+
+static bool die_flag(Dwarf_Die *die, unsigned int at)
+{
+	Dwarf_Attribute attr;
+	bool flag = false;
+
+	return dwarf_attr(die, at, &attr) && dwarf_formflag(&attr, &flag) == 0 && flag;
+}
+
+/* The member function is defaulted in its class (trivial unless its members are not). */
+static bool defaulted_in_class(Dwarf_Die *fn)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Word v = 0;
+
+	return dwarf_attr(fn, DW_AT_defaulted, &attr) && dwarf_formudata(&attr, &v) == 0 &&
+	       v == DW_DEFAULTED_in_class;
+}
+
+/* A copy or move constructor: its first parameter after this is a reference to @cls. */
+static bool is_copy_ctor(Dwarf_Die *fn, Dwarf_Die *cls)
+{
+	Dwarf_Die p, t, to;
+
+	if (dwarf_child(fn, &p) != 0)
+		return false;
+	do {
+		int tag;
+
+		if (dwarf_tag(&p) != DW_TAG_formal_parameter || die_flag(&p, DW_AT_artificial))
+			continue;
+		if (!lang_type_of(&p, &t))
+			return false;
+		tag = lang_strip(&t, &t);
+		if (tag != DW_TAG_reference_type && tag != DW_TAG_rvalue_reference_type)
+			return false;
+		if (!lang_type_of(&t, &to) || !lang_strip(&to, &to))
+			return false;
+		return dwarf_dieoffset(&to) == dwarf_dieoffset(cls) ||
+		       (dwarf_diename(&to) && dwarf_diename(cls) &&
+			!strcmp(dwarf_diename(&to), dwarf_diename(cls)));
+	} while (dwarf_siblingof(&p, &p) == 0);
+	return false;
+}
+
+/*
+ * cxx_nontrivial() - the Itanium C++ ABI returns a class in memory when it has a non-trivial
+ * copy or move constructor or destructor: user-provided ones, virtual functions or bases,
+ * or any base or member that has them.
+ */
+static bool cxx_nontrivial(Dwarf_Die *type, int depth)
+{
+	const char *cls = dwarf_diename(type);
+	Dwarf_Die child, t;
+
+	if (depth > 8 || dwarf_child(type, &child) != 0)
+		return false;
+	do {
+		const char *n = dwarf_diename(&child);
+		int tag = dwarf_tag(&child);
+
+		switch (tag) {
+		case DW_TAG_subprogram:
+			if (die_flag(&child, DW_AT_artificial) || defaulted_in_class(&child))
+				break;
+			if (dwarf_hasattr(&child, DW_AT_virtuality))
+				return true;
+			if (n && n[0] == '~')
+				return true;
+			if (cls && cxx_is_ctor_name(n, cls) && is_copy_ctor(&child, type))
+				return true;
+			break;
+		case DW_TAG_inheritance:
+			if (dwarf_hasattr(&child, DW_AT_virtuality))
+				return true;
+			/* fallthrough */
+		case DW_TAG_member:
+			if (tag == DW_TAG_member && n && !strncmp(n, "_vptr", 5))
+				return true;
+			if (tag == DW_TAG_member && !dwarf_hasattr(&child, DW_AT_data_member_location))
+				break;	/* static */
+			if (!lang_type_of(&child, &t))
+				break;
+			tag = lang_strip(&t, &t);
+			while (tag == DW_TAG_array_type && lang_type_of(&t, &t))
+				tag = lang_strip(&t, &t);
+			if ((tag == DW_TAG_structure_type || tag == DW_TAG_class_type ||
+			     tag == DW_TAG_union_type) && cxx_nontrivial(&t, depth + 1))
+				return true;
+			break;
+		default:
+			break;
+		}
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return false;
+}
+
+static enum sysv_class class_merge(enum sysv_class a, enum sysv_class b)
+{
+	if (a == b || b == RC_NONE)
+		return a;
+	if (a == RC_NONE)
+		return b;
+	if (a == RC_MEM || b == RC_MEM)
+		return RC_MEM;
+	return RC_INT;
+}
+
+/* The classes of a value's eightbytes, and its first scalars (Rust's scalar pairs). */
+struct sysv_classes {
+	enum sysv_class cls[2];
+	int leaves;		/* scalars seen; 3 when a bitfield or enum data makes it opaque */
+	int64_t leaf_off[2];
+	enum sysv_class leaf_cls[2];
+};
+
+static bool sysv_classify(Dwarf_Die *type, int64_t off, struct sysv_classes *c, int depth);
+
+/* sysv_classify_members() - the members and bases of struct/class/union @t at @off */
+static bool sysv_classify_members(Dwarf_Die *t, int64_t off, int64_t size,
+				  struct sysv_classes *c, int depth)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Die child;
+	int64_t i;
+
+	if (dwarf_child(t, &child) != 0)
+		return true;
+	do {
+		int ct = dwarf_tag(&child);
+		int64_t moff = 0;
+		Dwarf_Die mt;
+
+		if (ct == DW_TAG_variant_part) {
+			/* a Rust enum with data: bytes, no floats known */
+			for (i = off / 8; i <= (off + size - 1) / 8 && i < 2; i++)
+				c->cls[i] = class_merge(c->cls[i], RC_INT);
+			c->leaves = 3;
+			continue;
+		}
+		if ((ct != DW_TAG_member && ct != DW_TAG_inheritance) ||
+		    (ct == DW_TAG_member && !dwarf_hasattr(&child, DW_AT_data_member_location) &&
+		     !dwarf_hasattr(&child, DW_AT_data_bit_offset)))
+			continue;
+		if (!lang_type_of(&child, &mt))
+			return false;
+		if (dwarf_hasattr(&child, DW_AT_bit_size)) {
+			int64_t bits = 0;
+			Dwarf_Word bo = 0;
+
+			if (dwarf_attr(&child, DW_AT_data_bit_offset, &attr) &&
+			    dwarf_formudata(&attr, &bo) == 0)
+				bits = (int64_t)bo;
+			else if (lang_member_offset(&child, &moff))
+				bits = moff * 8;
+			i = (off * 8 + bits) / 64;
+			if (i < 2)
+				c->cls[i] = class_merge(c->cls[i], RC_INT);
+			c->leaves = 3;
+			continue;
+		}
+		if (!lang_member_offset(&child, &moff))
+			return false;
+		if (!sysv_classify(&mt, off + moff, c, depth + 1))
+			return false;
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return true;
+}
+
+/*
+ * sysv_classify() - merge into @c the System V classes of the eightbytes @type covers at
+ * @off. The same classification places arguments (psABI 3.2.3). Returns false when the type
+ * cannot be classified.
+ */
+static bool sysv_classify(Dwarf_Die *type, int64_t off, struct sysv_classes *c, int depth)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Word enc = 0;
+	Dwarf_Die t, et;
+	int64_t size = lang_type_size(type), esize, i;
+	enum sysv_class k;
+	int tag = lang_strip(type, &t);
+
+	if (depth > 16 || size < 0 || !tag)
+		return false;
+	if (size == 0)
+		return true;
+	switch (tag) {
+	case DW_TAG_structure_type:
+	case DW_TAG_class_type:
+	case DW_TAG_union_type:
+		return sysv_classify_members(&t, off, size, c, depth);
+	case DW_TAG_array_type:
+		if (!lang_type_of(&t, &et) || (esize = lang_type_size(&et)) <= 0)
+			return false;
+		for (i = 0; i < size / esize; i++)
+			if (!sysv_classify(&et, off + i * esize, c, depth + 1))
+				return false;
+		return true;
+	case DW_TAG_base_type:
+		if (dwarf_attr(&t, DW_AT_encoding, &attr))
+			dwarf_formudata(&attr, &enc);
+		if (enc == DW_ATE_float || enc == DW_ATE_complex_float)
+			k = size > 8 && enc == DW_ATE_float ? RC_MEM : RC_SSE;	/* long double */
+		else
+			k = RC_INT;
+		break;
+	default:
+		/* pointers, references, enums */
+		k = RC_INT;
+		break;
+	}
+	if (off % (size > 8 ? 8 : size))
+		k = RC_MEM;	/* unaligned (packed) */
+	for (i = off / 8; i <= (off + size - 1) / 8; i++) {
+		if (i >= 2)
+			return true;
+		c->cls[i] = class_merge(c->cls[i], k);
+	}
+	if (c->leaves < 2) {
+		c->leaf_off[c->leaves] = off;
+		c->leaf_cls[c->leaves] = k;
+	}
+	c->leaves++;
+	return true;
+}
+
+/* The integer registers a value is returned in (RAX, RDX) as uretprobe fetchargs. */
+static const char *const sysv_int_ret[] = { "$retval", "%dx" };
+#define SYSV_RDX 1	/* DWARF number */
+
+static void add_reg_piece(struct loc *out, enum sysv_class c, int *next_int, int *next_sse,
+			  unsigned int size)
+{
+	struct loc_piece p = { .reg = -1, .size = size };
+	char why[80];
+
+	if (c == RC_SSE) {
+		snprintf(why, sizeof(why), "is returned in register xmm%d, which uprobes cannot "
+			 "read", (*next_sse)++);
+		p.kind = LOC_BAD;
+		p.why = why;
+	} else {
+		p.kind = LOC_VAL;
+		p.fetch = (char *)sysv_int_ret[*next_int];
+		p.reg = *next_int ? SYSV_RDX : -1;
+		(*next_int)++;
+	}
+	loc_add_piece(out, &p);
+}
+
+/* rust_return() - Rust's own rules for an aggregate of up to 16 bytes in registers */
+static void rust_return(struct sysv_classes *c, int64_t size, struct loc *out)
+{
+	int next_int = 0, next_sse = 0;
+
+	if (c->leaves == 1) {
+		/* a wrapper of one scalar is returned as that scalar */
+		add_reg_piece(out, c->leaf_cls[0], &next_int, &next_sse, 0);
+		return;
+	}
+	if (c->leaves == 2) {
+		/* a scalar pair: each half in its own register, by its own class, in memory order */
+		int first = c->leaf_off[1] < c->leaf_off[0];
+		int64_t second_off = c->leaf_off[!first];
+
+		add_reg_piece(out, c->leaf_cls[first], &next_int, &next_sse,
+			      (unsigned int)second_off);
+		add_reg_piece(out, c->leaf_cls[!first], &next_int, &next_sse,
+			      (unsigned int)(size - second_off));
+		return;
+	}
+	/* other aggregates are returned as an integer */
+	add_reg_piece(out, RC_INT, &next_int, &next_sse, size > 8 ? 8 : 0);
+	if (size > 8)
+		add_reg_piece(out, RC_INT, &next_int, &next_sse, (unsigned int)(size - 8));
+}
+
+bool abi_sysv_return(Dwarf_Die *func, const struct lang_ops *lang, Dwarf_Die *type,
+		     struct loc *out)
+{
+	struct sysv_classes c = { .cls = { RC_NONE, RC_NONE } };
+	struct loc_piece p = { .kind = LOC_VAL, .reg = -1, .fetch = (char *)"$retval" };
+	int next_int = 0, next_sse = 0;
+	bool memory = false;
+	int64_t size;
+	Dwarf_Die t;
+	int tag;
+
+	memset(out, 0, sizeof(*out));
+	if (!lang_type_of(func, type) || !(tag = lang_strip(type, &t))) {
+		loc_add_piece(out, &p);
+		return false;
+	}
+	size = lang_type_size(type);
+	if (tag == DW_TAG_structure_type || tag == DW_TAG_class_type ||
+	    tag == DW_TAG_union_type || tag == DW_TAG_array_type) {
+		memory = size > 16 || size < 0 ||
+			 (lang == &lang_cxx && cxx_nontrivial(&t, 0)) ||
+			 !sysv_classify(type, 0, &c, 0) ||
+			 c.cls[0] == RC_MEM || c.cls[1] == RC_MEM;
+	} else if (!sysv_classify(type, 0, &c, 0)) {
+		loc_add_piece(out, &p);
+		return true;
+	}
+	if (memory) {
+		/* the caller's buffer: its address was passed in RDI and is in RAX on return */
+		p.kind = LOC_MEM;
+		p.fetch = NULL;
+		p.base = (char *)"$retval";
+		p.off = 0;
+		loc_add_piece(out, &p);
+		return true;
+	}
+	if (tag == DW_TAG_base_type && c.cls[0] == RC_MEM) {
+		p.kind = LOC_BAD;
+		p.fetch = NULL;
+		p.why = (char *)"is returned in the x87 register st0, which uprobes cannot read";
+		loc_add_piece(out, &p);
+		return true;
+	}
+	if (lang == &lang_rust && tag != DW_TAG_base_type) {
+		rust_return(&c, size, out);
+		return true;
+	}
+	if (size <= 8) {
+		add_reg_piece(out, c.cls[0], &next_int, &next_sse, 0);
+		return true;
+	}
+	add_reg_piece(out, c.cls[0], &next_int, &next_sse, 8);
+	add_reg_piece(out, c.cls[1], &next_int, &next_sse, (unsigned int)(size - 8));
+	return true;
+}

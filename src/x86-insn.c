@@ -1,0 +1,359 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* x86-insn.c - x86-64 instruction decoding with capstone (the one place that opens it) */
+#define LOG_DOMAIN "x86-insn"
+
+#include <capstone/capstone.h>
+#include <errno.h>
+#include <gelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+#include "util.h"
+#include "x86-insn.h"
+
+/* x86-64 instructions are at most 15 bytes: the one holding an address starts before it */
+#define MAX_INSN 15
+
+int x86_insn_code(Elf *elf, uint64_t start, uint64_t end, struct x86_code *out)
+{
+	Elf_Scn *scn = NULL;
+	size_t nphdr, size;
+	const char *raw;
+
+	memset(out, 0, sizeof(*out));
+	if (!elf || end <= start)
+		return -ENOENT;
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *data;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS ||
+		    !(sh.sh_flags & SHF_ALLOC))
+			continue;
+		if (start < sh.sh_addr || end > sh.sh_addr + sh.sh_size)
+			continue;
+		data = elf_getdata(scn, NULL);
+		if (!data || !data->d_buf || data->d_size < sh.sh_size)
+			return -ENOENT;
+		*out = (struct x86_code){ .bytes = (const uint8_t *)data->d_buf +
+						   (start - sh.sh_addr),
+					  .len = end - start, .addr = start };
+		return 0;
+	}
+	raw = elf_rawfile(elf, &size);
+	if (!raw || elf_getphdrnum(elf, &nphdr))
+		return -ENOENT;
+	for (size_t i = 0; i < nphdr; i++) {
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		if (start < ph.p_vaddr || end > ph.p_vaddr + ph.p_filesz)
+			continue;
+		if (ph.p_offset + (end - ph.p_vaddr) > size)
+			return -ENOENT;
+		*out = (struct x86_code){ .bytes = (const uint8_t *)raw + ph.p_offset +
+						   (start - ph.p_vaddr),
+					  .len = end - start, .addr = start };
+		return 0;
+	}
+	return -ENOENT;
+}
+
+/* where() - @name, or "0x401000-0x401100" when the caller has none, for messages */
+static const char *where(const char *name, uint64_t start, uint64_t end, struct strbuf *sb)
+{
+	if (name)
+		return name;
+	strbuf_reset(sb);
+	strbuf_addf(sb, "0x%llx-0x%llx", (unsigned long long)start, (unsigned long long)end);
+	return sb->buf;
+}
+
+/*
+ * disasm_open() - a capstone handle for x86-64 and one instruction buffer (with room for
+ * operand details when @detail: capstone sizes the buffer when it is allocated); false on
+ * failure
+ */
+static bool disasm_open(csh *cs, cs_insn **insn, bool detail)
+{
+	if (cs_open(CS_ARCH_X86, CS_MODE_64, cs) != CS_ERR_OK)
+		return false;
+	if (detail)
+		cs_option(*cs, CS_OPT_DETAIL, CS_OPT_ON);
+	*insn = cs_malloc(*cs);
+	if (!*insn) {
+		cs_close(cs);
+		return false;
+	}
+	return true;
+}
+
+static void disasm_close(csh *cs, cs_insn *insn)
+{
+	cs_free(insn, 1);
+	cs_close(cs);
+}
+
+/* ---- return instructions ---- */
+
+int x86_insn_rets_code(const struct x86_code *c, uint64_t **addrs, size_t *nr)
+{
+	uint64_t *out = NULL, end = c->addr + c->len;
+	size_t n = 0, alloc = 0, skipped = 0;
+	cs_insn *insn;
+	csh cs;
+
+	*addrs = NULL;
+	*nr = 0;
+	if (!disasm_open(&cs, &insn, false))
+		return -EIO;
+	for (uint64_t pc = c->addr; pc < end;) {
+		size_t size = end - pc;
+		const uint8_t *p = c->bytes + (pc - c->addr);
+		uint64_t a = pc;
+
+		while (cs_disasm_iter(cs, &p, &size, &a, insn)) {
+			if (insn->id == X86_INS_RET) {
+				ALLOC_GROW(out, n + 1, alloc);
+				out[n++] = insn->address;
+			}
+		}
+		if (!size)
+			break;
+		/* undecodable byte (padding, data): step over it and go on */
+		skipped++;
+		pc = a + 1;
+	}
+	disasm_close(&cs, insn);
+	if (skipped)
+		pr_debug("0x%llx-0x%llx: %zu undecodable byte(s) skipped",
+			 (unsigned long long)c->addr, (unsigned long long)end, skipped);
+	*addrs = out;
+	*nr = n;
+	return 0;
+}
+
+int x86_insn_rets(Elf *elf, const char *name, uint64_t start, uint64_t end, uint64_t **addrs,
+		  size_t *nr, struct diag *d)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct x86_code c;
+	int ret;
+
+	*addrs = NULL;
+	*nr = 0;
+	if (end <= start) {
+		diag_error(d, SPAN_NONE, "the extent of %s is unknown",
+			   where(name, start, end, &sb));
+		ret = -EINVAL;
+	} else if (x86_insn_code(elf, start, end, &c)) {
+		diag_error(d, SPAN_NONE, "the code of %s is not in the file",
+			   where(name, start, end, &sb));
+		ret = -ENOENT;
+	} else if (x86_insn_rets_code(&c, addrs, nr)) {
+		diag_fail(d, "cannot start the disassembler (capstone)");
+		ret = -EIO;
+	} else if (!*nr) {
+		diag_error(d, SPAN_NONE, "no return instruction in %s",
+			   where(name, start, end, &sb));
+		diag_hint(d, "a function that never returns has no return to probe");
+		ret = -ENOENT;
+	} else {
+		ret = 0;
+	}
+	strbuf_release(&sb);
+	return ret;
+}
+
+/* ---- Go's stack-bound check ---- */
+
+/* Instructions of the check are among the first few; anything longer is not one. */
+#define SPLIT_SCAN 6
+
+uint64_t x86_insn_go_split_end_code(const struct x86_code *c)
+{
+	const uint8_t *p = c->bytes;
+	size_t size = c->len;
+	uint64_t a = c->addr, found = c->addr;
+	bool cmp_g = false;
+	cs_insn *insn;
+	csh cs;
+
+	if (!disasm_open(&cs, &insn, false))
+		return c->addr;
+	for (int i = 0; i < SPLIT_SCAN && cs_disasm_iter(cs, &p, &size, &a, insn); i++) {
+		/* the goroutine (g) is in r14 on the register ABI: g.stackguard0 at +16 */
+		if (insn->id == X86_INS_CMP && strstr(insn->op_str, "r14")) {
+			cmp_g = true;
+			continue;
+		}
+		if (cmp_g && (insn->id == X86_INS_JBE || insn->id == X86_INS_JB)) {
+			found = insn->address + insn->size;
+			break;
+		}
+		/* lea/mov/sub computing the frame's low end for big frames come first */
+		if (insn->id != X86_INS_LEA && insn->id != X86_INS_MOV && insn->id != X86_INS_SUB &&
+		    insn->id != X86_INS_JB)
+			break;
+	}
+	disasm_close(&cs, insn);
+	return found;
+}
+
+uint64_t x86_insn_go_split_end(Elf *elf, uint64_t start, uint64_t end)
+{
+	uint64_t lim = end > start && end - start < SPLIT_SCAN * MAX_INSN ?
+		       end : start + SPLIT_SCAN * MAX_INSN;
+	struct x86_code c;
+
+	if (x86_insn_code(elf, start, lim, &c))
+		return start;
+	return x86_insn_go_split_end_code(&c);
+}
+
+/* ---- instruction boundaries ---- */
+
+int x86_insn_boundary_code(const struct x86_code *c, uint64_t addr, struct x86_insn_at *at)
+{
+	uint64_t starts[2 * ARRAY_SIZE(at->near)];
+	uint64_t pc = c->addr;
+	const uint8_t *p = c->bytes;
+	size_t size = c->len, n = 0, after = 0;
+	cs_insn *insn;
+	int ret = -EINVAL;
+	csh cs;
+
+	memset(at, 0, sizeof(*at));
+	if (addr == c->addr)
+		return 1;
+	if (addr < c->addr) {
+		at->insn = c->addr;
+		return -EINVAL;
+	}
+	if (!disasm_open(&cs, &insn, false))
+		return -EIO;
+	cs_option(cs, CS_OPT_SYNTAX, CS_OPT_SYNTAX_ATT);
+	while (cs_disasm_iter(cs, &p, &size, &pc, insn)) {
+		uint64_t a = insn->address;
+
+		/* keep the last few starts before @addr and a few after it */
+		if (a <= addr) {
+			/* room for 3 after it */
+			if (n == ARRAY_SIZE(starts) - 3)
+				memmove(starts, starts + 1, --n * sizeof(*starts));
+			starts[n++] = a;
+		} else if (after++ < 3 && n < ARRAY_SIZE(starts)) {
+			starts[n++] = a;
+		}
+		if (a == addr) {
+			ret = 1;
+			break;
+		}
+		if (a < addr && a + insn->size > addr) {
+			at->insn = a;
+			snprintf(at->text, sizeof(at->text), "%s%s%s", insn->mnemonic,
+				 insn->op_str[0] ? " " : "", insn->op_str);
+			ret = 0;
+		}
+		if (a > addr && after >= 3)
+			break;
+	}
+	disasm_close(&cs, insn);
+	if (ret == 0) {
+		/* up to 3 before the one holding @addr, it, and what follows */
+		size_t first = 0;
+
+		for (size_t i = 0; i < n; i++)
+			if (starts[i] == at->insn)
+				first = i > 2 ? i - 3 : 0;
+		for (size_t i = first; i < n && at->nr_near < ARRAY_SIZE(at->near); i++)
+			at->near[at->nr_near++] = starts[i];
+	} else if (ret < 0) {
+		at->insn = pc;	/* where decoding stopped */
+	}
+	return ret;
+}
+
+int x86_insn_boundary(Elf *elf, const char *name, uint64_t start, uint64_t end, uint64_t addr,
+		      struct x86_insn_at *at, struct diag *d)
+{
+	struct strbuf sb = STRBUF_INIT;
+	uint64_t lim = addr + 4 * MAX_INSN;
+	struct x86_code c;
+	int ret = -ENOENT;
+
+	memset(at, 0, sizeof(*at));
+	if (addr == start)
+		return 1;
+	/* the end is known: every instruction of the function ends there or before */
+	if (end && end > addr && end < lim)
+		lim = end;
+	/* near the end of the code a shorter stretch may be all the file has */
+	while (addr >= start && lim > addr && (ret = x86_insn_code(elf, start, lim, &c)))
+		lim--;
+	if (ret) {
+		diag_error(d, SPAN_NONE, "the code of %s is not in the file",
+			   where(name, start, end, &sb));
+		strbuf_release(&sb);
+		return -ENOENT;
+	}
+	ret = x86_insn_boundary_code(&c, addr, at);
+	if (ret == -EIO) {
+		diag_fail(d, "cannot start the disassembler (capstone)");
+	} else if (ret < 0) {
+		/* not decodable up to @addr: whether it starts an instruction is unknown */
+		diag_error(d, SPAN_NONE, "cannot tell whether 0x%llx starts an instruction: the "
+			   "code of %s does not disassemble up to it (at 0x%llx)",
+			   (unsigned long long)addr, where(name, start, end, &sb),
+			   (unsigned long long)at->insn);
+		memset(at, 0, sizeof(*at));
+		ret = -EINVAL;
+	}
+	strbuf_release(&sb);
+	return ret;
+}
+
+/* ---- the targets an IFUNC resolver loads ---- */
+
+int x86_insn_lea_targets_code(const struct x86_code *c, uint64_t **addrs, size_t *nr)
+{
+	const uint8_t *p = c->bytes;
+	uint64_t *out = NULL, pc = c->addr;
+	size_t n = 0, alloc = 0, size = c->len;
+	cs_insn *insn;
+	csh cs;
+
+	*addrs = NULL;
+	*nr = 0;
+	if (!disasm_open(&cs, &insn, true))
+		return -EIO;
+	while (cs_disasm_iter(cs, &p, &size, &pc, insn)) {
+		const cs_x86 *x = &insn->detail->x86;
+
+		if (insn->id != X86_INS_LEA || x->op_count != 2 || x->operands[1].type != X86_OP_MEM ||
+		    x->operands[1].mem.base != X86_REG_RIP)
+			continue;
+		ALLOC_GROW(out, n + 1, alloc);
+		/* rip-relative: from the end of the instruction */
+		out[n++] = insn->address + insn->size + (uint64_t)x->operands[1].mem.disp;
+	}
+	disasm_close(&cs, insn);
+	*addrs = out;
+	*nr = n;
+	return 0;
+}
+
+int x86_insn_lea_targets(Elf *elf, uint64_t start, uint64_t end, uint64_t **addrs,
+			 size_t *nr)
+{
+	struct x86_code c;
+
+	*addrs = NULL;
+	*nr = 0;
+	if (x86_insn_code(elf, start, end, &c))
+		return -ENOENT;
+	return x86_insn_lea_targets_code(&c, addrs, nr);
+}
