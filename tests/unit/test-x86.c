@@ -1,0 +1,453 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* test-x86.c - the x86-64 instruction decoder on byte sequences and on the test targets'
+ * code, and the System V / Go ABI rules on the test targets' DWARF (no root, no kernel) */
+#define LOG_DOMAIN "test-x86"
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "../../src/abi-x86_64.h"
+#include "../../src/x86-insn.h"
+#include "unittest.h"
+
+#define BASE 0x401000
+
+static struct x86_code code(const uint8_t *bytes, size_t len)
+{
+	return (struct x86_code){ .bytes = bytes, .len = len, .addr = BASE };
+}
+
+/* "0x401004 0x401006": addresses as offsets from BASE ("+4 +6") */
+static const char *addr_list(const uint64_t *a, size_t n)
+{
+	static struct strbuf sb = STRBUF_INIT;
+
+	strbuf_reset(&sb);
+	for (size_t i = 0; i < n; i++)
+		strbuf_addf(&sb, "%s%+lld", i ? " " : "", (long long)(a[i] - BASE));
+	return sb.buf ? sb.buf : "";
+}
+
+static void test_rets(void)
+{
+	/* push %rbp; mov %rsp,%rbp; ret; nop; ret $8; ud2 */
+	static const uint8_t plain[] = { 0x55, 0x48, 0x89, 0xe5, 0xc3, 0x90, 0xc2, 0x08, 0x00,
+					 0x0f, 0x0b };
+	/* mov $0xc3,%eax (a c3 inside an immediate is no ret); ret */
+	static const uint8_t imm[] = { 0xb8, 0xc3, 0x00, 0x00, 0x00, 0xc3 };
+	/* ret; 0x06 (push %es: invalid in 64-bit mode, skipped); ret */
+	static const uint8_t bad[] = { 0xc3, 0x06, 0xc3 };
+	/* lea 8(%rdi),%rax; jmp *%rax (a tail call is not a ret) */
+	static const uint8_t none[] = { 0x48, 0x8d, 0x47, 0x08, 0xff, 0xe0 };
+	struct x86_code c = code(plain, sizeof(plain));
+	uint64_t *a;
+	size_t n;
+
+	TEST_EQ(x86_insn_rets_code(&c, &a, &n), 0);
+	TEST_STREQ(addr_list(a, n), "+4 +6");
+	free(a);
+	c = code(imm, sizeof(imm));
+	TEST_EQ(x86_insn_rets_code(&c, &a, &n), 0);
+	TEST_STREQ(addr_list(a, n), "+5");
+	free(a);
+	c = code(bad, sizeof(bad));
+	TEST_EQ(x86_insn_rets_code(&c, &a, &n), 0);
+	TEST_STREQ(addr_list(a, n), "+0 +2");
+	free(a);
+	c = code(none, sizeof(none));
+	TEST_EQ(x86_insn_rets_code(&c, &a, &n), 0);
+	TEST_EQ(n, 0);
+	TEST_TRUE(a == NULL);
+}
+
+static void test_boundary(void)
+{
+	/* mov 8(%rdi),%rax; movzwl 0x68(%rdi),%ebx; add $1,%rbx; xor %eax,%eax; ret */
+	static const uint8_t b[] = { 0x48, 0x8b, 0x47, 0x08, 0x0f, 0xb7, 0x5f, 0x68, 0x48, 0x83,
+				     0xc3, 0x01, 0x31, 0xc0, 0xc3 };
+	static const uint8_t bad[] = { 0x06, 0x06, 0x06 };
+	struct x86_code c = code(b, sizeof(b));
+	struct x86_insn_at at;
+
+	TEST_EQ(x86_insn_boundary_code(&c, BASE, &at), 1);
+	TEST_EQ(x86_insn_boundary_code(&c, BASE + 4, &at), 1);
+	TEST_EQ(x86_insn_boundary_code(&c, BASE + 14, &at), 1);
+	TEST_EQ(x86_insn_boundary_code(&c, BASE + 5, &at), 0);
+	TEST_EQ(at.insn, BASE + 4);
+	TEST_STREQ(at.text, "movzwl 0x68(%rdi), %ebx");
+	/* the instructions before it (up to 3), it, and up to 3 after */
+	TEST_STREQ(addr_list(at.near, at.nr_near), "+0 +4 +8 +12 +14");
+	TEST_EQ(x86_insn_boundary_code(&c, BASE + 13, &at), 0);
+	TEST_EQ(at.insn, BASE + 12);
+	TEST_STREQ(at.text, "xorl %eax, %eax");
+	TEST_STREQ(addr_list(at.near, at.nr_near), "+0 +4 +8 +12 +14");
+	/* past the bytes: not decodable up to it */
+	TEST_EQ(x86_insn_boundary_code(&c, BASE + 20, &at), -EINVAL);
+	TEST_EQ(x86_insn_boundary_code(&c, BASE - 1, &at), -EINVAL);
+	c = code(bad, sizeof(bad));
+	TEST_EQ(x86_insn_boundary_code(&c, BASE + 1, &at), -EINVAL);
+	TEST_EQ(at.insn, BASE);
+}
+
+static void test_lea(void)
+{
+	/* lea 0x10(%rip),%rax; lea -0x10(%rip),%rcx; lea 8(%rdi),%rax; lea 0x20(%rip),%rdx;
+	 * ret */
+	static const uint8_t b[] = { 0x48, 0x8d, 0x05, 0x10, 0x00, 0x00, 0x00,
+				     0x48, 0x8d, 0x0d, 0xf0, 0xff, 0xff, 0xff,
+				     0x48, 0x8d, 0x47, 0x08,
+				     0x48, 0x8d, 0x15, 0x20, 0x00, 0x00, 0x00, 0xc3 };
+	struct x86_code c = code(b, sizeof(b));
+	uint64_t *a;
+	size_t n;
+
+	TEST_EQ(x86_insn_lea_targets_code(&c, &a, &n), 0);
+	/* from each instruction's end: 7+0x10, 14-0x10, 25+0x20 */
+	TEST_STREQ(addr_list(a, n), "+23 -2 +57");
+	free(a);
+	c = code(b + 14, 4);	/* lea 8(%rdi),%rax alone */
+	TEST_EQ(x86_insn_lea_targets_code(&c, &a, &n), 0);
+	TEST_EQ(n, 0);
+	free(a);
+}
+
+static void test_go_split(void)
+{
+	/* cmp 0x10(%r14),%rsp; jbe +0x2b; sub $0x18,%rsp (Go 1.17+, small frame) */
+	static const uint8_t small[] = { 0x49, 0x3b, 0x66, 0x10, 0x76, 0x2b, 0x48, 0x83, 0xec,
+					 0x18 };
+	/* lea -0x108(%rsp),%r12; cmp 0x10(%r14),%r12; jbe (rel32): a big frame */
+	static const uint8_t big[] = { 0x4c, 0x8d, 0xa4, 0x24, 0xf8, 0xfe, 0xff, 0xff,
+				       0x4d, 0x3b, 0x66, 0x10,
+				       0x0f, 0x86, 0x00, 0x01, 0x00, 0x00,
+				       0x48, 0x81, 0xec, 0x88, 0x01, 0x00, 0x00 };
+	/* sub $0x18,%rsp; mov %rbp,0x10(%rsp): NOSPLIT, no check */
+	static const uint8_t nosplit[] = { 0x48, 0x83, 0xec, 0x18, 0x48, 0x89, 0x6c, 0x24, 0x10,
+					   0xc3 };
+	/* push %rbp; cmp 0x10(%r14),%rsp; jbe: a check that does not start the code */
+	static const uint8_t late[] = { 0x55, 0x49, 0x3b, 0x66, 0x10, 0x76, 0x2b };
+	/* cmp %r14,%rsp with no jump after it */
+	static const uint8_t nojump[] = { 0x49, 0x3b, 0x66, 0x10, 0x90, 0xc3 };
+	struct x86_code c = code(small, sizeof(small));
+
+	TEST_EQ(x86_insn_go_split_end_code(&c) - BASE, 6);
+	c = code(big, sizeof(big));
+	TEST_EQ(x86_insn_go_split_end_code(&c) - BASE, 18);
+	c = code(nosplit, sizeof(nosplit));
+	TEST_EQ(x86_insn_go_split_end_code(&c) - BASE, 0);
+	c = code(late, sizeof(late));
+	TEST_EQ(x86_insn_go_split_end_code(&c) - BASE, 0);
+	c = code(nojump, sizeof(nojump));
+	TEST_EQ(x86_insn_go_split_end_code(&c) - BASE, 0);
+	c = code(small, 4);	/* cut before the jump */
+	TEST_EQ(x86_insn_go_split_end_code(&c) - BASE, 0);
+}
+
+/* ---- the test targets ---- */
+
+struct bin {
+	int fd;
+	Elf *elf;
+	Dwarf *dw;
+};
+
+/* bin_open() - a test target under $UPFT_TARGETS (tests/targets/build.sh builds them) */
+static bool bin_open(struct bin *b, const char *rel)
+{
+	const char *dir = getenv("UPFT_TARGETS");
+	char *path = xasprintf("%s/%s", dir && *dir ? dir : "tests/build", rel);
+
+	memset(b, 0, sizeof(*b));
+	b->fd = open(path, O_RDONLY);
+	if (b->fd >= 0) {
+		b->elf = elf_begin(b->fd, ELF_C_READ_MMAP, NULL);
+		b->dw = b->elf ? dwarf_begin_elf(b->elf, DWARF_C_READ, NULL) : NULL;
+	}
+	UT_REPORT(b->dw != NULL, "%s: the test target %s has DWARF", __FILE__, path);
+	free(path);
+	return b->dw != NULL;
+}
+
+static void bin_close(struct bin *b)
+{
+	if (b->dw)
+		dwarf_end(b->dw);
+	if (b->elf)
+		elf_end(b->elf);
+	if (b->fd >= 0)
+		close(b->fd);
+}
+
+/* find_in() - the DIE named by @path ("shop", "span", NULL) under @scope */
+static bool find_in(Dwarf_Die *scope, const char *const *path, Dwarf_Die *out)
+{
+	Dwarf_Die child;
+
+	if (dwarf_child(scope, &child) != 0)
+		return false;
+	do {
+		const char *n = dwarf_diename(&child);
+		int tag = dwarf_tag(&child);
+
+		if (!n || strcmp(n, path[0]))
+			continue;
+		if (!path[1] && tag == DW_TAG_subprogram) {
+			*out = child;
+			return true;
+		}
+		if (path[1] && (tag == DW_TAG_namespace || tag == DW_TAG_class_type ||
+				tag == DW_TAG_structure_type) && find_in(&child, path + 1, out))
+			return true;
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return false;
+}
+
+/* find_func() - the DW_TAG_subprogram @name ("main.add", "shop::span") in any CU */
+static bool find_func(struct bin *b, const char *name, Dwarf_Die *out)
+{
+	const char *path[8];
+	char *copy = xstrdup(name), *p = copy;
+	Dwarf_Off off = 0, next;
+	size_t hsize, n = 0;
+	bool found = false;
+
+	/* Go names keep their dots; C++ and Rust nest on "::" */
+	while (n < ARRAY_SIZE(path) - 1) {
+		char *sep = strstr(p, "::");
+
+		path[n++] = p;
+		if (!sep)
+			break;
+		*sep = '\0';
+		p = sep + 2;
+	}
+	path[n] = NULL;
+	while (!found && dwarf_nextcu(b->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		Dwarf_Die cu;
+
+		if (dwarf_offdie(b->dw, off + hsize, &cu))
+			found = find_in(&cu, path, out);
+		off = next;
+	}
+	free(copy);
+	UT_REPORT(found, "%s: function %s found", __FILE__, name);
+	return found;
+}
+
+/* loc_text() - "%ax:8 %bx:8", "+8(%sp)", "bad(xmm0)", "pad:4" for a struct loc */
+static void loc_text(const struct loc *l, struct strbuf *sb)
+{
+	for (size_t i = 0; i < l->nr; i++) {
+		const struct loc_piece *p = &l->pieces[i];
+
+		if (i)
+			strbuf_addch(sb, ' ');
+		switch (p->kind) {
+		case LOC_VAL:
+			strbuf_addstr(sb, p->fetch);
+			break;
+		case LOC_MEM:
+			strbuf_addf(sb, "%+lld(%s)", (long long)p->off, p->base ? p->base : "@");
+			break;
+		case LOC_BAD:
+			strbuf_addf(sb, "bad(%s)", strstr(p->why, "xmm") ? "xmm" :
+				    strstr(p->why, "st0") ? "st0" : "?");
+			break;
+		case LOC_NONE:
+			strbuf_addstr(sb, "pad");
+			break;
+		default:
+			strbuf_addstr(sb, "other");
+			break;
+		}
+		if (p->size)
+			strbuf_addf(sb, ":%u", p->size);
+	}
+}
+
+/* go_results() - "~r0=%ax ~r1=%bx:8 %cx:8" for Go function @name */
+static const char *go_results(struct bin *b, const char *name)
+{
+	static struct strbuf sb = STRBUF_INIT;
+	struct abi_value *v;
+	Dwarf_Die fn;
+	size_t n;
+	int ret;
+
+	strbuf_reset(&sb);
+	if (!find_func(b, name, &fn))
+		return "(not found)";
+	ret = abi_go_results(&fn, &v, &n);
+	if (ret)
+		return ret == -ENOENT ? "(none)" : "(error)";
+	for (size_t i = 0; i < n; i++) {
+		strbuf_addf(&sb, "%s%s=", i ? "; " : "", v[i].name);
+		loc_text(&v[i].loc, &sb);
+		if (!v[i].has_type)
+			strbuf_addstr(&sb, " (no type)");
+	}
+	abi_values_free(v, n);
+	return sb.buf;
+}
+
+static void test_go_abi(void)
+{
+	struct bin b;
+
+	if (!bin_open(&b, "go/churn"))
+		return;
+	TEST_STREQ(go_results(&b, "main.add"), "~r0=%ax");
+	TEST_STREQ(go_results(&b, "main.greet"), "~r0=%ax:8 %bx:8");
+	TEST_STREQ(go_results(&b, "main.evens"), "~r0=%ax:8 %bx:8 %cx:8");
+	/* error is an interface: its type word and data, from RBX on */
+	TEST_STREQ(go_results(&b, "main.divide"), "~r0=%ax; ~r1=%bx:8 %cx:8");
+	TEST_STREQ(go_results(&b, "main.minmax"), "lo=%ax; hi=%bx");
+	/* an array of 3 goes to the stack (after the return address); the next result starts
+	 * from RAX again */
+	TEST_STREQ(go_results(&b, "main.grid"), "cells=+8(%sp); tag=%ax:8 %bx:8");
+	/* a float in X0, then the bool in RAX: the two kinds count separately */
+	TEST_STREQ(go_results(&b, "main.ratio"), "~r0=bad(xmm); ~r1=%ax");
+	TEST_STREQ(go_results(&b, "main.churn"), "(none)");
+	bin_close(&b);
+}
+
+/* sysv_ret() - where the return value of @name is at its uretprobe, "void" for none */
+static const char *sysv_ret(struct bin *b, const char *name, const struct lang_ops *lang)
+{
+	static struct strbuf sb = STRBUF_INIT;
+	Dwarf_Die fn, type;
+	struct loc l;
+
+	strbuf_reset(&sb);
+	if (!find_func(b, name, &fn))
+		return "(not found)";
+	if (!abi_sysv_return(&fn, lang, &type, &l))
+		strbuf_addstr(&sb, "void ");
+	loc_text(&l, &sb);
+	loc_release(&l);
+	return sb.buf;
+}
+
+static void test_sysv_abi(void)
+{
+	static const char *const c_bins[] = { "c/orders-O0", "c/orders-O2" };
+	static const char *const cxx_bins[] = { "cpp/actors-O0", "cpp/actors-O2" };
+	static const char *const rust_bins[] = { "rust/orders-O0", "rust/orders-O1" };
+	struct bin b;
+
+	for (size_t i = 0; i < ARRAY_SIZE(c_bins); i++) {
+		if (!bin_open(&b, c_bins[i]))
+			continue;
+		TEST_STREQ(sysv_ret(&b, "check_customer", &lang_c), "$retval");
+		TEST_STREQ(sysv_ret(&b, "lookup_name", &lang_c), "$retval");
+		/* struct range { long lo, hi; }: two INTEGER eightbytes */
+		TEST_STREQ(sysv_ret(&b, "price_range", &lang_c), "$retval:8 %dx:8");
+		TEST_STREQ(sysv_ret(&b, "scale", &lang_c), "bad(xmm)");
+		TEST_STREQ(sysv_ret(&b, "run_once", &lang_c), "void $retval");
+		bin_close(&b);
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(cxx_bins); i++) {
+		if (!bin_open(&b, cxx_bins[i]))
+			continue;
+		TEST_STREQ(sysv_ret(&b, "shop::span", &lang_cxx), "$retval:8 %dx:8");
+		/* 8 bytes, but a destructor: in memory, its address in RAX */
+		TEST_STREQ(sysv_ret(&b, "shop::ticket", &lang_cxx), "+0($retval)");
+		/* the same class read by C's rules fits in RAX */
+		TEST_STREQ(sysv_ret(&b, "shop::ticket", &lang_c), "$retval");
+		TEST_STREQ(sysv_ret(&b, "shop::Derived::tag", &lang_cxx), "+0($retval)");
+		TEST_STREQ(sysv_ret(&b, "shop::make", &lang_cxx), "$retval");
+		bin_close(&b);
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(rust_bins); i++) {
+		if (!bin_open(&b, rust_bins[i]))
+			continue;
+		TEST_STREQ(sysv_ret(&b, "orders::shop::total", &lang_rust), "$retval");
+		/* String: 24 bytes, in memory */
+		TEST_STREQ(sysv_ret(&b, "orders::shop::label", &lang_rust), "+0($retval)");
+		/* &str: a scalar pair, pointer and length */
+		TEST_STREQ(sysv_ret(&b, "orders::shop::kind_name", &lang_rust), "$retval:8 %dx:8");
+		/* (u64, u32): a scalar pair, the second half in RDX */
+		TEST_STREQ(sysv_ret(&b, "orders::shop::span", &lang_rust), "$retval:8 %dx:8");
+		bin_close(&b);
+	}
+}
+
+/* func_range() - [@lo, @hi) of function @name */
+static bool func_range(struct bin *b, const char *name, uint64_t *lo, uint64_t *hi)
+{
+	Dwarf_Addr l, h;
+	Dwarf_Die fn;
+
+	if (!find_func(b, name, &fn) || dwarf_lowpc(&fn, &l) || dwarf_highpc(&fn, &h))
+		return false;
+	*lo = l;
+	*hi = h;
+	return true;
+}
+
+/* The decoder on real code: Go's main.grow checks the stack first, its rets are c3 bytes. */
+static void test_target_code(void)
+{
+	struct x86_insn_at at;
+	uint64_t lo, hi, end;
+	uint64_t *a = NULL;
+	struct x86_code c;
+	bool all_c3 = true;
+	struct diag d;
+	struct bin b;
+	size_t n = 0;
+
+	if (!bin_open(&b, "go/churn"))
+		return;
+	if (!func_range(&b, "main.grow", &lo, &hi))
+		goto out;
+	diag_init(&d, NULL);
+	TEST_EQ(x86_insn_rets(b.elf, "main.grow", lo, hi, &a, &n, &d), 0);
+	TEST_TRUE(n >= 1);
+	for (size_t i = 0; i < n; i++)
+		if (x86_insn_code(b.elf, a[i], a[i] + 1, &c) || c.bytes[0] != 0xc3)
+			all_c3 = false;
+	TEST_TRUE(all_c3);
+	free(a);
+	end = x86_insn_go_split_end(b.elf, lo, hi);
+	TEST_TRUE(end > lo && end - lo <= 20);
+	TEST_EQ(x86_insn_boundary(b.elf, "main.grow", lo, hi, end, &at, &d), 1);
+	/* inside the first instruction of the check ("leaq -0xa0(%rsp), %r12": a big frame) */
+	TEST_EQ(x86_insn_boundary(b.elf, "main.grow", lo, hi, lo + 1, &at, &d), 0);
+	TEST_EQ(at.insn, lo);
+	TEST_TRUE(strstr(at.text, "%r12") || strstr(at.text, "%r14"));
+	TEST_TRUE(!diag_has_error(&d));
+	/* an empty extent is an error naming the function */
+	TEST_EQ(x86_insn_rets(b.elf, "main.grow", lo, lo, &a, &n, &d), -EINVAL);
+	TEST_TRUE(d.msg && strstr(d.msg, "main.grow"));
+	diag_release(&d);
+	diag_init(&d, NULL);
+	/* code that is not in the file */
+	TEST_EQ(x86_insn_rets(b.elf, NULL, 0x10, 0x20, &a, &n, &d), -ENOENT);
+	TEST_TRUE(d.msg && strstr(d.msg, "0x10-0x20"));
+	diag_release(&d);
+	bin_close(&b);
+	/* a C function has no Go stack check */
+	if (!bin_open(&b, "c/orders-O0"))
+		return;
+	if (func_range(&b, "check_customer", &lo, &hi))
+		TEST_EQ(x86_insn_go_split_end(b.elf, lo, hi), lo);
+out:
+	bin_close(&b);
+}
+
+int main(void)
+{
+	elf_version(EV_CURRENT);
+	test_rets();
+	test_boundary();
+	test_lea();
+	test_go_split();
+	test_go_abi();
+	test_sysv_abi();
+	test_target_code();
+	return TEST_DONE();
+}
