@@ -59,31 +59,56 @@ struct tep_handle;
 struct debuginfo;
 
 /**
- * decoder_new() - a decoder for records described by @tep (borrowed; tracefs_local_events()
- * or tep_parse_format() in tests)
+ * decoder_new() - a decoder for records described by @tep
+ * @tep: the event formats (borrowed; tracefs_local_events(), or tep_parse_format() in tests)
  * @dbg: the binary, to symbolize VK_SYM values; may be NULL
  * @lookup_tasks: resolve tgid and comm of a tid through /proc (off in tests)
+ * Return: a decoder for decoder_free().
  */
 struct decoder *decoder_new(struct tep_handle *tep, struct debuginfo *dbg, bool lookup_tasks);
+
+/**
+ * decoder_free() - free a decoder and everything its events pointed into; accepts NULL
+ * @dc: the decoder
+ */
 void decoder_free(struct decoder *dc);
 
 /**
  * decoder_add_probe() - records of tracefs event @tp->group/@tp->event decode through @tp
- * (borrowed; it must outlive the decoder). Several probe points of one event are told apart
- * by the record's probe address.
+ * @dc: the decoder
+ * @tp: the probe (borrowed; it must outlive the decoder)
+ * @d: filled on failure
+ *
+ * Several probe points of one event are told apart by the record's probe address.
  * Return: 0, or -ENOENT when @tep does not know the event, -EINVAL when a field is missing.
  */
 int decoder_add_probe(struct decoder *dc, const struct trace_probe *tp, struct diag *d);
 
-/* decoder_add_generic() - records of SYS:EVENT decode generically from their format fields */
+/**
+ * decoder_add_generic() - records of an existing tracefs event decode from its format fields
+ * @dc: the decoder
+ * @sys: the event's system ("syscalls")
+ * @event: its name ("sys_enter_connect")
+ * @d: filled on failure
+ * Return: 0, or -ENOENT when the tep does not know SYS:EVENT.
+ */
 int decoder_add_generic(struct decoder *dc, const char *sys, const char *event, struct diag *d);
 
-/* decoder_remove() - forget SYS:EVENT (records of it are skipped from now on) */
+/**
+ * decoder_remove() - forget an event: its records are skipped from now on
+ * @dc: the decoder
+ * @sys: the event's system (a probe's group)
+ * @event: its name
+ */
 void decoder_remove(struct decoder *dc, const char *sys, const char *event);
 
 /**
  * decode_record() - one raw record -> @ev
- * @data: the payload (common fields first), @size its length, @ts and @cpu from the stream
+ * @dc: the decoder
+ * @data: the payload (common fields first)
+ * @size: its length in bytes
+ * @ts: the record's time stamp, from the stream
+ * @cpu: the CPU it was recorded on
  * @ev: filled; its values and strings live in the decoder until the next decode_record()
  * Return: 0, or -ENOENT for a record of an event the decoder does not know (skip it).
  */
@@ -91,25 +116,42 @@ int decode_record(struct decoder *dc, void *data, int size, uint64_t ts, int cpu
 		  struct event *ev);
 
 /**
- * decoder_enable_stacks() - decode ftrace's user_stack records (options/userstacktrace) with
- * decode_stack(); needs ftrace:user_stack in the tep. From now on, the maps of each process
- * are read when it is first seen, to symbolize its frames later.
+ * decoder_enable_stacks() - decode ftrace's user_stack records (options/userstacktrace)
+ * @dc: the decoder; its tep must know ftrace:user_stack
+ * @d: filled on failure
+ *
+ * They are decoded with decode_stack(). From now on, the maps of each process are read when
+ * it is first seen, to symbolize its frames later.
  * Return: the user_stack event's id (for stream_set_attach()), or -ENOENT with @d filled.
  */
 int decoder_enable_stacks(struct decoder *dc, struct diag *d);
 
 /**
- * decode_stack() - the user_stack record that followed @ev's record -> @ev->ustack (the
- * return address from DECODE_RET0_FIELD put in as the first caller when the probe is at a
- * function's entry), symbolized. Call right after decode_record() of @ev. A record of
- * another task is ignored.
+ * decode_stack() - the user_stack record that followed @ev's record -> @ev->ustack
+ * @dc: the decoder
+ * @data: the user_stack record's payload
+ * @size: its length in bytes
+ * @ev: the event decode_record() just filled; a record of another task is ignored
+ *
+ * The frames are symbolized; when the probe is at a function's entry, the return address
+ * from DECODE_RET0_FIELD is put in as the first caller. Call right after decode_record().
  */
 void decode_stack(struct decoder *dc, const void *data, int size, struct event *ev);
 
-/* decoder_set_task() - what is known of a task before its events come (a CMD we started) */
+/**
+ * decoder_set_task() - what is known of a task before its events come (a CMD we started)
+ * @dc: the decoder
+ * @tid: the task
+ * @tgid: its process
+ * @comm: its name (up to 15 bytes are kept)
+ */
 void decoder_set_task(struct decoder *dc, int tid, int tgid, const char *comm);
 
-/* decode_fault_addr() - a guard pointer that cannot be dereferenced (< 4096, non-canonical) */
+/**
+ * decode_fault_addr() - whether a guard pointer cannot be dereferenced
+ * @addr: the pointer as fetched
+ * Return: true below 4096 or when it is not canonical (x86-64: bits 47-63 not all equal).
+ */
 bool decode_fault_addr(uint64_t addr);
 
 #endif

@@ -66,19 +66,33 @@ extern const struct render_ops render_tui_ops;
 
 /**
  * render_flush() - write r->out to r->fd completely
+ * @r: the renderer
  * Return: 0, or -EPIPE (reader gone) / -errno; the buffer is emptied in any case.
  */
 int render_flush(struct render *r);
 
-/* render_time() - "12.345678": seconds since the first event, 6 decimals, appended to @sb */
+/**
+ * render_time() - "12.345678": seconds since the first event, 6 decimals
+ * @sb: appended to
+ * @ts: the event's time stamp, ns
+ * @t0: the first event's, ns
+ */
 void render_time(struct strbuf *sb, uint64_t ts, uint64_t t0);
 
-/* render_time_ms() - "12345.679": milliseconds since the first event, 3 decimals (perf trace's
- * time column; the text renderer's), appended to @sb */
+/**
+ * render_time_ms() - "12345.679": milliseconds since the first event, 3 decimals (perf
+ * trace's time column; the text renderer's)
+ * @sb: appended to
+ * @ts: the event's time stamp, ns
+ * @t0: the first event's, ns
+ */
 void render_time_ms(struct strbuf *sb, uint64_t ts, uint64_t t0);
 
-/* render_value_text() - one value as the text renderer shows it (no name): 42, 0x1f,
- * "str"..., 'c', true, RED, sym+0x10, (fault) */
+/**
+ * render_value_text() - one value as the text renderer shows it (no name)
+ * @sb: appended to: 42, 0x1f, "str"..., 'c', true, RED, sym+0x10, (fault)
+ * @v: the value; bytes from the traced program are escaped (escape_untrusted())
+ */
 void render_value_text(struct strbuf *sb, const struct value *v);
 
 /*
@@ -195,9 +209,25 @@ static inline size_t render_safe_len(const char *s, size_t len)
 	return i;
 }
 
-/* render_u64() / render_s64() - fast decimal; render_hex() - "0x1f" */
+/**
+ * render_u64() - fast decimal
+ * @sb: appended to
+ * @v: the number
+ */
 void render_u64(struct strbuf *sb, uint64_t v);
+
+/**
+ * render_s64() - fast signed decimal
+ * @sb: appended to
+ * @v: the number
+ */
 void render_s64(struct strbuf *sb, int64_t v);
+
+/**
+ * render_hex() - "0x1f"
+ * @sb: appended to
+ * @v: the number
+ */
 void render_hex(struct strbuf *sb, uint64_t v);
 
 #endif

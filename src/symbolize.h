@@ -8,24 +8,37 @@
 struct debuginfo;
 struct symbolizer;
 
-/* symbolizer_new() - a cache over debuginfo_symbolize() for @dbg (borrowed; may be NULL) */
+/**
+ * symbolizer_new() - a cache over debuginfo_symbolize()
+ * @dbg: the binary (borrowed; may be NULL: then only processes' maps are used)
+ * Return: a symbolizer for symbolizer_free().
+ */
 struct symbolizer *symbolizer_new(struct debuginfo *dbg);
 
 /**
- * symbolizer_lookup() - "symbol+0xoff" (demangled) for virtual address @vaddr of the binary
+ * symbolizer_lookup() - "symbol+0xoff" (demangled) for a virtual address of the binary
+ * @s: the symbolizer
+ * @vaddr: the address, as in the binary's symbol table
  * Return: a string owned by the symbolizer, valid until the next lookup, or NULL when no
  * symbol covers @vaddr or there is no binary.
  */
 const char *symbolizer_lookup(struct symbolizer *s, uint64_t vaddr);
 
 /**
- * symbolizer_note_task() - read /proc/@tgid/maps now, once per process: call it when a
- * process is first seen, it may have exited by the time its stacks are symbolized
+ * symbolizer_note_task() - read /proc/@tgid/maps now, once per process
+ * @s: the symbolizer
+ * @tgid: the process
+ *
+ * Call it when a process is first seen: it may have exited by the time its stacks are
+ * symbolized.
  */
 void symbolizer_note_task(struct symbolizer *s, int tgid);
 
 /**
  * symbolizer_frame() - a runtime address of process @tgid -> symbol and file
+ * @s: the symbolizer
+ * @tgid: the process
+ * @addr: the address in @tgid
  * @base: load base of the symbolizer's binary in @tgid (from a probe address), used when
  *        the process's maps are unknown (it exited before it was seen); UINT64_MAX: unknown
  * @sym: "symbol+0xoff" (demangled), or NULL when no symbol covers @addr
@@ -38,6 +51,10 @@ void symbolizer_note_task(struct symbolizer *s, int tgid);
 void symbolizer_frame(struct symbolizer *s, int tgid, uint64_t addr, uint64_t base,
 		      const char **sym, const char **path);
 
+/**
+ * symbolizer_free() - free the symbolizer and the libraries it opened; accepts NULL
+ * @s: the symbolizer
+ */
 void symbolizer_free(struct symbolizer *s);
 
 #endif
