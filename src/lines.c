@@ -804,19 +804,11 @@ int lines_for_file(struct debuginfo *dbg, const char *file, long line, struct li
 
 static bool looks_like_file(const char *s, size_t len)
 {
-	static const char *const exts[] = { ".c", ".h", ".cc", ".cpp", ".cxx", ".hpp", ".hh",
-					     ".hxx", ".C", ".go", ".rs", ".s", ".S", ".inc",
-					     ".ipp", ".tcc", ".y", ".l" };
-
 	const char *slash = memrchr(s, '/', len), *last = slash ? slash + 1 : s;
 	size_t llen = len - (size_t)(last - s);
 
-	for (size_t i = 0; i < ARRAY_SIZE(exts); i++) {
-		size_t el = strlen(exts[i]);
-
-		if (len > el && !memcmp(s + len - el, exts[i], el))
-			return true;
-	}
+	if (has_source_ext(s, len))
+		return true;
 	/*
 	 * A path without a source extension ("/usr/include/c++/12/vector") is a file; a Go
 	 * function has its import path's slashes too, but a '.' or '(' in its last part:

@@ -89,16 +89,10 @@ static int parse_num(const char *t, int s, int e, bool hex_ok, unsigned long max
 	return 0;
 }
 
-/* Known source file extensions: "NAME.EXT:LINE" is a file and line. */
-static const char *const src_exts[] = {
-	"c", "h", "cc", "cp", "cpp", "cxx", "c++", "C", "H", "hh", "hpp", "hxx", "h++",
-	"ipp", "tcc", "inl", "inc", "go", "rs", "s", "S", "m", "mm",
-};
-
+/* "NAME.EXT:LINE" with a source file's extension (has_source_ext()) is a file and line. */
 static bool looks_like_file(const char *t, int s, int e)
 {
 	int i, comp = s, dot = -1;
-	size_t k;
 
 	for (i = s; i < e; i++) {
 		if (t[i] == '/')
@@ -110,11 +104,7 @@ static bool looks_like_file(const char *t, int s, int e)
 	}
 	if (dot < 0 || dot == comp || dot + 1 >= e)
 		return false;
-	for (k = 0; k < ARRAY_SIZE(src_exts); k++)
-		if ((int)strlen(src_exts[k]) == e - dot - 1 &&
-		    !memcmp(t + dot + 1, src_exts[k], e - dot - 1))
-			return true;
-	return false;
+	return has_source_ext(t + s, (size_t)(e - s));
 }
 
 /* After the C++ keyword "operator" at t[i..]: how many characters the operator takes. */

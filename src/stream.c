@@ -88,14 +88,6 @@ struct stream {
 	char *held_buf;			/* a copy when its sub-buffer had to be let go */
 };
 
-static uint64_t now_mono(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
-
 /* overrun + commit overrun + dropped events from per_cpu/cpuN/stats */
 static uint64_t cpu_lost_stat(struct stream *st, int cpu, uint64_t *entries)
 {
@@ -179,7 +171,7 @@ static int drain_cpu(struct stream *st, struct cpu_queue *q, int *full_pages, bo
 			break;
 		}
 		q->spare = slot;
-		t = now_mono();
+		t = now_ns();
 		n = read(q->fd, slot, st->subbuf);
 		if (atomic_load(&st->finish))
 			pr_debug("final read cpu%d: %zd %s", q->cpu, n, n < 0 ? strerror(errno) : "");
@@ -616,7 +608,7 @@ enum stream_what stream_next(struct stream *st, struct stream_rec *rec, int time
 wait:
 		/* wait for the drain thread */
 		{
-			uint64_t now = now_mono();
+			uint64_t now = now_ns();
 			struct timespec ts;
 			uint64_t until;
 

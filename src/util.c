@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* util.c - allocation, strbuf, escaping of untrusted bytes, globs, names */
+/* util.c - allocation, strbuf, escaping of untrusted bytes, globs, names, the clock */
 #include <ctype.h>
 #include <fnmatch.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "util.h"
 
@@ -367,4 +368,40 @@ void strlist_release(struct strlist *l)
 	free(l->v);
 	l->v = NULL;
 	l->nr = l->alloc = 0;
+}
+
+/*
+ * Extensions of the source files compilers name in DWARF (C, C++, Go, Rust, assembler,
+ * Objective-C, yacc and lex sources that #line points to), as they are spelled.
+ */
+static const char *const source_exts[] = {
+	"c", "h", "cc", "cp", "cpp", "cxx", "c++", "C", "H", "hh", "hpp", "hxx", "h++",
+	"ipp", "tcc", "inl", "inc", "go", "rs", "s", "S", "m", "mm", "y", "l",
+};
+
+bool has_source_ext(const char *name, size_t len)
+{
+	const char *end = name + len, *dot = NULL;
+
+	for (const char *p = end; p > name && p[-1] != '/'; p--) {
+		if (p[-1] == '.') {
+			dot = p - 1;
+			break;
+		}
+	}
+	if (!dot)
+		return false;
+	for (size_t i = 0; i < ARRAY_SIZE(source_exts); i++)
+		if (strlen(source_exts[i]) == (size_t)(end - dot - 1) &&
+		    !memcmp(dot + 1, source_exts[i], (size_t)(end - dot - 1)))
+			return true;
+	return false;
+}
+
+uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }

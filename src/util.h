@@ -1,11 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* util.h - allocation that never returns NULL, growable strings, escaping of untrusted bytes */
+/*
+ * util.h - allocation that never returns NULL, growable strings, escaping of untrusted bytes,
+ * globs and names, the clock
+ */
 #ifndef UPF_UTIL_H
 #define UPF_UTIL_H
 
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define PRINTF(f, a) __attribute__((format(printf, f, a)))
@@ -100,5 +104,19 @@ int str_distance(const char *a, const char *b);
  * characters become '_', runs of '_' collapse, a leading digit gets '_' in front,
  * cut at @max characters. Returns a new string. */
 char *sanitize_ident(const char *s, size_t max);
+
+/**
+ * has_source_ext() - the last path component of @name (@len bytes) ends in a source file's
+ * extension: ".c", ".cpp", ".go", ".rs", ".S", ... The one list that tells a place
+ * "orders.c:42" (file and line) from "main.run:3" (function and relative line), for PROBE
+ * and for -L.
+ */
+bool has_source_ext(const char *name, size_t len);
+
+/**
+ * now_ns() - CLOCK_MONOTONIC in ns: the clock of the session's trace_clock "mono", so
+ * timeouts, ticks and event times compare
+ */
+uint64_t now_ns(void);
 
 #endif

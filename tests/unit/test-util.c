@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* test-util.c - escaping of untrusted bytes, JSON strings, names, globs, distances, strbuf */
+/*
+ * test-util.c - escaping of untrusted bytes, JSON strings, names, globs, distances, strbuf,
+ * source file names
+ */
 #include <stdlib.h>
 
 #include "../../src/util.h"
@@ -191,6 +194,22 @@ static void test_strbuf(void)
 	strbuf_release(&sb);
 }
 
+#define SRC(lit) has_source_ext(lit, sizeof(lit) - 1)
+
+/* the one list of source extensions, shared by PROBE ("file.c:12") and -L */
+static void test_source_ext(void)
+{
+	TEST_TRUE(SRC("orders.c"));
+	TEST_TRUE(SRC("src/dir.v2/server.go"));
+	TEST_TRUE(SRC("x.cpp") && SRC("x.c++") && SRC("x.rs") && SRC("x.S") && SRC("x.y"));
+	TEST_TRUE(!SRC("main.run"));
+	TEST_TRUE(!SRC("main.(*server).handleRequest"));
+	TEST_TRUE(!SRC("dir.c/vector"));		/* the extension of the last component */
+	TEST_TRUE(!SRC("Makefile"));
+	TEST_TRUE(!SRC("x."));
+	TEST_TRUE(has_source_ext("a.go:12", 4));	/* only @len bytes count */
+}
+
 int main(void)
 {
 	test_escape_untrusted();
@@ -199,5 +218,6 @@ int main(void)
 	test_glob();
 	test_distance();
 	test_strbuf();
+	test_source_ext();
 	return TEST_DONE();
 }
