@@ -5,7 +5,6 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <dirent.h>
 #include <poll.h>
 #include <pthread.h>
 #include <sched.h>
@@ -20,9 +19,7 @@
 #include <unistd.h>
 
 #include <traceevent/event-parse.h>
-#include <tracefs.h>
 
-#undef ARRAY_SIZE
 #include "decode.h"
 #include "log.h"
 #include "parse.h"
@@ -50,8 +47,7 @@ struct tp_batch {
 
 struct session {
 	const struct trace_opts *o;
-	char group[64];		/* upfront_<pid>: events and instance */
-	struct tracefs_instance *inst;
+	struct tracing *t;	/* the group and instance upfront_<pid> */
 	struct tep_handle *tep;
 	struct decoder *dc;
 	struct stream *st;
@@ -68,7 +64,6 @@ struct session {
 	int status;
 	pid_t child;
 	bool child_exited;
-	bool have_events;	/* something was added to uprobe_events */
 	const char *count_name;	/* deliver(): the last event's name and its index in evs */
 	size_t count_idx;
 	bool can_idle;		/* output to a file or pipe: decode at idle priority */
@@ -103,55 +98,10 @@ static void on_signal(int sig)
 	errno = saved_errno;
 }
 
-static bool pid_alive(long pid)
+/* the session's probe group (tracing_group()) */
+static const char *session_group(const struct session *s)
 {
-	return pid > 0 && (kill((pid_t)pid, 0) == 0 || errno == EPERM);
-}
-
-/* upfront_<pid> whose pid is dead; @name is a group or instance name */
-static bool name_is_stale(const char *name)
-{
-	char *end;
-	long pid;
-
-	if (strncmp(name, "upfront_", 8) != 0)
-		return false;
-	pid = strtol(name + 8, &end, 10);
-	return !*end && end != name + 8 && !pid_alive(pid);
-}
-
-/* Remove instances and uprobe groups of dead runs (kill -9, power loss); never live ones. */
-static void reap_stale(void)
-{
-	char **names = tracefs_instances("^upfront_[0-9]*$");
-	struct tracefs_dynevent **devs;
-
-	for (size_t i = 0; names && names[i]; i++) {
-		struct tracefs_instance *inst;
-
-		if (!name_is_stale(names[i]))
-			continue;
-		inst = tracefs_instance_alloc(NULL, names[i]);
-		if (inst) {
-			pr_info("removing instance %s of a dead run", names[i]);
-			tracefs_trace_off(inst);
-			tracefs_instance_destroy(inst);
-			tracefs_instance_free(inst);
-		}
-	}
-	tracefs_list_free(names);
-	devs = tracefs_dynevent_get_all(TRACEFS_DYNEVENT_UPROBE | TRACEFS_DYNEVENT_URETPROBE, NULL);
-	for (size_t i = 0; devs && devs[i]; i++) {
-		char *sys = NULL;
-
-		tracefs_dynevent_info(devs[i], &sys, NULL, NULL, NULL, NULL);
-		if (sys && name_is_stale(sys)) {
-			pr_info("removing events of a dead run (%s)", sys);
-			tracefs_dynevent_destroy(devs[i], true);
-		}
-		free(sys);
-	}
-	tracefs_dynevent_list_free(devs);
+	return tracing_group(s->t);
 }
 
 static struct session_event *session_find(struct session *s, const char *sys, const char *name)
@@ -184,7 +134,7 @@ static int tep_load_event(struct session *s, const char *sys, const char *name, 
 
 	if (tep_find_event_by_name(s->tep, sys, name))
 		return 0;
-	fmt = tracefs_event_file_read(NULL, sys, name, "format", &size);
+	fmt = tracing_event_format(sys, name, &size);
 	if (!fmt)
 		return diag_fail(d, "cannot read the format of %s:%s", sys, name);
 	if (tep_parse_event(s->tep, fmt, size, sys)) {
@@ -227,21 +177,14 @@ static void filter_hint(const struct trace_probe *tp, const char *filter, struct
 static int write_filter(struct session *s, const char *sys, const char *name,
 			const struct trace_probe *tp, struct diag *d)
 {
+	int ret;
+
 	if (!s->o->filter || !*s->o->filter)
 		return 0;
-	tracefs_error_clear(s->inst);
-	if (tracefs_event_file_write(s->inst, sys, name, "filter", s->o->filter) < 0) {
-		struct strbuf why = STRBUF_INIT;
-		int err = errno;
-
-		tracing_error_text(s->inst, &why);
-		diag_error(d, SPAN_NONE, "the kernel rejected the filter '%s' on %s: %s",
-			   s->o->filter, name, why.len ? why.buf : strerror(err ? err : EINVAL));
+	ret = tracing_set_filter(s->t, sys, name, s->o->filter, d);
+	if (ret < 0)
 		filter_hint(tp, s->o->filter, d);
-		strbuf_release(&why);
-		return -EINVAL;
-	}
-	return 0;
+	return ret;
 }
 
 /*
@@ -269,28 +212,23 @@ static int session_add_tps(struct session *s, struct trace_probe *tps, size_t nr
 	size_t first_new_ev = s->nr_evs;
 	int ret;
 
-	for (size_t i = 0; i < nr; i++) {
-		free(tps[i].group);
-		tps[i].group = xstrdup(s->group);
-		if (s->o->stack)
-			add_ret0_field(&tps[i]);
-	}
-	ret = tracing_add_probes(tps, nr, d);
+	for (size_t i = 0; i < nr && s->o->stack; i++)
+		add_ret0_field(&tps[i]);
+	ret = tracing_add(s->t, tps, nr, d);
 	if (ret < 0)
 		return ret;
-	s->have_events = true;
 	ALLOC_GROW(s->batches, s->nr_batches + 1, s->alloc_batches);
 	s->batches[s->nr_batches++] = (struct tp_batch){ tps, nr, owned };
 	for (size_t i = 0; i < nr; i++) {
-		struct session_event *e = session_find(s, s->group, tps[i].event);
+		struct session_event *e = session_find(s, tps[i].group, tps[i].event);
 
 		if (!e) {
-			e = session_event_new(s, s->group, tps[i].event);
+			e = session_event_new(s, tps[i].group, tps[i].event);
 			e->tp = &tps[i];
-			ret = tep_load_event(s, s->group, tps[i].event, d);
+			ret = tep_load_event(s, tps[i].group, tps[i].event, d);
 			if (ret < 0)
 				return ret;
-			ret = write_filter(s, s->group, tps[i].event, &tps[i], d);
+			ret = write_filter(s, tps[i].group, tps[i].event, &tps[i], d);
 			if (ret < 0)
 				return ret;
 		}
@@ -298,27 +236,12 @@ static int session_add_tps(struct session *s, struct trace_probe *tps, size_t nr
 		if (ret < 0)
 			return ret;
 	}
-	if (enable) {
-		for (size_t i = first_new_ev; i < s->nr_evs; i++)
-			if (tracefs_event_enable(s->inst, s->evs[i].sys, s->evs[i].name) < 0)
-				return diag_fail(d, "cannot enable %s:%s: %s", s->evs[i].sys,
-						 s->evs[i].name, strerror(errno));
+	for (size_t i = first_new_ev; enable && i < s->nr_evs; i++) {
+		ret = tracing_event_enable(s->t, s->evs[i].sys, s->evs[i].name, d);
+		if (ret < 0)
+			return ret;
 	}
 	return 0;
-}
-
-/* Delete one event of our group (all its probe points). */
-static void delete_event(const char *sys, const char *name)
-{
-	struct tracefs_dynevent *dev = tracefs_dynevent_get(TRACEFS_DYNEVENT_UPROBE, sys, name);
-
-	if (!dev)
-		dev = tracefs_dynevent_get(TRACEFS_DYNEVENT_URETPROBE, sys, name);
-	if (dev) {
-		if (tracefs_dynevent_destroy(dev, true) < 0)
-			pr_warn("could not remove %s:%s: %s", sys, name, strerror(errno));
-		tracefs_dynevent_free(dev);
-	}
 }
 
 int session_add_probe_text(struct session *s, const char *text, struct diag *d)
@@ -342,7 +265,7 @@ int session_add_probe_text(struct session *s, const char *text, struct diag *d)
 	for (size_t i = 0; i < nr; i++) {
 		char *base = xstrdup(tps[i].event);
 
-		for (int n = 1; session_find(s, s->group, tps[i].event); n++) {
+		for (int n = 1; session_find(s, session_group(s), tps[i].event); n++) {
 			bool same_spec = false;
 
 			for (size_t k = 0; k < i; k++)
@@ -359,8 +282,8 @@ int session_add_probe_text(struct session *s, const char *text, struct diag *d)
 		/* take back what this call added */
 		for (size_t i = nr_evs; i < s->nr_evs; i++) {
 			decoder_remove(s->dc, s->evs[i].sys, s->evs[i].name);
-			tracefs_event_disable(s->inst, s->evs[i].sys, s->evs[i].name);
-			delete_event(s->evs[i].sys, s->evs[i].name);
+			tracing_event_disable(s->t, s->evs[i].sys, s->evs[i].name);
+			tracing_event_delete(s->t, s->evs[i].name);
 			s->evs[i].removed = true;
 		}
 		if (s->nr_batches && s->batches[s->nr_batches - 1].tps == tps)
@@ -373,16 +296,16 @@ int session_add_probe_text(struct session *s, const char *text, struct diag *d)
 int session_remove_event(struct session *s, const char *name, struct diag *d)
 {
 	const char *colon = strchr(name, ':');
-	char *sys = colon ? xstrndup(name, colon - name) : xstrdup(s->group);
+	char *sys = colon ? xstrndup(name, colon - name) : xstrdup(session_group(s));
 	struct session_event *e = session_find(s, sys, colon ? colon + 1 : name);
 
 	free(sys);
 	if (!e)
 		return diag_error(d, SPAN_NONE, "no event '%s' in this session", name);
 	decoder_remove(s->dc, e->sys, e->name);
-	tracefs_event_disable(s->inst, e->sys, e->name);
+	tracing_event_disable(s->t, e->sys, e->name);
 	if (!e->generic && !s->o->keep)
-		delete_event(e->sys, e->name);
+		tracing_event_delete(s->t, e->name);
 	e->removed = true;
 	return 0;
 }
@@ -430,7 +353,7 @@ static int add_extra_event(struct session *s, const char *spec, struct diag *d)
 		return diag_error(d, SPAN_NONE, "-e wants SYS:EVENT, not '%s'", spec);
 	sys = xstrndup(spec, sep - spec);
 	name = xstrdup(sep + 1);
-	if (!tracefs_event_file_exists(NULL, sys, name, "format")) {
+	if (!tracing_event_exists(sys, name)) {
 		ret = diag_error(d, SPAN_NONE, "no tracefs event %s:%s", sys, name);
 		diag_hint(d, "see /sys/kernel/tracing/available_events");
 		goto out;
@@ -445,43 +368,6 @@ static int add_extra_event(struct session *s, const char *spec, struct diag *d)
 out:
 	free(sys);
 	free(name);
-	return ret;
-}
-
-/* Limit the instance's events to these tasks and their children. */
-static int set_event_pids(struct session *s, const pid_t *pids, size_t nr, bool threads,
-			  struct diag *d)
-{
-	struct strbuf sb = STRBUF_INIT;
-	int ret = 0;
-
-	for (size_t i = 0; i < nr; i++) {
-		char path[64];
-		DIR *dir;
-		struct dirent *de;
-
-		if (!pid_alive(pids[i])) {
-			ret = diag_error(d, SPAN_NONE, "no process %d", (int)pids[i]);
-			goto out;
-		}
-		strbuf_addf(&sb, "%d ", (int)pids[i]);
-		if (!threads)
-			continue;
-		/* set_event_pid filters by task: every thread of the process */
-		snprintf(path, sizeof(path), "/proc/%d/task", (int)pids[i]);
-		dir = opendir(path);
-		while (dir && (de = readdir(dir))) {
-			if (de->d_name[0] != '.' && atoi(de->d_name) != pids[i])
-				strbuf_addf(&sb, "%s ", de->d_name);
-		}
-		if (dir)
-			closedir(dir);
-	}
-	tracefs_instance_file_write(s->inst, "options/event-fork", "1");
-	if (tracefs_instance_file_write(s->inst, "set_event_pid", sb.buf) < 0)
-		ret = diag_fail(d, "cannot write set_event_pid: %s", strerror(errno));
-out:
-	strbuf_release(&sb);
 	return ret;
 }
 
@@ -542,15 +428,11 @@ static pid_t spawn_cmd(char **cmd, bool detach, int *go_fd, int *err_fd, struct 
  * rest absorbs its latency), or UPFRONT_BUFFER_KB from the environment (tests use a tiny
  * one to provoke lost events).
  */
-static void set_buffer_size(struct session *s)
+static unsigned long buffer_kb(void)
 {
 	const char *env = getenv("UPFRONT_BUFFER_KB");
-	char kb[32];
 
-	snprintf(kb, sizeof(kb), "%lu", env && atol(env) > 0 ? (unsigned long)atol(env) :
-		 (unsigned long)DEFAULT_BUFFER_KB);
-	if (tracefs_instance_file_write(s->inst, "buffer_size_kb", kb) < 0)
-		pr_warn("cannot set buffer_size_kb %s: %s", kb, strerror(errno));
+	return env && atol(env) > 0 ? (unsigned long)atol(env) : DEFAULT_BUFFER_KB;
 }
 
 static int session_setup(struct session *s, struct trace_probe *tps, size_t nr, struct diag *d)
@@ -558,16 +440,9 @@ static int session_setup(struct session *s, struct trace_probe *tps, size_t nr, 
 	const struct trace_opts *o = s->o;
 	int ret, stack_id = 0;
 
-	reap_stale();
-	snprintf(s->group, sizeof(s->group), "upfront_%d", (int)getpid());
-	s->inst = tracefs_instance_create(s->group);
-	if (!s->inst)
-		return diag_fail(d, "cannot create tracefs instance %s: %s", s->group,
-				 strerror(errno));
-	tracefs_trace_off(s->inst);
-	if (tracefs_instance_file_write(s->inst, "trace_clock", "mono") < 0)
-		pr_warn("cannot set trace_clock mono: %s", strerror(errno));
-	set_buffer_size(s);
+	s->t = tracing_new(buffer_kb(), o->keep, d);
+	if (!s->t)
+		return -EIO;
 
 	/*
 	 * Formats are loaded per event as they are added (tep_load_event); walking every
@@ -580,10 +455,8 @@ static int session_setup(struct session *s, struct trace_probe *tps, size_t nr, 
 	tep_set_page_size(s->tep, getpagesize());
 	{
 		int size = 0;
-		char *hp = tracefs_event_file_read(NULL, "header_page", NULL, NULL, &size);
+		char *hp = tracing_header_page(&size);
 
-		if (!hp)
-			hp = tracefs_instance_file_read(NULL, "events/header_page", &size);
 		if (hp)
 			tep_parse_header_page(s->tep, hp, size, sizeof(long));
 		free(hp);
@@ -591,9 +464,9 @@ static int session_setup(struct session *s, struct trace_probe *tps, size_t nr, 
 	s->dc = decoder_new(s->tep, o->dbg, true);
 	if (o->stack) {
 		/* a user_stack record (8 frame-pointer frames) after each event */
-		if (tracefs_instance_file_write(s->inst, "options/userstacktrace", "1") < 0)
-			return diag_fail(d, "cannot enable options/userstacktrace: %s",
-					 strerror(errno));
+		ret = tracing_enable_user_stacks(s->t, d);
+		if (ret < 0)
+			return ret;
 		ret = tep_load_event(s, "ftrace", "user_stack", d);
 		if (ret < 0)
 			return ret;
@@ -613,68 +486,18 @@ static int session_setup(struct session *s, struct trace_probe *tps, size_t nr, 
 			return ret;
 	}
 	if (o->nr_pids) {
-		ret = set_event_pids(s, o->pids, o->nr_pids, true, d);
+		ret = tracing_set_pids(s->t, o->pids, o->nr_pids, true, d);
 		if (ret < 0)
 			return ret;
 	}
 	/* UPFRONT_QUEUE_PAGES: a small queue for tests of a decoder that falls behind */
-	s->st = stream_open(s->inst, s->tep, getenv("UPFRONT_QUEUE_PAGES") ?
+	s->st = stream_open(s->t, s->tep, getenv("UPFRONT_QUEUE_PAGES") ?
 			    (unsigned int)atoi(getenv("UPFRONT_QUEUE_PAGES")) : 0, d);
 	if (!s->st)
 		return -EIO;
 	if (stack_id > 0)
 		stream_set_attach(s->st, stack_id);
 	return 0;
-}
-
-static void session_cleanup(struct session *s)
-{
-	if (s->inst) {
-		tracefs_trace_off(s->inst);
-		if (!s->o->keep) {
-			/*
-			 * Removing the instance disables its events. EBUSY while another
-			 * process holds one of its files open (libtracefs' forced removal
-			 * walks every instance): try again for a while.
-			 */
-			int ret, tries = 0;
-
-			while ((ret = tracefs_instance_destroy(s->inst)) < 0 && errno == EBUSY &&
-			       tries++ < 200)
-				usleep(10000);
-			if (ret < 0)
-				pr_warn("could not remove instance %s: %s", s->group,
-					strerror(errno));
-		}
-		tracefs_instance_free(s->inst);
-		s->inst = NULL;
-	}
-	if (s->have_events && !s->o->keep) {
-		struct tracefs_dynevent **devs = tracefs_dynevent_get_all(
-			TRACEFS_DYNEVENT_UPROBE | TRACEFS_DYNEVENT_URETPROBE, s->group);
-		char *last = NULL;
-
-		for (size_t i = 0; devs && devs[i]; i++) {
-			char *ev = NULL;
-
-			tracefs_dynevent_info(devs[i], NULL, &ev, NULL, NULL, NULL);
-			/* one removal takes every probe point of an event */
-			if (ev && (!last || strcmp(last, ev))) {
-				/* enabled nowhere now: no need to walk other instances (force) */
-				if (tracefs_dynevent_destroy(devs[i], false) < 0 && errno != ENOENT &&
-				    tracefs_dynevent_destroy(devs[i], true) < 0 && errno != ENOENT)
-					pr_warn("could not remove %s:%s: %s", s->group, ev,
-						strerror(errno));
-			}
-			free(last);
-			last = ev;
-		}
-		free(last);
-		tracefs_dynevent_list_free(devs);
-	} else if (s->o->keep && s->have_events) {
-		pr_warn("kept group %s and instance %s (remove with upfront -d '%s:*')", s->group,
-			s->group, s->group);
-	}
 }
 
 static const struct render_ops *pick_renderer(enum render_mode mode)
@@ -844,6 +667,42 @@ static int render_tick(struct session *s)
 	return ret;
 }
 
+/* Every exit path: stop recording, drain what the kernel holds, render it. */
+static void final_drain(struct session *s)
+{
+	uint64_t give_up = 0;	/* set while nothing comes */
+
+	set_idle(s, false);
+	tracing_off(s->t);
+	/*
+	 * The session ended first: end CMD too, now, not after the backlog is shown (which
+	 * may take seconds while CMD runs on untraced)
+	 */
+	if (s->child > 0 && !s->child_exited)
+		kill(s->child, SIGTERM);
+	stream_finish(s->st);
+	for (;;) {
+		struct stream_rec rec;
+		enum stream_what w = stream_next(s->st, &rec, 50);
+
+		if (w == STREAM_END)
+			break;
+		if (w == STREAM_RECORD)
+			deliver(s, &rec);
+		else if (w == STREAM_LOST && !s->quiet)
+			s->r.ops->lost(&s->r, rec.cpu, rec.lost);
+		/* showing the backlog may take longer: give up only when nothing comes */
+		if (w != STREAM_IDLE) {
+			give_up = 0;
+		} else if (!give_up) {
+			give_up = now_ns() + FINAL_DRAIN_NS;
+		} else if (now_ns() > give_up) {
+			pr_warn("gave up draining the ring buffers");
+			break;
+		}
+	}
+}
+
 static void main_loop(struct session *s)
 {
 	unsigned int tick_ms = s->r.ops->tick_ms ? s->r.ops->tick_ms : DEFAULT_TICK_MS;
@@ -908,40 +767,45 @@ static void main_loop(struct session *s)
 			}
 		}
 	}
-	/* every exit path: stop recording, drain what the kernel holds, render it */
-	set_idle(s, false);
-	tracefs_trace_off(s->inst);
-	/*
-	 * The session ended first: end CMD too, now, not after the backlog is shown (which
-	 * may take seconds while CMD runs on untraced)
-	 */
-	if (s->child > 0 && !s->child_exited)
-		kill(s->child, SIGTERM);
-	stream_finish(s->st);
-	{
-		uint64_t give_up = 0;	/* set while nothing comes */
+	final_drain(s);
+}
 
-		for (;;) {
-			struct stream_rec rec;
-			enum stream_what w = stream_next(s->st, &rec, 50);
+/* Wait for CMD: SIGTERM, and SIGKILL after a second. */
+static void child_reap(struct session *s)
+{
+	int st;
 
-			if (w == STREAM_END)
-				break;
-			if (w == STREAM_RECORD)
-				deliver(s, &rec);
-			else if (w == STREAM_LOST && !s->quiet)
-				s->r.ops->lost(&s->r, rec.cpu, rec.lost);
-			/* showing the backlog may take longer: give up only when nothing comes */
-			if (w != STREAM_IDLE) {
-				give_up = 0;
-			} else if (!give_up) {
-				give_up = now_ns() + FINAL_DRAIN_NS;
-			} else if (now_ns() > give_up) {
-				pr_warn("gave up draining the ring buffers");
-				break;
-			}
-		}
+	if (s->child <= 0)
+		return;
+	if (s->child_exited) {
+		waitpid(s->child, &st, 0);
+		return;
 	}
+	kill(s->child, SIGTERM);	/* again: it may have been started late */
+	for (int i = 0; i < 100 && waitpid(s->child, &st, WNOHANG) == 0; i++)
+		usleep(10000);
+	if (waitpid(s->child, &st, WNOHANG) == 0) {
+		kill(s->child, SIGKILL);
+		waitpid(s->child, &st, 0);
+	}
+}
+
+/* Free what the session holds in memory (tracefs is tracing_free()'s). */
+static void session_release(struct session *s)
+{
+	decoder_free(s->dc);
+	if (s->tep)
+		tep_free(s->tep);
+	for (size_t i = 0; i < s->nr_batches; i++)
+		if (s->batches[i].owned)
+			trace_probes_free(s->batches[i].tps, s->batches[i].nr);
+	free(s->batches);
+	for (size_t i = 0; i < s->nr_evs; i++) {
+		free(s->evs[i].sys);
+		free(s->evs[i].name);
+	}
+	free(s->evs);
+	strbuf_release(&s->r.out);
 }
 
 int trace_run(const struct trace_opts *o, struct trace_probe *tps, size_t nr, struct diag *d)
@@ -979,7 +843,7 @@ int trace_run(const struct trace_opts *o, struct trace_probe *tps, size_t nr, st
 			ret = -EIO;
 			goto out;
 		}
-		ret = set_event_pids(s, &s->child, 1, false, d);
+		ret = tracing_set_pids(s->t, &s->child, 1, false, d);
 		if (ret < 0)
 			goto out;
 		{
@@ -996,13 +860,11 @@ int trace_run(const struct trace_opts *o, struct trace_probe *tps, size_t nr, st
 	s->render_open = true;
 	/* enable in our instance only, then start recording */
 	for (size_t i = 0; i < s->nr_evs; i++) {
-		if (tracefs_event_enable(s->inst, s->evs[i].sys, s->evs[i].name) < 0) {
-			ret = diag_fail(d, "cannot enable %s:%s: %s", s->evs[i].sys,
-					s->evs[i].name, strerror(errno));
+		ret = tracing_event_enable(s->t, s->evs[i].sys, s->evs[i].name, d);
+		if (ret < 0)
 			goto out;
-		}
 	}
-	tracefs_trace_on(s->inst);
+	tracing_on(s->t);
 	if (s->child > 0) {
 		int e = 0;
 
@@ -1032,35 +894,10 @@ out:
 		fprintf(stderr, "upfront: %llu events, %llu lost\n",
 			(unsigned long long)s->nr_events, (unsigned long long)ss.lost);
 	stream_free(s->st);
-	session_cleanup(s);
-	if (s->child > 0) {
-		int st;
-
-		if (!s->child_exited) {
-			kill(s->child, SIGTERM);	/* again: it may have been started late */
-			for (int i = 0; i < 100 && waitpid(s->child, &st, WNOHANG) == 0; i++)
-				usleep(10000);
-			if (waitpid(s->child, &st, WNOHANG) == 0) {
-				kill(s->child, SIGKILL);
-				waitpid(s->child, &st, 0);
-			}
-		} else {
-			waitpid(s->child, &st, 0);
-		}
-	}
-	decoder_free(s->dc);
-	if (s->tep)
-		tep_free(s->tep);
-	for (size_t i = 0; i < s->nr_batches; i++)
-		if (s->batches[i].owned)
-			trace_probes_free(s->batches[i].tps, s->batches[i].nr);
-	free(s->batches);
-	for (size_t i = 0; i < s->nr_evs; i++) {
-		free(s->evs[i].sys);
-		free(s->evs[i].name);
-	}
-	free(s->evs);
-	strbuf_release(&s->r.out);
+	tracing_free(s->t);	/* after the stream: its open files keep the instance busy */
+	s->t = NULL;
+	child_reap(s);
+	session_release(s);
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
 	sigaction(SIGHUP, &old_hup, NULL);

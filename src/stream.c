@@ -19,10 +19,10 @@
 
 #include <traceevent/event-parse.h>
 #include <traceevent/kbuffer.h>
-#include <tracefs.h>
 
 #include "log.h"
 #include "stream.h"
+#include "tracing.h"
 
 /* Events a CPU found empty at T may still commit a record stamped a little before T. */
 #define MERGE_SLACK_NS 5000000ULL
@@ -68,7 +68,7 @@ struct stream {
 	int nr_cpus;
 	unsigned int nr_slots;
 	int subbuf;
-	struct tracefs_instance *inst;
+	struct tracing *t;
 	pthread_t thread;
 	bool thread_started;
 	_Atomic int finish;		/* 1: final pass requested; 2: final pass done */
@@ -88,26 +88,15 @@ struct stream {
 	char *held_buf;			/* a copy when its sub-buffer had to be let go */
 };
 
-/* overrun + commit overrun + dropped events from per_cpu/cpuN/stats */
+/* events the ring buffer of @cpu lost since it was created (0 when it cannot tell) */
 static uint64_t cpu_lost_stat(struct stream *st, int cpu, uint64_t *entries)
 {
-	char path[64], *text, *p;
-	uint64_t sum = 0;
+	struct tracing_cpu_stats cs;
 
-	snprintf(path, sizeof(path), "per_cpu/cpu%d/stats", cpu);
-	text = tracefs_instance_file_read(st->inst, path, NULL);
-	if (!text)
-		return 0;
-	if ((p = strstr(text, "\noverrun: ")))
-		sum += strtoull(p + 10, NULL, 10);
-	if ((p = strstr(text, "commit overrun: ")))
-		sum += strtoull(p + 16, NULL, 10);
-	if ((p = strstr(text, "dropped events: ")))
-		sum += strtoull(p + 16, NULL, 10);
+	tracing_cpu_stats(st->t, cpu, &cs);
 	if (entries)
-		*entries = strtoull(text + 9, NULL, 10);	/* "entries: N" comes first */
-	free(text);
-	return sum;
+		*entries = cs.entries;
+	return cs.lost;
 }
 
 /* bytes of records in a sub-buffer: the header's commit field without its flag bits */
@@ -315,24 +304,17 @@ static size_t default_queue_bytes(void)
 	return b;
 }
 
-struct stream *stream_open(struct tracefs_instance *inst, struct tep_handle *tep,
-			   unsigned int queue_pages, struct diag *d)
+struct stream *stream_open(struct tracing *t, struct tep_handle *tep, unsigned int queue_pages,
+			   struct diag *d)
 {
 	struct stream *st = xcalloc(1, sizeof(*st));
-	char *kb;
 	sigset_t all, old;
 	int ncpu = sysconf(_SC_NPROCESSORS_CONF);
 
-	st->inst = inst;
+	st->t = t;
 	/* default: 64 MB of queue in all, at least 256 sub-buffers per CPU */
 	st->nr_slots = queue_pages;
-	st->subbuf = getpagesize();
-	kb = tracefs_instance_file_read(inst, "buffer_subbuf_size_kb", NULL);
-	if (kb) {
-		if (atoi(kb) > 0)
-			st->subbuf = atoi(kb) * 1024;
-		free(kb);
-	}
+	st->subbuf = tracing_subbuf_size(t);
 	if (!st->nr_slots) {
 		st->nr_slots = default_queue_bytes() / st->subbuf / (ncpu > 0 ? ncpu : 1);
 		if (st->nr_slots < 256)
@@ -343,21 +325,12 @@ struct stream *stream_open(struct tracefs_instance *inst, struct tep_handle *tep
 	st->q = xcalloc(ncpu, sizeof(*st->q));
 	for (int cpu = 0; cpu < ncpu; cpu++) {
 		struct cpu_queue *q = &st->q[st->nr_cpus];
-		char *path = tracefs_instance_get_file(inst, "per_cpu");
-		char *file = xasprintf("%s/cpu%d/trace_pipe_raw", path, cpu);
 
-		tracefs_put_tracing_file(path);
-		q->fd = open(file, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-		if (q->fd < 0) {
-			if (errno == ENOENT) {	/* an offline or absent CPU */
-				free(file);
-				continue;
-			}
-			diag_fail(d, "cannot open %s: %s", file, strerror(errno));
-			free(file);
+		q->fd = tracing_cpu_open_raw(t, cpu, d);
+		if (q->fd == -ENOENT)	/* an offline or absent CPU */
+			continue;
+		if (q->fd < 0)
 			goto err;
-		}
-		free(file);
 		q->cpu = cpu;
 		q->ring = xcalloc(st->nr_slots, sizeof(*q->ring));
 		q->freed = xcalloc(st->nr_slots, sizeof(*q->freed));
@@ -372,8 +345,7 @@ struct stream *stream_open(struct tracefs_instance *inst, struct tep_handle *tep
 	 * short). The wakeups themselves are cheap now that a drain stops at a partly filled
 	 * sub-buffer instead of chasing the writer.
 	 */
-	if (tracefs_instance_file_write(inst, "buffer_percent", "50") < 0)
-		pr_debug("cannot set buffer_percent: %s", strerror(errno));
+	tracing_set_wakeup(t, 50);
 	st->pfds = xcalloc(st->nr_cpus + 1, sizeof(*st->pfds));
 	for (int c = 0; c < st->nr_cpus; c++) {
 		st->pfds[c].fd = st->q[c].fd;

@@ -9,7 +9,7 @@
 #include "diag.h"
 
 struct stream;
-struct tracefs_instance;
+struct tracing;
 struct tep_handle;
 
 /* What stream_next() returns. */
@@ -40,7 +40,7 @@ struct stream_stats {
 };
 
 /**
- * stream_open() - open every CPU's trace_pipe_raw of @inst (non-blocking) and start the drain
+ * stream_open() - open every CPU's trace_pipe_raw of session @t (non-blocking) and start the drain
  * thread that copies whole sub-buffers into a bounded queue per CPU (@queue_pages each;
  * 0: 1/16 of the RAM in all, within 64 MB .. 1 GB, taken as the backlog grows). The drain never
  * waits on decoding: when a queue is full the kernel buffers. The drain thread runs at
@@ -49,8 +49,8 @@ struct stream_stats {
  * @tep: the event formats (for the header page / kbuffer layout)
  * Return: the stream, or NULL with @d filled.
  */
-struct stream *stream_open(struct tracefs_instance *inst, struct tep_handle *tep,
-			   unsigned int queue_pages, struct diag *d);
+struct stream *stream_open(struct tracing *t, struct tep_handle *tep, unsigned int queue_pages,
+			   struct diag *d);
 
 /**
  * stream_next() - the next event in time order across CPUs

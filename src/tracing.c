@@ -1,13 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* tracing.c - tracefs: kernel features from README, persistent probes (-a, -l, -d) */
+/*
+ * tracing.c - every tracefs call: kernel features from README, persistent probes (-a, -l,
+ * -d), a session's private group and instance (upfront_<pid>) and their removal
+ */
 #define LOG_DOMAIN "tracing"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <tracefs.h>
 
 #include "debuginfo.h"
@@ -120,18 +126,44 @@ static void split_glob(const char *glob, char **group, char **event)
 	}
 }
 
-/* upfront_<pid> of a live session other than ours: never touched through a glob */
-static bool group_is_live_session(const char *group)
+/*
+ * The session naming rule, the one place that knows it: a trace session's uprobe group and
+ * its instance are both named upfront_<pid>, the pid of the upfront process that owns them.
+ * While that process lives, nothing else removes them (not even -d with a glob); once it is
+ * gone (kill -9, power loss) the next session removes them.
+ */
+#define SESSION_PREFIX "upfront_"
+
+static bool pid_alive(pid_t pid)
 {
+	return pid > 0 && (kill(pid, 0) == 0 || errno == EPERM);
+}
+
+/* The pid in a session's name "upfront_<pid>" (a group or an instance); 0 for other names. */
+static pid_t session_name_pid(const char *name)
+{
+	size_t n = strlen(SESSION_PREFIX);
 	char *end;
 	long pid;
 
-	if (strncmp(group, "upfront_", 8) != 0)
-		return false;
-	pid = strtol(group + 8, &end, 10);
-	if (*end || pid <= 0)
-		return false;
-	return kill((pid_t)pid, 0) == 0 || errno == EPERM;
+	if (strncmp(name, SESSION_PREFIX, n) != 0 || !isdigit((unsigned char)name[n]))
+		return 0;
+	pid = strtol(name + n, &end, 10);
+	return *end || pid <= 0 || pid != (pid_t)pid ? 0 : (pid_t)pid;
+}
+
+/* upfront_<pid> of a live session: never touched through a glob */
+static bool group_is_live_session(const char *group)
+{
+	return pid_alive(session_name_pid(group));
+}
+
+/* upfront_<pid> whose process is gone: removed by the next session */
+static bool name_is_stale(const char *name)
+{
+	pid_t pid = session_name_pid(name);
+
+	return pid && !pid_alive(pid);
 }
 
 /*
@@ -220,10 +252,23 @@ int tracing_list(const char *glob, struct strbuf *out, struct diag *d)
 	return n;
 }
 
-/* tracing_event_exists() - a dynamic or static event GROUP/EVENT is defined */
-static bool tracing_event_exists(const char *group, const char *event)
+bool tracing_event_exists(const char *sys, const char *name)
 {
-	return tracefs_event_file_exists(NULL, group, event, "format");
+	return tracefs_event_file_exists(NULL, sys, name, "format");
+}
+
+char *tracing_event_format(const char *sys, const char *name, int *size)
+{
+	return tracefs_event_file_read(NULL, sys, name, "format", size);
+}
+
+char *tracing_header_page(int *size)
+{
+	char *hp = tracefs_event_file_read(NULL, "header_page", NULL, NULL, size);
+
+	if (!hp)
+		hp = tracefs_instance_file_read(NULL, "events/header_page", size);
+	return hp;
 }
 
 /* Remove GROUP/EVENT (every probe point of it), disabling it everywhere first. */
@@ -244,7 +289,12 @@ static int tracing_remove_event(const char *group, const char *event)
 	return ret;
 }
 
-void tracing_error_text(struct tracefs_instance *inst, struct strbuf *out)
+/*
+ * tracing_error_text() - the kernel's reason for the last rejected write, from error_log of
+ * @inst (NULL: top level): "trace_uprobe: error: Unknown type is specified at 'b=%si:u99'"
+ * (the token the kernel's caret points at); nothing is appended when error_log is empty
+ */
+static void tracing_error_text(struct tracefs_instance *inst, struct strbuf *out)
 {
 	char *log = tracefs_error_last(inst);
 	char *msg, *cmd = NULL, *caret = NULL, *save = NULL;
@@ -415,4 +465,321 @@ next:
 	free(gglob);
 	free(eglob);
 	return ret < 0 ? ret : (int)nr_done;
+}
+
+/* ---- a trace session's group and instance ---- */
+
+struct tracing {
+	char group[64];			/* upfront_<pid>: the group and the instance */
+	struct tracefs_instance *inst;
+	bool keep;			/* --keep: tracing_free() leaves everything */
+	bool have_events;		/* something was added to uprobe_events */
+};
+
+/*
+ * Delete every event of @group: one removal takes all probe points of an event. Unforced
+ * first: with the instance gone the events are enabled nowhere, and the forced removal
+ * walks every instance of the system to disable them.
+ */
+static void delete_group_events(const char *group)
+{
+	struct tracefs_dynevent **devs;
+	char *last = NULL;
+
+	devs = tracefs_dynevent_get_all(TRACEFS_DYNEVENT_UPROBE | TRACEFS_DYNEVENT_URETPROBE,
+					group);
+	for (size_t i = 0; devs && devs[i]; i++) {
+		char *ev = NULL;
+
+		tracefs_dynevent_info(devs[i], NULL, &ev, NULL, NULL, NULL);
+		if (ev && (!last || strcmp(last, ev))) {
+			if (tracefs_dynevent_destroy(devs[i], false) < 0 && errno != ENOENT &&
+			    tracefs_dynevent_destroy(devs[i], true) < 0 && errno != ENOENT)
+				pr_warn("could not remove %s:%s: %s", group, ev, strerror(errno));
+		}
+		free(last);
+		last = ev;
+	}
+	free(last);
+	tracefs_dynevent_list_free(devs);
+}
+
+/*
+ * Remove instance @inst: that disables its events. EBUSY while another process holds one
+ * of its files open (libtracefs' forced event removal walks every instance): try again
+ * for a while.
+ */
+static int destroy_instance(struct tracefs_instance *inst)
+{
+	int ret, tries = 0;
+
+	tracefs_trace_off(inst);
+	while ((ret = tracefs_instance_destroy(inst)) < 0 && errno == EBUSY && tries++ < 200)
+		usleep(10000);
+	return ret;
+}
+
+/* Remove instances and uprobe groups of dead sessions; never a live one's. */
+static void reap_stale(void)
+{
+	char **names = tracefs_instances("^" SESSION_PREFIX "[0-9]*$");
+	struct tracefs_dynevent **devs;
+	char **groups = NULL;
+	size_t nr_groups = 0, alloc = 0;
+
+	for (size_t i = 0; names && names[i]; i++) {
+		struct tracefs_instance *inst;
+
+		if (!name_is_stale(names[i]))
+			continue;
+		inst = tracefs_instance_alloc(NULL, names[i]);
+		if (inst) {
+			pr_info("removing instance %s of a dead run", names[i]);
+			if (destroy_instance(inst) < 0)
+				pr_warn("could not remove instance %s: %s", names[i],
+					strerror(errno));
+			tracefs_instance_free(inst);
+		}
+	}
+	tracefs_list_free(names);
+	/* the groups first, then their events: a group's listing ends with its removal */
+	devs = tracefs_dynevent_get_all(TRACEFS_DYNEVENT_UPROBE | TRACEFS_DYNEVENT_URETPROBE, NULL);
+	for (size_t i = 0; devs && devs[i]; i++) {
+		char *sys = NULL;
+		bool seen = false;
+
+		tracefs_dynevent_info(devs[i], &sys, NULL, NULL, NULL, NULL);
+		for (size_t k = 0; sys && k < nr_groups; k++)
+			seen |= !strcmp(groups[k], sys);
+		if (sys && !seen && name_is_stale(sys)) {
+			ALLOC_GROW(groups, nr_groups + 1, alloc);
+			groups[nr_groups++] = sys;
+		} else {
+			free(sys);
+		}
+	}
+	tracefs_dynevent_list_free(devs);
+	for (size_t k = 0; k < nr_groups; k++) {
+		pr_info("removing events of a dead run (%s)", groups[k]);
+		delete_group_events(groups[k]);
+		free(groups[k]);
+	}
+	free(groups);
+}
+
+struct tracing *tracing_new(unsigned long buffer_kb, bool keep, struct diag *d)
+{
+	struct tracing *t = xcalloc(1, sizeof(*t));
+
+	reap_stale();
+	snprintf(t->group, sizeof(t->group), SESSION_PREFIX "%d", (int)getpid());
+	t->keep = keep;
+	t->inst = tracefs_instance_create(t->group);
+	if (!t->inst) {
+		diag_fail(d, "cannot create tracefs instance %s: %s", t->group, strerror(errno));
+		free(t);
+		return NULL;
+	}
+	tracefs_trace_off(t->inst);
+	if (tracefs_instance_file_write(t->inst, "trace_clock", "mono") < 0)
+		pr_warn("cannot set trace_clock mono: %s", strerror(errno));
+	if (buffer_kb) {
+		char kb[32];
+
+		snprintf(kb, sizeof(kb), "%lu", buffer_kb);
+		if (tracefs_instance_file_write(t->inst, "buffer_size_kb", kb) < 0)
+			pr_warn("cannot set buffer_size_kb %s: %s", kb, strerror(errno));
+	}
+	return t;
+}
+
+void tracing_free(struct tracing *t)
+{
+	if (!t)
+		return;
+	if (t->inst) {
+		tracefs_trace_off(t->inst);
+		if (!t->keep && destroy_instance(t->inst) < 0)
+			pr_warn("could not remove instance %s: %s", t->group, strerror(errno));
+		tracefs_instance_free(t->inst);
+	}
+	if (t->have_events && !t->keep)
+		delete_group_events(t->group);
+	else if (t->have_events)
+		pr_warn("kept group %s and instance %s (remove with upfront -d '%s:*')", t->group,
+			t->group, t->group);
+	free(t);
+}
+
+const char *tracing_group(const struct tracing *t)
+{
+	return t->group;
+}
+
+int tracing_add(struct tracing *t, struct trace_probe *tps, size_t nr, struct diag *d)
+{
+	int ret;
+
+	for (size_t i = 0; i < nr; i++) {
+		free(tps[i].group);
+		tps[i].group = xstrdup(t->group);
+	}
+	ret = tracing_add_probes(tps, nr, d);
+	if (ret == 0 && nr)
+		t->have_events = true;
+	return ret;
+}
+
+int tracing_event_enable(struct tracing *t, const char *sys, const char *name, struct diag *d)
+{
+	if (tracefs_event_enable(t->inst, sys, name) < 0) {
+		int err = errno ? errno : EIO;
+
+		diag_fail(d, "cannot enable %s:%s: %s", sys, name, strerror(err));
+		return -err;
+	}
+	return 0;
+}
+
+void tracing_event_disable(struct tracing *t, const char *sys, const char *name)
+{
+	if (tracefs_event_disable(t->inst, sys, name) < 0)
+		pr_debug("cannot disable %s:%s: %s", sys, name, strerror(errno));
+}
+
+void tracing_event_delete(struct tracing *t, const char *name)
+{
+	int ret = tracing_remove_event(t->group, name);
+
+	if (ret < 0 && ret != -ENOENT)
+		pr_warn("could not remove %s:%s: %s", t->group, name, strerror(-ret));
+}
+
+int tracing_set_filter(struct tracing *t, const char *sys, const char *name,
+		       const char *filter, struct diag *d)
+{
+	struct strbuf why = STRBUF_INIT;
+	int err;
+
+	tracefs_error_clear(t->inst);
+	if (tracefs_event_file_write(t->inst, sys, name, "filter", filter) >= 0)
+		return 0;
+	err = errno;
+	tracing_error_text(t->inst, &why);
+	diag_error(d, SPAN_NONE, "the kernel rejected the filter '%s' on %s: %s", filter, name,
+		   why.len ? why.buf : strerror(err ? err : EINVAL));
+	strbuf_release(&why);
+	return -EINVAL;
+}
+
+/* " TID" for every thread of process @pid but @pid itself */
+static void add_threads(struct strbuf *sb, pid_t pid)
+{
+	char path[64];
+	struct dirent *de;
+	DIR *dir;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	dir = opendir(path);
+	while (dir && (de = readdir(dir))) {
+		if (de->d_name[0] != '.' && atoi(de->d_name) != pid)
+			strbuf_addf(sb, "%s ", de->d_name);
+	}
+	if (dir)
+		closedir(dir);
+}
+
+int tracing_set_pids(struct tracing *t, const pid_t *pids, size_t nr, bool threads,
+		     struct diag *d)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int ret = 0;
+
+	for (size_t i = 0; i < nr; i++) {
+		if (!pid_alive(pids[i])) {
+			ret = diag_error(d, SPAN_NONE, "no process %d", (int)pids[i]);
+			goto out;
+		}
+		strbuf_addf(&sb, "%d ", (int)pids[i]);
+		if (threads)
+			add_threads(&sb, pids[i]);
+	}
+	/* libtracefs 1.6 has no helper for set_event_pid: write the files */
+	tracefs_instance_file_write(t->inst, "options/event-fork", "1");
+	if (tracefs_instance_file_write(t->inst, "set_event_pid", sb.buf) < 0)
+		ret = diag_fail(d, "cannot write set_event_pid: %s", strerror(errno));
+out:
+	strbuf_release(&sb);
+	return ret;
+}
+
+int tracing_enable_user_stacks(struct tracing *t, struct diag *d)
+{
+	if (tracefs_instance_file_write(t->inst, "options/userstacktrace", "1") < 0)
+		return diag_fail(d, "cannot enable options/userstacktrace: %s", strerror(errno));
+	return 0;
+}
+
+void tracing_on(struct tracing *t)
+{
+	tracefs_trace_on(t->inst);
+}
+
+void tracing_off(struct tracing *t)
+{
+	tracefs_trace_off(t->inst);
+}
+
+int tracing_subbuf_size(struct tracing *t)
+{
+	char *kb = tracefs_instance_file_read(t->inst, "buffer_subbuf_size_kb", NULL);
+	int size = kb && atoi(kb) > 0 ? atoi(kb) * 1024 : getpagesize();
+
+	free(kb);
+	return size;
+}
+
+void tracing_set_wakeup(struct tracing *t, unsigned int percent)
+{
+	char text[16];
+
+	snprintf(text, sizeof(text), "%u", percent);
+	if (tracefs_instance_file_write(t->inst, "buffer_percent", text) < 0)
+		pr_debug("cannot set buffer_percent: %s", strerror(errno));
+}
+
+int tracing_cpu_open_raw(struct tracing *t, int cpu, struct diag *d)
+{
+	char *dir = tracefs_instance_get_file(t->inst, "per_cpu");
+	char *file = xasprintf("%s/cpu%d/trace_pipe_raw", dir ? dir : "per_cpu", cpu);
+	int fd, err;
+
+	tracefs_put_tracing_file(dir);
+	fd = open(file, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	err = errno;
+	if (fd < 0 && err != ENOENT)		/* ENOENT: an offline or absent CPU */
+		diag_fail(d, "cannot open %s: %s", file, strerror(err));
+	free(file);
+	return fd < 0 ? -err : fd;
+}
+
+int tracing_cpu_stats(struct tracing *t, int cpu, struct tracing_cpu_stats *out)
+{
+	char path[64], *text, *p;
+
+	memset(out, 0, sizeof(*out));
+	snprintf(path, sizeof(path), "per_cpu/cpu%d/stats", cpu);
+	text = tracefs_instance_file_read(t->inst, path, NULL);
+	if (!text)
+		return errno ? -errno : -EIO;
+	if (!strncmp(text, "entries: ", 9))	/* "entries: N" comes first */
+		out->entries = strtoull(text + 9, NULL, 10);
+	if ((p = strstr(text, "\noverrun: ")))
+		out->lost += strtoull(p + 10, NULL, 10);
+	if ((p = strstr(text, "commit overrun: ")))
+		out->lost += strtoull(p + 16, NULL, 10);
+	if ((p = strstr(text, "dropped events: ")))
+		out->lost += strtoull(p + 16, NULL, 10);
+	free(text);
+	return 0;
 }

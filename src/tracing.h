@@ -1,13 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* tracing.h - tracefs: kernel features, persistent probes (-a, -l, -d), private instances */
+/*
+ * tracing.h - every tracefs call of upfront: kernel features, persistent probes (-a, -l, -d),
+ * and a trace session's private group and instance (upfront_<pid>)
+ */
 #ifndef UPF_TRACING_H
 #define UPF_TRACING_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
 
 #include "diag.h"
 #include "fetcharg.h"
 #include "util.h"
-
-struct tracefs_instance;
 
 /**
  * tracing_read_features() - fill @kf from the running kernel's tracefs README (types such
@@ -18,24 +23,164 @@ void tracing_read_features(struct kernel_features *kf);
 /**
  * tracing_add_probes() - -a: write each probe to uprobe_events, as perf probe -a does;
  * on any failure remove what this call added and quote error_log in @d
+ * Return: 0, or -errno with @d filled.
  */
 int tracing_add_probes(const struct trace_probe *tps, size_t nr, struct diag *d);
 
-/* tracing_list() - -l: uprobe events matching GROUP:EVENT @glob (NULL: all), perf-like,
- * one line per probe point: "  grp:ev (on /path:0xoff with a b c)"; returns how many */
+/**
+ * tracing_list() - -l: uprobe events matching GROUP:EVENT @glob (NULL: all), perf-like,
+ * one line per probe point: "  grp:ev (on /path:0xoff with a b c)"
+ * Return: how many lines were added to @out, or -errno with @d filled.
+ */
 int tracing_list(const char *glob, struct strbuf *out, struct diag *d);
 
-/* tracing_delete() - -d: delete uprobe events matching @glob ("grp:ev", "grp:*", "ev" for any
+/**
+ * tracing_delete() - -d: delete uprobe events matching @glob ("grp:ev", "grp:*", "ev" for any
  * group); disables them first; a live session's upfront_<pid> group only when named exactly.
- * @removed (or NULL) gets "Removed event: GROUP:EVENT" lines, as perf probe -d prints
- * Return: number of events deleted, -ENOENT when nothing matched (@d filled) */
+ * @removed: (or NULL) gets "Removed event: GROUP:EVENT" lines, as perf probe -d prints
+ * Return: number of events deleted, -ENOENT when nothing matched (@d filled)
+ */
 int tracing_delete(const char *glob, struct strbuf *removed, struct diag *d);
 
 /**
- * tracing_error_text() - the kernel's reason for the last rejected write, from error_log of
- * @inst (NULL: top level): "trace_uprobe: error: Unknown type is specified at 'b=%si:u99'"
- * (the token the kernel's caret points at); nothing is appended when error_log is empty
+ * tracing_event_exists() - a dynamic or static event @sys:@name is defined in tracefs
  */
-void tracing_error_text(struct tracefs_instance *inst, struct strbuf *out);
+bool tracing_event_exists(const char *sys, const char *name);
+
+/**
+ * tracing_event_format() - the text of the "format" file of event @sys:@name
+ * @size: (or NULL) gets its length
+ * Return: the text for free(), or NULL when the event has none.
+ */
+char *tracing_event_format(const char *sys, const char *name, int *size);
+
+/**
+ * tracing_header_page() - the ring buffer's header_page description (the layout of a
+ * sub-buffer's header, for tep_parse_header_page())
+ * Return: the text for free(), or NULL.
+ */
+char *tracing_header_page(int *size);
+
+/*
+ * A trace session in tracefs: the uprobe group and the instance that share the name
+ * upfront_<pid of this process> (the man page's "private tracefs instance"). The pid in the
+ * name is how a later run tells a dead session's leftovers from a live one's. Events are
+ * enabled in the instance only, so other tracers and other sessions do not see them.
+ *
+ * Costs measured on 6.18 (doc/kernel-facts.md): defining, enabling and removing an event is
+ * cheap; disabling one costs ~49 ms, however many probe points share it.
+ *
+ * The functions below are called from the session's thread, except tracing_cpu_stats() and
+ * tracing_cpu_open_raw(), which only read and may run on the drain thread too.
+ */
+struct tracing;
+
+/**
+ * tracing_new() - first remove what dead sessions left (an upfront_<pid> instance or
+ * group whose pid is gone: kill -9, power loss; never a live one's), then create the
+ * instance upfront_<getpid()> with recording off, trace_clock mono (CPUs merge in order,
+ * times are CLOCK_MONOTONIC) and @buffer_kb of ring buffer per CPU (0: the kernel's)
+ * @keep: tracing_free() leaves the group's events and the instance in place (--keep)
+ * Return: the session for tracing_free(), or NULL with @d filled.
+ */
+struct tracing *tracing_new(unsigned long buffer_kb, bool keep, struct diag *d);
+
+/**
+ * tracing_free() - stop recording, remove the instance (which disables its events) and
+ * delete every event of the group, unless --keep; accepts NULL. Close the per-CPU files
+ * (stream_free()) first: an open file keeps the instance busy.
+ */
+void tracing_free(struct tracing *t);
+
+/**
+ * tracing_group() - the session's group and instance name, "upfront_<pid>"; borrowed
+ */
+const char *tracing_group(const struct tracing *t);
+
+/**
+ * tracing_add() - define @tps in the session's group: each probe's group is replaced by
+ * tracing_group() (probe points with the same event name become one event); not enabled
+ * Return: 0, or -errno with @d filled and nothing of this call left defined.
+ */
+int tracing_add(struct tracing *t, struct trace_probe *tps, size_t nr, struct diag *d);
+
+/**
+ * tracing_event_enable() - enable @sys:@name in the session's instance (not elsewhere)
+ * Return: 0, or -errno with @d filled.
+ */
+int tracing_event_enable(struct tracing *t, const char *sys, const char *name, struct diag *d);
+
+/**
+ * tracing_event_disable() - disable @sys:@name in the session's instance: ~49 ms
+ */
+void tracing_event_disable(struct tracing *t, const char *sys, const char *name);
+
+/**
+ * tracing_event_delete() - delete event @name of the session's group, every probe point of
+ * it, disabling it wherever it is enabled; a failure is logged, not returned
+ */
+void tracing_event_delete(struct tracing *t, const char *name);
+
+/**
+ * tracing_set_filter() - the kernel filter @filter for @sys:@name in the instance
+ * Return: 0, or -EINVAL with @d filled, quoting the kernel's reason from error_log.
+ */
+int tracing_set_filter(struct tracing *t, const char *sys, const char *name,
+		       const char *filter, struct diag *d);
+
+/**
+ * tracing_set_pids() - record only events of these processes and the children they fork
+ * (set_event_pid, options/event-fork); @threads: also every thread each one has now
+ * (set_event_pid filters by task). Replaces an earlier set.
+ * Return: 0, or -errno with @d filled (-ESRCH: "no process N").
+ */
+int tracing_set_pids(struct tracing *t, const pid_t *pids, size_t nr, bool threads,
+		     struct diag *d);
+
+/**
+ * tracing_enable_user_stacks() - a user_stack record (8 frame-pointer frames) follows each
+ * event on its CPU (options/userstacktrace)
+ * Return: 0, or -errno with @d filled.
+ */
+int tracing_enable_user_stacks(struct tracing *t, struct diag *d);
+
+/**
+ * tracing_on() / tracing_off() - start or stop recording into the instance's ring buffers;
+ * after tracing_off() the buffers keep what they hold until it is read
+ */
+void tracing_on(struct tracing *t);
+void tracing_off(struct tracing *t);
+
+/**
+ * tracing_subbuf_size() - bytes in one sub-buffer of the instance's ring buffer (the unit
+ * trace_pipe_raw hands out): buffer_subbuf_size_kb, or the page size when it has none
+ */
+int tracing_subbuf_size(struct tracing *t);
+
+/**
+ * tracing_set_wakeup() - a poll() on trace_pipe_raw wakes when the CPU's buffer is
+ * @percent full (buffer_percent); 0 wakes on every event
+ */
+void tracing_set_wakeup(struct tracing *t, unsigned int percent);
+
+/**
+ * tracing_cpu_open_raw() - open per_cpu/cpu@cpu/trace_pipe_raw of the instance, read-only,
+ * non-blocking, close-on-exec
+ * Return: the file descriptor; -ENOENT for a CPU that is absent or offline; other -errno
+ * with @d filled.
+ */
+int tracing_cpu_open_raw(struct tracing *t, int cpu, struct diag *d);
+
+/* The ring buffer's counters of one CPU (per_cpu/cpuN/stats). */
+struct tracing_cpu_stats {
+	uint64_t entries;	/* events in the buffer, not yet read */
+	uint64_t lost;		/* overrun + commit overrun + dropped events, since creation */
+};
+
+/**
+ * tracing_cpu_stats() - the counters of CPU @cpu of the instance
+ * Return: 0, or -errno with @out zeroed.
+ */
+int tracing_cpu_stats(struct tracing *t, int cpu, struct tracing_cpu_stats *out);
 
 #endif
