@@ -336,11 +336,6 @@ const struct trace_opts *session_opts(const struct session *s)
 	return s->o;
 }
 
-void session_stop(struct session *s)
-{
-	s->stop = true;
-}
-
 /* -e SYS:EVENT (or SYS/EVENT) */
 static int add_extra_event(struct session *s, const char *spec, struct diag *d)
 {

@@ -80,7 +80,4 @@ void session_counters(const struct session *s, uint64_t *events, uint64_t *lost)
 /* session_opts() - the options the session runs with (the binary, string size, ...) */
 const struct trace_opts *session_opts(const struct session *s);
 
-/* session_stop() - end the session after this op: drain, summary, cleanup (as on SIGINT) */
-void session_stop(struct session *s);
-
 #endif

@@ -640,11 +640,6 @@ unsigned int stream_backlog(struct stream *st)
 	return most;
 }
 
-int stream_nr_cpus(const struct stream *st)
-{
-	return st ? st->nr_cpus : 0;
-}
-
 void stream_free(struct stream *st)
 {
 	if (!st)

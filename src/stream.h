@@ -87,9 +87,6 @@ void stream_stats(struct stream *st, struct stream_stats *out);
  */
 unsigned int stream_backlog(struct stream *st);
 
-/* stream_nr_cpus() - how many per-CPU buffers are read */
-int stream_nr_cpus(const struct stream *st);
-
 /* stream_free() - stop the drain thread, close everything; accepts NULL */
 void stream_free(struct stream *st);
 
