@@ -54,7 +54,9 @@ int query_vars(const struct probe_spec *spec, struct debuginfo *dbg,
 	       const struct resolve_opts *o, struct query_site **out, size_t *nr,
 	       struct diag *d);
 
-/* query_sites_free() - free what query_vars() returned; accepts NULL */
+/**
+ * query_sites_free() - free what query_vars() returned; accepts NULL
+ */
 void query_sites_free(struct query_site *s, size_t nr);
 
 /**

@@ -21,6 +21,8 @@
 #include "place.h"
 #include "resolve.h"
 
+struct abi_value;
+
 #define NAME_MAX_LEN 32		/* the kernel's limit on a field name */
 
 /*
@@ -113,7 +115,9 @@ static inline bool tag_is_struct(int tag)
 int rctx_init(struct rctx *rc, const struct probe_spec *spec, struct debuginfo *dbg,
 	      const struct resolve_opts *o, const struct probe_site *site, struct diag *d);
 
-/* rctx_release() - free what rctx_init() and the walks allocated */
+/**
+ * rctx_release() - free what rctx_init() and the walks allocated
+ */
 void rctx_release(struct rctx *rc);
 
 /**
@@ -124,19 +128,52 @@ void rctx_release(struct rctx *rc);
 bool rctx_locals_visit(struct rctx *rc, local_fn fn, void *arg);
 
 /**
+ * rctx_find_local() - the local or parameter @name visible at the pc, innermost first
+ */
+bool rctx_find_local(struct rctx *rc, const char *name, Dwarf_Die *out);
+
+/**
+ * rctx_find_global() - a global variable with a location, in the site's CU first, then in
+ * every CU; "ns::var" walks namespaces and classes, Go's "main.config" is one name
+ */
+bool rctx_find_global(struct rctx *rc, const char *name, Dwarf_Die *out);
+
+/**
+ * rctx_list_locals() - "a, b, c": the names visible at the pc, for the "no variable" hint
+ */
+void rctx_list_locals(struct rctx *rc, struct strbuf *out);
+
+/**
  * rctx_type_name() - @type as the site's language spells it
  * @has_type: false for no type: "void" ("unsafe.Pointer" in Go)
  * Return: a new string for free().
  */
 char *rctx_type_name(struct rctx *rc, Dwarf_Die *type, bool has_type);
 
-/* die_is_go_result() - true for a Go function's result (DW_AT_variable_parameter) */
+/**
+ * die_is_go_result() - true for a Go function's result (DW_AT_variable_parameter)
+ */
 bool die_is_go_result(Dwarf_Die *die);
+
+/**
+ * rctx_go_results() - the Go results of the probed function at a return instruction, in
+ * the ABI's result registers
+ * @res: freed with abi_values_free()
+ * Return: 0, or a negative errno with rc->d filled (the function returns nothing).
+ */
+int rctx_go_results(struct rctx *rc, struct abi_value **res, size_t *nr, struct span sp);
 
 /* ---- values (resolve-value.c) ---- */
 
-/* val_release() - free @v's location and text; @v is left zeroed */
+/**
+ * val_release() - free @v's location and text; @v is left zeroed
+ */
 void val_release(struct val *v);
+
+/**
+ * val_move() - replace *@v with *@n; @n is left zeroed
+ */
+void val_move(struct val *v, struct val *n);
 
 /**
  * val_eval() - expression @e at the site: its type and location, with the pointers it is
@@ -147,6 +184,15 @@ void val_release(struct val *v);
 int val_eval(struct rctx *rc, const struct expr *e, struct val *out);
 
 /**
+ * val_from_die() - variable @var's value at the site, from its DWARF location at the pc
+ * (any location under rc->types_only)
+ * @what: the expression for messages
+ * Return: 0, or a negative errno with rc->d saying why it cannot be read.
+ */
+int val_from_die(struct rctx *rc, Dwarf_Die *var, const char *what, struct span sp,
+		 struct val *out);
+
+/**
  * val_follow_pointers() - follow pointers and references until @v is not one; stops at
  * void pointers
  * @tag_out: the DW_TAG of the type reached, 0 when @v has no type
@@ -155,5 +201,97 @@ int val_eval(struct rctx *rc, const struct expr *e, struct val *out);
  */
 int val_follow_pointers(struct rctx *rc, struct val *v, struct span sp, int *tag_out,
 			Dwarf_Die *stripped);
+
+/**
+ * val_deref() - what pointer @v points to, plus @off bytes, as type @to (none when
+ * !@has_to); the pointer is recorded as a guard
+ * @what: the new value's expression for messages
+ * Return: 0, or a negative errno with rc->d filled.
+ */
+int val_deref(struct rctx *rc, const struct val *v, int64_t off, Dwarf_Die *to,
+	      bool has_to, const char *what, struct span sp, struct val *out);
+
+/**
+ * val_path() - @v replaced by its member at dotted path @path ("_M_dataplus._M_p"); 0, or a
+ * negative errno with rc->d filled
+ */
+int val_path(struct rctx *rc, struct val *v, const char *path, struct span sp);
+
+/**
+ * val_word_fetch() - the fetcharg that reads @v as one word (a pointer, a length)
+ * @fetch: a new string, NULL on failure
+ * Return: 0, or a negative errno with rc->d filled.
+ */
+int val_word_fetch(struct rctx *rc, const struct val *v, struct span sp, char **fetch);
+
+/**
+ * val_piece_error() - the error for a location piece that cannot be read (optimized out, or an
+ * operation uprobes cannot express); returns -EINVAL
+ */
+int val_piece_error(struct rctx *rc, const struct loc_piece *p, const char *what,
+		    struct span sp);
+
+/**
+ * type_layout() - classify struct type @stripped by its language's rules
+ * @slice: true: an indexable aggregate (Go slice, Rust Vec, std::vector); false: a string
+ *         with a length (Go string, Rust &str/String, std::string)
+ * Return: true with @l filled when it is one.
+ */
+bool type_layout(Dwarf_Die *stripped, bool slice, struct lang_layout *l);
+
+/**
+ * val_layout_ptr() - the data pointer of slice or string @v per layout @l
+ * @out: filled (release it in any case)
+ * Return: 0, or a negative errno with rc->d filled.
+ */
+int val_layout_ptr(struct rctx *rc, const struct val *v, const struct lang_layout *l,
+		   struct span sp, struct val *out);
+
+/**
+ * val_layout_len() - the length of slice or string @v per layout @l
+ * @out: filled (release it in any case)
+ * Return: 0, or a negative errno with rc->d filled.
+ */
+int val_layout_len(struct rctx *rc, const struct val *v, const struct lang_layout *l,
+		   struct span sp, struct val *out);
+
+/**
+ * type_array_dim() - the dimensions of array @arr left after @dim of them are indexed
+ * @count: the element count of the next one (-1: not known)
+ * @inner: the number of elements one step of it covers (the product of the dimensions
+ *         after it; -1 when one of them is not known)
+ * Return: the dimensions in all.
+ */
+int type_array_dim(Dwarf_Die *arr, unsigned int dim, int64_t *count, int64_t *inner);
+
+/**
+ * rctx_add_guard() - record a guard of @kind on @fetch (duplicates and guards past
+ * TRACE_ARG_MAX_GUARDS are dropped: NULL); @expr names it in messages
+ */
+struct guard *rctx_add_guard(struct rctx *rc, enum guard_kind kind, const char *fetch,
+			     const char *expr, uint64_t index);
+
+/**
+ * rctx_guards_clear() - forget the guards of the argument done
+ */
+void rctx_guards_clear(struct rctx *rc);
+
+/**
+ * expr_text() - @e in source syntax, a new string ("r->Question[0].Name")
+ */
+char *expr_text(const struct expr *e);
+
+/* ---- kernel fields (resolve-emit.c) ---- */
+
+/**
+ * emit_arg() - value @v as the fields of one argument of rc->tp, by its type (or @cast)
+ * @name: the argument's name; @given: it is the user's NAME=, used as is (unique, at most
+ *        NAME_MAX_LEN characters), else made a unique identifier
+ * @expr: the argument as typed; @cast: its :TYPE or NULL
+ * @sp, @cast_sp: for errors
+ * Return: 0, or a negative errno with rc->d filled.
+ */
+int emit_arg(struct rctx *rc, const char *name, bool given, const char *expr,
+	     const char *cast, struct span sp, struct span cast_sp, struct val *v);
 
 #endif

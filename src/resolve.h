@@ -23,6 +23,10 @@ struct resolve_opts {
 int resolve_probe(const struct probe_spec *spec, struct debuginfo *dbg,
 		  const struct resolve_opts *o, struct trace_probe **tps, size_t *nr,
 		  struct diag *d);
+
+/**
+ * trace_probes_free() - release each of @nr probes and free the array; accepts NULL
+ */
 void trace_probes_free(struct trace_probe *tps, size_t nr);
 
 /**

@@ -1,0 +1,761 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* resolve-emit.c - a value as kernel fetch-args, by its type and language */
+#define LOG_DOMAIN "resolve"
+#include <dwarf.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lang.h"
+#include "log.h"
+#include "resolve-internal.h"
+
+#define CHUNK 64	/* bytes per char[N] field of a string with a length */
+
+static bool field_name_used(const struct trace_probe *tp, const char *name)
+{
+	for (size_t i = 0; i < tp->nr_fields; i++)
+		if (!strcmp(tp->fields[i].name, name))
+			return true;
+	return false;
+}
+
+/* Whether @name is a NAME= the user gave in this probe (other than the one being emitted). */
+static bool name_reserved(const struct rctx *rc, const char *name)
+{
+	if (rc->claim && !strcmp(rc->claim, name))
+		return false;
+	for (size_t i = 0; i < rc->spec->nr_args; i++)
+		if (rc->spec->args[i].name && !strcmp(rc->spec->args[i].name, name))
+			return true;
+	return false;
+}
+
+static bool name_taken(const struct rctx *rc, const char *name)
+{
+	return field_name_used(rc->tp, name) || name_reserved(rc, name);
+}
+
+/*
+ * @base made a C identifier of at most 32 characters not yet used in the probe (_1, _2 ...);
+ * names the user gave with NAME= are kept free for their arguments, so a guard "name_p1"
+ * or a chunk "Name_1" never takes an argument's name
+ */
+static char *uniq_name(const struct rctx *rc, const char *base)
+{
+	char *s = sanitize_ident(base, NAME_MAX_LEN);
+	char *n;
+
+	if (!name_taken(rc, s))
+		return s;
+	for (int i = 1;; i++) {
+		char suffix[16];
+		int sl = snprintf(suffix, sizeof(suffix), "_%d", i);
+		int keep = (int)strlen(s);
+
+		if (keep + sl > NAME_MAX_LEN)
+			keep = NAME_MAX_LEN - sl;
+		n = xasprintf("%.*s%s", keep, s, suffix);
+		if (!name_taken(rc, n)) {
+			free(s);
+			return n;
+		}
+		free(n);
+	}
+}
+
+struct emit {
+	const char *name;		/* the argument's name (unique, sanitized) */
+	const char *expr;		/* as typed */
+	const char *cast;		/* :TYPE, or NULL */
+	struct span sp;			/* for errors */
+	struct span cast_sp;
+};
+
+static struct trace_arg *new_arg(struct rctx *rc, const struct emit *em, struct val *v,
+				 enum value_kind kind, unsigned int size, int field)
+{
+	struct trace_arg *a = trace_probe_add_arg(rc->tp);
+
+	a->name = xstrdup(rc->tp->fields[field].name);
+	a->expr = xstrdup(em->expr);
+	a->type_name = v->has_type ? rctx_type_name(rc, &v->type, true) : NULL;
+	a->kind = kind;
+	a->size = size;
+	a->field = field;
+	a->nr_fields = 1;
+	a->len_field = -1;
+	return a;
+}
+
+/* The index of a hidden field fetching @fetch as @type, added (named @base) if there is none */
+static int hidden_field(struct rctx *rc, const char *fetch, const char *type, const char *base)
+{
+	char *name;
+	int idx;
+
+	for (size_t f = 0; f < rc->tp->nr_fields; f++) {
+		struct fetch_field *ff = &rc->tp->fields[f];
+
+		if (ff->hidden && !strcmp(ff->fetch, fetch) && !strcmp(ff->type, type))
+			return (int)f;
+	}
+	name = uniq_name(rc, base);
+	idx = trace_probe_add_field(rc->tp, name, fetch, type, true);
+	free(name);
+	return idx;
+}
+
+static void attach_guards(struct rctx *rc, struct trace_arg *a)
+{
+	for (int i = 0; i < rc->nr_guards && a->nr_guards < TRACE_ARG_MAX_GUARDS; i++) {
+		const struct guard *g = &rc->guards[i];
+		int k = a->nr_guards;
+		char *base;
+
+		if (g->kind == GUARD_LEN)
+			base = xasprintf("%.*s__n%d", NAME_MAX_LEN - 5, a->name, i + 1);
+		else
+			base = xasprintf("%.*s__p%d", NAME_MAX_LEN - 5, a->name, i + 1);
+		a->guards[k] = hidden_field(rc, g->fetch, g->kind == GUARD_LEN ? "u64" : "x64",
+					    base);
+		free(base);
+		a->guard_exprs[k] = xstrdup(g->expr);
+		a->guard_kind[k] = g->kind;
+		a->guard_index[k] = g->index;
+		if (g->kind == GUARD_END) {
+			base = xasprintf("%.*s__p%d", NAME_MAX_LEN - 5, a->name, i + 2);
+			a->guard_base[k] = hidden_field(rc, g->base, "x64", base);
+			a->guard_elem[k] = g->elem;
+			free(base);
+		}
+		a->nr_guards++;
+	}
+}
+
+/* One scalar field: @v read as kernel @type. */
+static int emit_scalar(struct rctx *rc, const struct emit *em, struct val *v, const char *ktype,
+		       enum value_kind kind, unsigned int size, bool is_signed,
+		       struct trace_arg **out)
+{
+	char *fetch, *type = NULL, *name;
+	struct trace_arg *a;
+	int field;
+
+	if (v->bit_size && v->loc.nr == 1 && v->loc.pieces[0].kind == LOC_VAL)
+		fetch = xstrdup(v->loc.pieces[0].fetch);	/* a part of a register */
+	else if (val_word_fetch(rc, v, em->sp, &fetch))
+		return -EINVAL;
+	if (v->bit_size && (kind == VK_SIGNED || kind == VK_UNSIGNED || kind == VK_HEX ||
+			    kind == VK_BOOL || kind == VK_ENUM || kind == VK_CHAR))
+		type = xasprintf("b%u@%u/%u", v->bit_size, v->bit_off, v->bit_container);
+	name = uniq_name(rc, em->name);
+	field = trace_probe_add_field(rc->tp, name, fetch, type ? type : ktype, false);
+	a = new_arg(rc, em, v, kind, size, field);
+	a->is_signed = is_signed;
+	if (type)
+		a->bit_width = v->bit_size;	/* signed values are sign-extended from it */
+	free(name);
+	free(fetch);
+	free(type);
+	attach_guards(rc, a);
+	if (out)
+		*out = a;
+	return 0;
+}
+
+/* The fetcharg of @v's address, for types the kernel reads at an address (arrays, strings) */
+static int val_addr_fetch(struct rctx *rc, const struct val *v, struct span sp, char **fetch)
+{
+	const struct loc_piece *p = &v->loc.pieces[0];
+
+	if (v->loc.nr == 1 && p->kind == LOC_MEM) {
+		*fetch = loc_mem_fetch(p->base, p->off);
+		return 0;
+	}
+	if (v->loc.nr == 1 && (p->kind == LOC_NONE || p->kind == LOC_BAD))
+		return val_piece_error(rc, p, v->what, sp);
+	return diag_error(rc->d, sp, "'%s' is in registers, not in memory; it cannot be read as "
+			  "an array", v->what);
+}
+
+static int emit_cstring_at(struct rctx *rc, const struct emit *em, struct val *v,
+			   const char *addr_fetch, struct trace_arg **out)
+{
+	char *name = uniq_name(rc, em->name);
+	int field = trace_probe_add_field(rc->tp, name, addr_fetch,
+					  em->cast && !strcmp(em->cast, "ustring") ? "ustring" :
+					  "string", false);
+	struct trace_arg *a = new_arg(rc, em, v, VK_CSTRING, 0, field);
+
+	free(name);
+	attach_guards(rc, a);
+	if (out)
+		*out = a;
+	return 0;
+}
+
+/*
+ * A C char[N] (array type @arr) as text. Its N bytes need not end in a NUL (a full
+ * fixed-size name), and the kernel's :string would then read on into what follows the
+ * array. Up to the kernel's array limit it is fetched as char[N]: exactly its bytes, shown
+ * up to the first NUL (VK_BYTES), never more. A longer one is a :string with max_len N,
+ * which the decoder cuts at; one of unknown length (a flexible member) a plain :string.
+ */
+static int emit_char_array(struct rctx *rc, const struct emit *em, struct val *v,
+			   Dwarf_Die *arr)
+{
+	struct trace_arg *a = NULL;
+	int64_t count, inner;
+	char *f;
+
+	type_array_dim(arr, v->dim, &count, &inner);
+	count = count < 0 || inner < 0 ? -1 : count * inner;
+	if (val_addr_fetch(rc, v, em->sp, &f))
+		return -EINVAL;
+	if (count > 0 && count <= rc->o->kf.max_array) {
+		char *name = uniq_name(rc, em->name);
+		char *t = xasprintf("%s[%" PRId64 "]", rc->o->kf.has_char ? "char" : "u8", count);
+		int field = trace_probe_add_field(rc->tp, name, f, t, false);
+
+		a = new_arg(rc, em, v, VK_BYTES, 0, field);
+		attach_guards(rc, a);
+		free(name);
+		free(t);
+	} else {
+		emit_cstring_at(rc, em, v, f, &a);
+		if (count > 0)
+			a->max_len = (unsigned int)count;
+	}
+	free(f);
+	return 0;
+}
+
+/* A C string through pointer @v: +0(PTR):string */
+static int emit_cstring_ptr(struct rctx *rc, const struct emit *em, struct val *v)
+{
+	char *pf, *f;
+	int ret;
+
+	if (val_word_fetch(rc, v, em->sp, &pf))
+		return -EINVAL;
+	f = loc_mem_fetch(pf, 0);
+	ret = emit_cstring_at(rc, em, v, f, NULL);
+	free(pf);
+	free(f);
+	return ret;
+}
+
+/* A string with a length: char[64] chunks at the data pointer + a hidden length. */
+static int emit_lstring(struct rctx *rc, const struct emit *em, struct val *v,
+			const struct lang_layout *l)
+{
+	struct val ptr, len;
+	char *pf = NULL, *lf = NULL;
+	unsigned int total = rc->o->string_size ? rc->o->string_size : 128;
+	unsigned int nchunks = (total + CHUNK - 1) / CHUNK, at = 0;
+	struct trace_arg *a = NULL;
+	int ret = -EINVAL;
+
+	memset(&len, 0, sizeof(len));
+	if (val_layout_ptr(rc, v, l, em->sp, &ptr))
+		return -EINVAL;
+	if (val_word_fetch(rc, &ptr, em->sp, &pf))
+		goto out;
+	if (l->len && (val_layout_len(rc, v, l, em->sp, &len) ||
+		       val_word_fetch(rc, &len, em->sp, &lf)))
+		goto out;
+	for (unsigned int i = 0; i < nchunks; i++) {
+		unsigned int n = total - at < CHUNK ? total - at : CHUNK;
+		char *base = i ? xasprintf("%s_%u", em->name, i) : xstrdup(em->name);
+		char *name = uniq_name(rc, base);
+		char *f = loc_mem_fetch(pf, at);
+		char *t = xasprintf("%s[%u]", rc->o->kf.has_char ? "char" : "u8", n);
+		int field = trace_probe_add_field(rc->tp, name, f, t, false);
+
+		if (!a) {
+			a = new_arg(rc, em, v, VK_LSTRING, 0, field);
+			a->max_len = total;
+		}
+		a->nr_fields++;
+		at += n;
+		free(base);
+		free(name);
+		free(f);
+		free(t);
+	}
+	a->nr_fields--;
+	if (lf) {
+		char *base = xasprintf("%.*s_len", NAME_MAX_LEN - 4, em->name);
+
+		a->len_field = hidden_field(rc, lf, "u64", base);
+		free(base);
+		/* a NULL data pointer with a length is a fault, not an empty string */
+		rctx_add_guard(rc, GUARD_DATA, pf, v->what, 0);
+	}
+	attach_guards(rc, a);
+	ret = 0;
+out:
+	free(pf);
+	free(lf);
+	val_release(&ptr);
+	val_release(&len);
+	return ret;
+}
+
+static bool is_char_type(Dwarf_Die *type)
+{
+	Dwarf_Die t;
+	Dwarf_Attribute attr;
+	Dwarf_Word enc = 0, size = 0;
+
+	if (lang_strip(type, &t) != DW_TAG_base_type)
+		return false;
+	if (dwarf_attr(&t, DW_AT_encoding, &attr))
+		dwarf_formudata(&attr, &enc);
+	if (dwarf_attr(&t, DW_AT_byte_size, &attr))
+		dwarf_formudata(&attr, &size);
+	/* plain "char" is text; signed/unsigned char and uint8_t are bytes */
+	return size == 1 && (enc == DW_ATE_signed_char || enc == DW_ATE_unsigned_char) &&
+	       dwarf_diename(&t) && !strcmp(dwarf_diename(&t), "char");
+}
+
+static const char *int_type(unsigned int size, char prefix)
+{
+	static const char *const s[] = { "s8", "s16", "s32", "s64" };
+	static const char *const u[] = { "u8", "u16", "u32", "u64" };
+	static const char *const x[] = { "x8", "x16", "x32", "x64" };
+	int i = size >= 8 ? 3 : size >= 4 ? 2 : size >= 2 ? 1 : 0;
+
+	return prefix == 's' ? s[i] : prefix == 'x' ? x[i] : u[i];
+}
+
+/* The value of enumerator constant @attr in an enum of @size bytes; false if it has none. */
+static bool enum_value(Dwarf_Attribute *attr, unsigned int size, bool is_signed, int64_t *val)
+{
+	int form = dwarf_whatform(attr);
+	Dwarf_Sword s;
+	Dwarf_Word u;
+
+	if (form == DW_FORM_data1 || form == DW_FORM_data2 || form == DW_FORM_data4 ||
+	    form == DW_FORM_data8) {
+		/*
+		 * Raw bits of the form's size: libdw's dwarf_formsdata() sign-extends them from
+		 * that size (200 in data1 read as -56, the value of another enumerator). Signed
+		 * from the enum's own size instead.
+		 */
+		unsigned int bits = size > 0 && size < 8 ? size * 8 : 64;
+		unsigned int fbits = form == DW_FORM_data1 ? 8 : form == DW_FORM_data2 ? 16 :
+				     form == DW_FORM_data4 ? 32 : 64;
+
+		if (dwarf_formudata(attr, &u))
+			return false;
+		if (fbits < 64)
+			u &= ((uint64_t)1 << fbits) - 1;
+		if (is_signed && bits < 64 && ((u >> (bits - 1)) & 1))
+			u |= ~(uint64_t)0 << bits;
+		*val = (int64_t)u;
+		return true;
+	}
+	if (is_signed && !dwarf_formsdata(attr, &s))
+		*val = s;
+	else if (!dwarf_formudata(attr, &u))
+		*val = (int64_t)u;
+	else if (!dwarf_formsdata(attr, &s))
+		*val = s;
+	else
+		return false;
+	return true;
+}
+
+/* The enumerators of enum type @en, for showing @a's values by name. */
+static void fill_enums(struct trace_arg *a, Dwarf_Die *en)
+{
+	Dwarf_Die child;
+	size_t alloc = 0;
+
+	if (dwarf_child(en, &child) != 0)
+		return;
+	do {
+		Dwarf_Attribute attr;
+		const char *name = dwarf_diename(&child);
+		int64_t val;
+
+		if (dwarf_tag(&child) != DW_TAG_enumerator ||
+		    !dwarf_attr(&child, DW_AT_const_value, &attr) ||
+		    !enum_value(&attr, a->size, a->is_signed, &val))
+			continue;
+		ALLOC_GROW(a->enums, a->nr_enums + 1, alloc);
+		a->enums[a->nr_enums].value = val;
+		a->enums[a->nr_enums].name = xstrdup(name ? name : "");
+		a->nr_enums++;
+	} while (dwarf_siblingof(&child, &child) == 0);
+}
+
+static bool enum_signed(Dwarf_Die *en)
+{
+	Dwarf_Die bt;
+	Dwarf_Attribute attr;
+	Dwarf_Word enc = 0;
+
+	if (lang_type_of(en, &bt) && lang_strip(&bt, &bt) == DW_TAG_base_type &&
+	    dwarf_attr(&bt, DW_AT_encoding, &attr) && !dwarf_formudata(&attr, &enc))
+		return enc == DW_ATE_signed || enc == DW_ATE_signed_char;
+	if (dwarf_attr(en, DW_AT_encoding, &attr) && !dwarf_formudata(&attr, &enc))
+		return enc == DW_ATE_signed;
+	return true;	/* C enums are int */
+}
+
+/* An explicit :TYPE */
+static int emit_cast(struct rctx *rc, const struct emit *em, struct val *v)
+{
+	const char *c = em->cast;
+	Dwarf_Die t;
+	int tag = v->has_type ? lang_strip(&v->type, &t) : 0;
+
+	/*
+	 * A raw memory fetcharg typed string or T[N] already names the address the kernel
+	 * reads at ("+0(%di):string"): pass it as written, as perf does.
+	 */
+	if (v->raw && v->loc.nr == 1 && (!strcmp(c, "string") || !strcmp(c, "ustring")))
+		return emit_cstring_at(rc, em, v, v->loc.pieces[0].fetch, NULL);
+	if (!strcmp(c, "string") || !strcmp(c, "ustring")) {
+		char *f;
+		int ret;
+
+		Dwarf_Die et;
+
+		if (tag == DW_TAG_array_type && !strcmp(c, "string") && lang_type_of(&t, &et) &&
+		    is_char_type(&et))
+			return emit_char_array(rc, em, v, &t);
+		if (tag == DW_TAG_array_type) {
+			if (val_addr_fetch(rc, v, em->sp, &f))
+				return -EINVAL;
+			ret = emit_cstring_at(rc, em, v, f, NULL);
+			free(f);
+			return ret;
+		}
+		return emit_cstring_ptr(rc, em, v);
+	}
+	if (!strcmp(c, "sym") || !strcmp(c, "symbol"))
+		return emit_scalar(rc, em, v, "x64", VK_SYM, 8, false, NULL);
+	if (!strcmp(c, "float"))
+		return emit_scalar(rc, em, v, "x32", VK_FLOAT, 4, false, NULL);
+	if (!strcmp(c, "double"))
+		return emit_scalar(rc, em, v, "x64", VK_FLOAT, 8, false, NULL);
+	if (!strcmp(c, "bool"))
+		return emit_scalar(rc, em, v, "u8", VK_BOOL, 1, false, NULL);
+	if ((c[0] == 's' || c[0] == 'u' || c[0] == 'x') &&
+	    (!strcmp(c + 1, "8") || !strcmp(c + 1, "16") || !strcmp(c + 1, "32") ||
+	     !strcmp(c + 1, "64"))) {
+		unsigned int bits = (unsigned int)atoi(c + 1);
+
+		return emit_scalar(rc, em, v, c, c[0] == 's' ? VK_SIGNED : c[0] == 'u' ?
+				   VK_UNSIGNED : VK_HEX, bits / 8, c[0] == 's', NULL);
+	}
+	/* any other kernel type (u8[16], b4@2/8, char, %pd ...) as the kernel shows it */
+	if (strchr(c, '[')) {
+		char *f;
+		char *name;
+		int field;
+		struct trace_arg *a;
+
+		if (v->raw && v->loc.nr == 1)
+			f = xstrdup(v->loc.pieces[0].fetch);
+		else if (val_addr_fetch(rc, v, em->sp, &f))
+			return -EINVAL;
+		name = uniq_name(rc, em->name);
+		field = trace_probe_add_field(rc->tp, name, f, c, false);
+		a = new_arg(rc, em, v, VK_RAW, 0, field);
+		attach_guards(rc, a);
+		free(name);
+		free(f);
+		return 0;
+	}
+	return emit_scalar(rc, em, v, c, VK_RAW, 0, false, NULL);
+}
+
+static int emit_struct_error(struct rctx *rc, const struct emit *em, struct val *v,
+			     Dwarf_Die *t)
+{
+	struct strbuf fields = STRBUF_INIT;
+	char *tn = rctx_type_name(rc, &v->type, true);
+
+	strbuf_init(&fields);
+	lang_list_members(t, &fields);
+	diag_error(rc->d, em->sp, "'%s' is a %s; name one of its fields", v->what, tn);
+	if (fields.len)
+		diag_hint(rc->d, "fields: %s", fields.buf);
+	strbuf_release(&fields);
+	free(tn);
+	return -EINVAL;
+}
+
+/* The last argument shows @v's type, not the type of the part that was fetched. */
+static void set_last_type_name(struct rctx *rc, struct val *v)
+{
+	struct trace_arg *a = &rc->tp->args[rc->tp->nr_args - 1];
+
+	free(a->type_name);
+	a->type_name = rctx_type_name(rc, &v->type, true);
+}
+
+static int emit_val(struct rctx *rc, const struct emit *em, struct val *v);
+
+/* A base type: a number, a character, a bool, a float (of up to 8 bytes). */
+static int emit_base(struct rctx *rc, const struct emit *em, struct val *v, Dwarf_Die *t)
+{
+	int64_t size = lang_type_size(&v->type);
+	Dwarf_Attribute attr;
+	Dwarf_Word enc = 0;
+
+	if (dwarf_attr(t, DW_AT_encoding, &attr))
+		dwarf_formudata(&attr, &enc);
+	if (size > 8 || size <= 0)
+		return diag_error(rc->d, em->sp, "'%s' has %" PRId64 " bytes; upfront reads "
+				  "values of up to 8", v->what, size);
+	switch (enc) {
+	case DW_ATE_boolean:
+		return emit_scalar(rc, em, v, int_type(size, 'u'), VK_BOOL, size, false, NULL);
+	case DW_ATE_float:
+		if (v->loc.nr == 1 && v->loc.pieces[0].kind == LOC_VAL &&
+		    v->loc.pieces[0].reg >= 0)
+			return diag_error(rc->d, em->sp, "'%s' is a float in register %s, which "
+					  "upfront cannot read as a float", v->what,
+					  v->loc.pieces[0].fetch);
+		return emit_scalar(rc, em, v, size == 4 ? "x32" : "x64", VK_FLOAT, size, false,
+				   NULL);
+	case DW_ATE_signed_char:
+	case DW_ATE_unsigned_char:
+		if (size == 1 && !v->bit_size)	/* a char bitfield is a number */
+			return emit_scalar(rc, em, v, enc == DW_ATE_signed_char ? "s8" : "u8",
+					   VK_CHAR, 1, enc == DW_ATE_signed_char, NULL);
+		/* fallthrough */
+	case DW_ATE_signed:
+		if (enc == DW_ATE_signed || enc == DW_ATE_signed_char)
+			return emit_scalar(rc, em, v, int_type(size, 's'), VK_SIGNED, size, true,
+					   NULL);
+		/* fallthrough */
+	default:
+		return emit_scalar(rc, em, v, int_type(size, 'u'), VK_UNSIGNED, size, false, NULL);
+	}
+}
+
+/* An enum: its number, shown by the enumerator's name. */
+static int emit_enum(struct rctx *rc, const struct emit *em, struct val *v, Dwarf_Die *t)
+{
+	int64_t size = lang_type_size(&v->type);
+	struct trace_arg *a;
+	bool sg = enum_signed(t);
+
+	if (size <= 0 || size > 8)
+		size = 4;
+	if (emit_scalar(rc, em, v, int_type(size, sg ? 's' : 'u'), VK_ENUM, size, sg, &a))
+		return -EINVAL;
+	fill_enums(a, t);
+	return 0;
+}
+
+/* A pointer: a C string, a function's symbol or an address; a reference: what it names. */
+static int emit_pointer(struct rctx *rc, const struct emit *em, struct val *v, Dwarf_Die *t,
+			int tag)
+{
+	Dwarf_Die to;
+	struct val n;
+
+	if (tag != DW_TAG_pointer_type) {
+		if (!lang_type_of(t, &to))
+			return emit_scalar(rc, em, v, "x64", VK_POINTER, 8, false, NULL);
+		if (val_deref(rc, v, 0, &to, true, v->what, em->sp, &n))
+			return -EINVAL;
+		val_move(v, &n);
+		return emit_val(rc, em, v);
+	}
+	if (v->is_vptr)
+		return emit_scalar(rc, em, v, "x64", VK_SYM, 8, false, NULL);
+	if (lang_type_of(t, &to)) {
+		Dwarf_Die ts;
+		int ttag = lang_strip(&to, &ts);
+
+		if (rc->lang->char_ptr_is_string && lang_of_die(t)->char_ptr_is_string &&
+		    is_char_type(&to))
+			return emit_cstring_ptr(rc, em, v);
+		if (ttag == DW_TAG_subroutine_type)
+			return emit_scalar(rc, em, v, "x64", VK_SYM, 8, false, NULL);
+	}
+	return emit_scalar(rc, em, v, "x64", VK_POINTER, 8, false, NULL);
+}
+
+/* An array: char[N] as text, else the kernel's T[N] of numbers or pointers. */
+static int emit_array(struct rctx *rc, const struct emit *em, struct val *v, Dwarf_Die *t)
+{
+	Dwarf_Die et, ets;
+	Dwarf_Attribute attr;
+	Dwarf_Word enc = 0;
+	int64_t count, esize, inner;
+	char *f, *ktype, *name;
+	struct trace_arg *a;
+	int field;
+
+	if (!lang_type_of(t, &et))
+		return diag_error(rc->d, em->sp, "'%s' is an array of unknown type", v->what);
+	/* what is left of a multi-dimensional array is read whole, row after row */
+	type_array_dim(t, v->dim, &count, &inner);
+	count = count < 0 || inner < 0 ? -1 : count * inner;
+	if (is_char_type(&et) && rc->lang->char_ptr_is_string)
+		return emit_char_array(rc, em, v, t);
+	esize = lang_type_size(&et);
+	if (lang_strip(&et, &ets) != DW_TAG_base_type && !tag_is_pointer(dwarf_tag(&ets)))
+		return diag_error(rc->d, em->sp, "'%s' is an array of aggregates; index it "
+				  "('%s[0]')", v->what, v->what);
+	if (count < 0)
+		return diag_error(rc->d, em->sp, "'%s' is an array of unknown length; index it "
+				  "('%s[0]')", v->what, v->what);
+	if (count <= 0 || count > rc->o->kf.max_array || esize <= 0 || esize > 8)
+		return diag_error(rc->d, em->sp, "'%s' has %" PRId64 " elements; the kernel "
+				  "reads arrays of up to %d; index it", v->what, count,
+				  rc->o->kf.max_array);
+	if (val_addr_fetch(rc, v, em->sp, &f))
+		return -EINVAL;
+	if (dwarf_attr(&ets, DW_AT_encoding, &attr))
+		dwarf_formudata(&attr, &enc);
+	ktype = xasprintf("%s[%" PRId64 "]", int_type(esize, (enc == DW_ATE_signed ||
+				enc == DW_ATE_signed_char) ? 's' :
+				dwarf_tag(&ets) == DW_TAG_pointer_type ? 'x' : 'u'), count);
+	name = uniq_name(rc, em->name);
+	field = trace_probe_add_field(rc->tp, name, f, ktype, false);
+	a = new_arg(rc, em, v, VK_RAW, 0, field);
+	attach_guards(rc, a);
+	free(name);
+	free(ktype);
+	free(f);
+	return 0;
+}
+
+/* The scalar at member path @path of @v (an interface's type word, a slice's length),
+ * shown with @v's type. */
+static int emit_part(struct rctx *rc, const struct emit *em, struct val *v, const char *path,
+		     const char *ktype, enum value_kind kind)
+{
+	struct val w;
+	int ret;
+
+	memset(&w, 0, sizeof(w));
+	w.type = v->type;
+	w.has_type = true;
+	loc_copy(&w.loc, &v->loc);
+	w.what = xstrdup(v->what);
+	ret = val_path(rc, &w, path, em->sp);
+	if (!ret)
+		ret = emit_scalar(rc, em, &w, ktype, kind, 8, false, NULL);
+	if (!ret)
+		set_last_type_name(rc, v);
+	val_release(&w);
+	return ret;
+}
+
+/*
+ * A struct, class or union: a string with a length as text, an interface as its dynamic
+ * type's symbol, a slice/vector alone as its length (std::vector: its data pointer);
+ * anything else must be named by a field.
+ */
+static int emit_aggregate(struct rctx *rc, const struct emit *em, struct val *v, Dwarf_Die *t)
+{
+	const struct lang_ops *lo = lang_of_die(t);
+	struct lang_layout l;
+	const char *word;
+
+	if (type_layout(t, false, &l) && l.len)
+		return emit_lstring(rc, em, v, &l);
+	if (lo->iface_word && (word = lo->iface_word(t, dwarf_diename(t))))
+		return emit_part(rc, em, v, word, "x64", VK_SYM);
+	if (type_layout(t, true, &l)) {
+		struct val w;
+		int ret;
+
+		/* a slice/vector alone: its length (std::vector: its data pointer) */
+		if (l.len)
+			return emit_part(rc, em, v, l.len, "u64", VK_UNSIGNED);
+		ret = val_layout_ptr(rc, v, &l, em->sp, &w);
+		if (!ret)
+			ret = emit_scalar(rc, em, &w, "x64", VK_POINTER, 8, false, NULL);
+		if (!ret)
+			set_last_type_name(rc, v);
+		val_release(&w);
+		return ret;
+	}
+	return emit_struct_error(rc, em, v, t);
+}
+
+/* @v as kernel fields, by its type. */
+static int emit_val(struct rctx *rc, const struct emit *em, struct val *v)
+{
+	Dwarf_Die t;
+	int tag;
+
+	if (v->loc.nr == 1 && (v->loc.pieces[0].kind == LOC_NONE ||
+			       v->loc.pieces[0].kind == LOC_BAD))
+		return val_piece_error(rc, &v->loc.pieces[0], v->what, em->sp);
+	if (em->cast)
+		return emit_cast(rc, em, v);
+	if (!v->has_type)	/* registers, raw fetchargs, void: as the kernel reads them */
+		return emit_scalar(rc, em, v, "u64", VK_RAW, 8, false, NULL);
+	tag = lang_strip(&v->type, &t);
+	switch (tag) {
+	case DW_TAG_base_type:
+		return emit_base(rc, em, v, &t);
+	case DW_TAG_enumeration_type:
+		return emit_enum(rc, em, v, &t);
+	case DW_TAG_pointer_type:
+	case DW_TAG_reference_type:
+	case DW_TAG_rvalue_reference_type:
+		return emit_pointer(rc, em, v, &t, tag);
+	case DW_TAG_ptr_to_member_type:
+		return emit_scalar(rc, em, v, "x64", VK_HEX, 8, false, NULL);
+	case DW_TAG_subroutine_type:
+		return emit_scalar(rc, em, v, "x64", VK_SYM, 8, false, NULL);
+	case DW_TAG_array_type:
+		return emit_array(rc, em, v, &t);
+	case DW_TAG_structure_type:
+	case DW_TAG_class_type:
+	case DW_TAG_union_type:
+		return emit_aggregate(rc, em, v, &t);
+	default: {
+		char *tn = rctx_type_name(rc, &v->type, true);
+
+		diag_error(rc->d, em->sp, "'%s' has type %s, which upfront cannot read", v->what,
+			   tn);
+		free(tn);
+		return -EINVAL;
+	}
+	}
+}
+
+
+/* @given: @name is the user's NAME=, used as is (unique, at most 32 characters) */
+int emit_arg(struct rctx *rc, const char *name, bool given, const char *expr,
+		    const char *cast, struct span sp, struct span cast_sp, struct val *v)
+{
+	struct emit em = { .expr = expr, .cast = cast, .sp = sp, .cast_sp = cast_sp };
+	char *n;
+	int ret;
+
+	if (given) {
+		if (strlen(name) > NAME_MAX_LEN)
+			return diag_error(rc->d, sp, "argument name '%s' is longer than the "
+					  "kernel's limit of %d characters", name, NAME_MAX_LEN);
+		if (field_name_used(rc->tp, name))
+			return diag_error(rc->d, sp, "argument name '%s' is used twice", name);
+		n = xstrdup(name);
+		rc->claim = n;
+	} else {
+		n = uniq_name(rc, name);
+	}
+	em.name = n;
+	ret = emit_val(rc, &em, v);
+	rc->claim = NULL;
+	free(n);
+	return ret;
+}

@@ -1,0 +1,359 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* resolve-scope.c - a probe site's context: its CU, frame and scopes, the variables visible */
+#define LOG_DOMAIN "resolve"
+#include <dwarf.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "abi-x86_64.h"
+#include "lang.h"
+#include "log.h"
+#include "resolve-internal.h"
+
+char *rctx_type_name(struct rctx *rc, Dwarf_Die *type, bool has_type)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_init(&sb);
+	if (!has_type)
+		strbuf_addstr(&sb, rc->lang == &lang_go ? "unsafe.Pointer" : "void");
+	else
+		lang_of_die(type)->type_name(type, &sb);
+	return strbuf_detach(&sb);
+}
+
+void rctx_release(struct rctx *rc)
+{
+	free(rc->scopes);
+	free(rc->where);
+	rctx_guards_clear(rc);
+}
+
+/*
+ * dwarf_getscopes() does not look into namespaces, where rustc puts its functions: walk
+ * namespaces and types, and the code scopes that hold @pc. Innermost first, like it.
+ */
+static bool scopes_walk(Dwarf_Die *parent, Dwarf_Addr pc, Dwarf_Die **chain, int *n, int depth)
+{
+	Dwarf_Die child;
+
+	if (depth > 64 || dwarf_child(parent, &child) != 0)
+		return false;
+	do {
+		int tag = dwarf_tag(&child);
+		bool code = tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine ||
+			    tag == DW_TAG_lexical_block;
+
+		if (code && dwarf_haspc(&child, pc) > 0) {
+			*chain = xrealloc(*chain, sizeof(**chain) * (*n + 1));
+			(*chain)[(*n)++] = child;
+			scopes_walk(&child, pc, chain, n, depth + 1);
+			return true;
+		}
+		if ((tag == DW_TAG_namespace || tag == DW_TAG_module ||
+		     tag == DW_TAG_structure_type || tag == DW_TAG_class_type) &&
+		    scopes_walk(&child, pc, chain, n, depth + 1))
+			return true;
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return false;
+}
+
+static int own_scopes(Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die **out)
+{
+	Dwarf_Die *chain = NULL;
+	int n = 0;
+
+	scopes_walk(cu, pc, &chain, &n, 0);
+	chain = xrealloc(chain, sizeof(*chain) * (n + 1));
+	chain[n++] = *cu;
+	/* innermost first */
+	for (int i = 0; i < (n - 1) / 2; i++) {
+		Dwarf_Die t = chain[i];
+
+		chain[i] = chain[n - 2 - i];
+		chain[n - 2 - i] = t;
+	}
+	*out = chain;
+	return n;
+}
+
+/* The scopes at the pc, innermost first, and the subprogram holding it. */
+static void ensure_scopes(struct rctx *rc)
+{
+	if (rc->scopes_done || !rc->has_cu)
+		return;
+	rc->scopes_done = true;
+	/* from a per-CU table: a glob over 1000 functions of one CU must not walk it 1000 times */
+	rc->nscopes = debuginfo_getscopes(rc->dbg, &rc->cu, rc->lc.pc, &rc->scopes);
+	if (rc->nscopes <= 0) {
+		free(rc->scopes);
+		rc->scopes = NULL;
+		rc->nscopes = own_scopes(&rc->cu, rc->lc.pc, &rc->scopes);
+	}
+	for (int i = 0; i < rc->nscopes; i++) {
+		int tag = dwarf_tag(&rc->scopes[i]);
+
+		/*
+		 * In an inlined copy the scopes go on through the inlined function's abstract
+		 * definition, which has no frame base: place.c names the out-of-line function
+		 * whose frame holds the pc
+		 */
+		if (tag == DW_TAG_subprogram && !rc->site->has_frame_func) {
+			rc->func = rc->scopes[i];
+			rc->has_func = true;
+		}
+		if (!rc->has_here && (tag == DW_TAG_subprogram ||
+				      tag == DW_TAG_inlined_subroutine)) {
+			rc->here = rc->scopes[i];
+			rc->has_here = true;
+		}
+	}
+}
+
+int rctx_init(struct rctx *rc, const struct probe_spec *spec, struct debuginfo *dbg,
+	      const struct resolve_opts *o, const struct probe_site *site, struct diag *d)
+{
+	Dwarf_Addr entry;
+	uint64_t fentry = site->vaddr;
+
+	memset(rc, 0, sizeof(*rc));
+	rc->spec = spec;
+	rc->dbg = dbg;
+	rc->o = o;
+	rc->site = site;
+	rc->d = d;
+	rc->dw = debuginfo_dwarf(dbg, &rc->bias);
+	rc->lang = lang_for(site->lang);
+	if (rc->dw) {
+		Dwarf_Addr pc = site->vaddr - rc->bias;
+
+		if (site->has_die) {
+			rc->cu = site->cu;
+			rc->has_cu = true;
+			rc->here = site->die;
+			rc->has_here = true;
+		} else if (dwarf_addrdie(rc->dw, pc, &rc->cu)) {
+			rc->has_cu = true;
+		}
+		if (rc->has_cu && !site->lang)
+			rc->lang = lang_for(dwarf_srclang(&rc->cu));
+		rc->lc.pc = pc;
+		if (site->has_frame_func) {
+			/* the frame base and CFA: from the out-of-line function holding the pc */
+			rc->func = site->frame_func;
+			rc->has_func = true;
+		}
+		if (site->has_die && dwarf_tag(&rc->here) == DW_TAG_subprogram) {
+			/* scopes only when an argument needs a variable (a glob of 1000 doesn't) */
+			if (!site->has_frame_func) {
+				rc->func = rc->here;
+				rc->has_func = true;
+			}
+		} else {
+			ensure_scopes(rc);
+		}
+		rc->lc.pc = pc;
+	}
+	rc->lc.vaddr = site->vaddr;
+	rc->lc.cfi = debuginfo_cfi(dbg);
+	rc->lc.func = rc->has_func ? &rc->func : NULL;
+	rc->lc.file_delta = (int64_t)rc->bias + (int64_t)site->offset - (int64_t)site->vaddr;
+	if (rc->lang == &lang_go && rc->has_func) {
+		/* Go without .debug_frame: the CFA from the frame pointer (see loc.h) */
+		Dwarf_Addr lo;
+
+		rc->lc.cfa_fallback = LOC_CFA_BP;
+		if (site->at_ret_insn || (dwarf_lowpc(&rc->func, &lo) == 0 && lo == rc->lc.pc))
+			rc->lc.cfa_fallback = LOC_CFA_SP;
+	}
+	if (rc->has_here && dwarf_entrypc(&rc->here, &entry) == 0)
+		fentry = entry + rc->bias;
+	if (site->func && fentry <= site->vaddr)
+		rc->where = xasprintf("%s+0x%" PRIx64, site->func, site->vaddr - fentry);
+	else
+		rc->where = xasprintf("0x%" PRIx64, site->vaddr);
+	return 0;
+}
+
+static bool is_var_tag(int tag)
+{
+	return tag == DW_TAG_variable || tag == DW_TAG_formal_parameter;
+}
+
+bool rctx_locals_visit(struct rctx *rc, local_fn fn, void *arg)
+{
+	const char **seen = NULL;
+	size_t nseen = 0, alloc = 0;
+	bool stopped = false;
+
+	ensure_scopes(rc);
+	for (int i = 0; i < rc->nscopes && !stopped; i++) {
+		Dwarf_Die child;
+		int stag = dwarf_tag(&rc->scopes[i]);
+
+		if (stag == DW_TAG_compile_unit || stag == DW_TAG_partial_unit)
+			break;
+		if (dwarf_child(&rc->scopes[i], &child) != 0)
+			continue;
+		do {
+			const char *n;
+			bool dup = false;
+
+			if (!is_var_tag(dwarf_tag(&child)) || !(n = dwarf_diename(&child)))
+				continue;
+			for (size_t k = 0; k < nseen && !dup; k++)
+				dup = !strcmp(seen[k], n);
+			if (dup)
+				continue;
+			switch (fn(rc, &rc->scopes[i], &child, n, arg)) {
+			case VISIT_SKIP:
+				break;
+			case VISIT_TAKE:
+				ALLOC_GROW(seen, nseen + 1, alloc);
+				seen[nseen++] = n;
+				break;
+			case VISIT_STOP:
+				stopped = true;
+				break;
+			}
+		} while (!stopped && dwarf_siblingof(&child, &child) == 0);
+	}
+	free(seen);
+	return stopped;
+}
+
+struct local_query {
+	const char *name;
+	Dwarf_Die *out;
+};
+
+static enum visit local_is(struct rctx *rc, Dwarf_Die *scope, Dwarf_Die *var, const char *name,
+			   void *arg)
+{
+	struct local_query *q = arg;
+
+	if (strcmp(name, q->name))
+		return VISIT_TAKE;
+	*q->out = *var;
+	return VISIT_STOP;
+}
+
+/* A local or parameter named @name visible at the pc, innermost scope first. */
+bool rctx_find_local(struct rctx *rc, const char *name, Dwarf_Die *out)
+{
+	struct local_query q = { name, out };
+
+	return rctx_locals_visit(rc, local_is, &q);
+}
+
+static bool has_location(Dwarf_Die *die)
+{
+	return dwarf_hasattr(die, DW_AT_location) || dwarf_hasattr(die, DW_AT_const_value);
+}
+
+/* A global in @scope (a CU or namespace): "ns::var" walks namespaces; Go's "main.config"
+ * is one name. */
+static bool find_global_in(Dwarf_Die *scope, const char *name, Dwarf_Die *out, int depth)
+{
+	Dwarf_Die child;
+	const char *sep = strstr(name, "::");
+
+	if (depth > 8 || dwarf_child(scope, &child) != 0)
+		return false;
+	do {
+		int tag = dwarf_tag(&child);
+		const char *n;
+
+		if (tag == DW_TAG_variable) {
+			n = dwarf_diename(&child);
+			if (n && !strcmp(n, name) && has_location(&child)) {
+				*out = child;
+				return true;
+			}
+		} else if (sep && (tag == DW_TAG_namespace || tag == DW_TAG_structure_type ||
+				   tag == DW_TAG_class_type)) {
+			n = dwarf_diename(&child);
+			if (n && strlen(n) == (size_t)(sep - name) &&
+			    !strncmp(n, name, sep - name) &&
+			    find_global_in(&child, sep + 2, out, depth + 1))
+				return true;
+		}
+	} while (dwarf_siblingof(&child, &child) == 0);
+	/* a C++ static member is defined at CU level with a DW_AT_specification */
+	if (sep && depth == 0 && dwarf_child(scope, &child) == 0) {
+		const char *last = name;
+
+		for (const char *p = name; (p = strstr(p, "::")); p += 2)
+			last = p + 2;
+		do {
+			const char *n;
+
+			if (dwarf_tag(&child) != DW_TAG_variable ||
+			    !dwarf_hasattr(&child, DW_AT_specification))
+				continue;
+			n = dwarf_diename(&child);
+			if (n && !strcmp(n, last) && has_location(&child)) {
+				*out = child;
+				return true;
+			}
+		} while (dwarf_siblingof(&child, &child) == 0);
+	}
+	return false;
+}
+
+bool rctx_find_global(struct rctx *rc, const char *name, Dwarf_Die *out)
+{
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+
+	if (rc->has_cu && find_global_in(&rc->cu, name, out, 0))
+		return true;
+	while (dwarf_nextcu(rc->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		Dwarf_Die cu;
+
+		if (dwarf_offdie(rc->dw, off + hsize, &cu) &&
+		    (!rc->has_cu || dwarf_dieoffset(&cu) != dwarf_dieoffset(&rc->cu)) &&
+		    find_global_in(&cu, name, out, 0))
+			return true;
+		off = next;
+	}
+	return false;
+}
+
+static enum visit local_name_add(struct rctx *rc, Dwarf_Die *scope, Dwarf_Die *var,
+				 const char *name, void *arg)
+{
+	struct strbuf *out = arg;
+
+	if (out->len)
+		strbuf_addstr(out, ", ");
+	strbuf_addstr(out, name);
+	return VISIT_TAKE;
+}
+
+/* "a, b, c": the names visible at the pc, for the "no variable" hint */
+void rctx_list_locals(struct rctx *rc, struct strbuf *out)
+{
+	rctx_locals_visit(rc, local_name_add, out);
+}
+
+bool die_is_go_result(Dwarf_Die *die)
+{
+	Dwarf_Attribute attr;
+	bool flag = false;
+
+	return dwarf_attr_integrate(die, DW_AT_variable_parameter, &attr) &&
+	       dwarf_formflag(&attr, &flag) == 0 && flag;
+}
+
+/* Go results at a return instruction, from the ABI's registers */
+int rctx_go_results(struct rctx *rc, struct abi_value **res, size_t *nr, struct span sp)
+{
+	Dwarf_Die *fn = rc->has_here ? &rc->here : rc->has_func ? &rc->func : NULL;
+
+	if (!fn || abi_go_results(fn, res, nr))
+		return diag_error(rc->d, sp, "%s returns nothing", rc->site->func ?
+				  rc->site->func : rc->where);
+	return 0;
+}
