@@ -32,6 +32,11 @@ void trace_probes_free(struct trace_probe *tps, size_t nr);
 /**
  * resolve_uniq_events() - make event names unique across probes from different specs
  * (perf appends _1, _2 ...); probes that share a name on purpose (one spec) keep it
+ * @tps: the probes of every spec, in order; renamed in place
+ * @spec_of: the spec each probe came from (the probes of one spec are in one group)
+ *
+ * A probe whose name an earlier probe of another spec has takes, with every probe of its
+ * spec of that name, the first NAME_1, NAME_2 ... that no probe has. Linear in @nr.
  */
 void resolve_uniq_events(struct trace_probe *tps, size_t nr, const size_t *spec_of);
 
