@@ -7,7 +7,7 @@
 # usage: bench/stream-rate.sh [-n CALLS_PER_THREAD] [-r REPEATS] [-b BUILDDIR] [-m METHODS]
 # (-m "kernel upfront": only those; the slowdown is relative to kernel, so keep it first)
 # Needs root and tracefs. trace-cmd is not run: on hosts in lockdown mode (this project's
-# VM) Debian's trace-cmd 3.1.6 dies with SIGSEGV at start (see KERNEL-FACTS.md).
+# VM) Debian's trace-cmd 3.1.6 dies with SIGSEGV at start (see doc/kernel-facts.md).
 set -u
 
 calls=2000000 repeats=3 builddir=$(cd "$(dirname "$0")/.." && pwd)
@@ -198,4 +198,4 @@ for thr in $threads; do
 	done
 done
 echo "(slowdown: workload time relative to the probe enabled with nobody reading;"
-echo " trace-cmd: not run, it crashes at start on this host, see KERNEL-FACTS.md)"
+echo " trace-cmd: not run, it crashes at start on this host, see doc/kernel-facts.md)"

@@ -26,7 +26,7 @@ void kernel_features_default(struct kernel_features *kf)
 	/*
 	 * Not a kernel limit. The kernel reads a :string up to the next NUL, up to 4096
 	 * bytes, when the event fires, and a record larger than a page is dropped without a
-	 * trace (no lost count; KERNEL-FACTS.md). The length of a C string cannot be known
+	 * trace (no lost count; doc/kernel-facts.md). The length of a C string cannot be known
 	 * when the probe is written, so no rule makes :string safe; upfront keeps the risk
 	 * small by allowing few of them per event: three typical C strings (paths, host
 	 * names, identifiers: well under 1 KB each) plus the fixed part stay inside a page.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* render-json.c - one JSON object per event per line, as CLI.md defines it */
+/* render-json.c - one JSON object per event per line, as the man page defines it (OUTPUT) */
 #define LOG_DOMAIN "render"
 
 #include <math.h>

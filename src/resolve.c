@@ -268,7 +268,7 @@ static char *signature(const struct trace_probe *tp)
 }
 
 /*
- * last_component() - the function's own name, as the event is named (CLI.md:
+ * last_component() - the function's own name, as the event is named (man page, "Event name":
  * p:probe_dnsfwd/handleRequest): the part after the last "::" or '.' that is not inside
  * (), <> or [] ("main.(*server).handleRequest" -> "handleRequest", "caf::actor::enqueue"
  * -> "enqueue", "<Vec<T> as Drop>::drop" -> "drop"), without a trailing parameter list.
