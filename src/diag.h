@@ -21,8 +21,17 @@ struct diag {
 	int exit_code;		/* 2 for bad input (default), 1 for a system failure */
 };
 
+/**
+ * diag_init() - no error yet; @input (borrowed, may be NULL) is the text spans index
+ */
 void diag_init(struct diag *d, const char *input);
+/**
+ * diag_release() - free the message and hints; @d can be initialized again
+ */
 void diag_release(struct diag *d);
+/**
+ * diag_has_error() - an error was recorded
+ */
 bool diag_has_error(const struct diag *d);
 
 /**
@@ -31,9 +40,14 @@ bool diag_has_error(const struct diag *d);
  * Return: -EINVAL, so callers can `return diag_error(...)`.
  */
 int diag_error(struct diag *d, struct span sp, const char *fmt, ...) PRINTF(3, 4);
-/* diag_fail() - like diag_error() for system failures (exit status 1), returns -EIO */
+/**
+ * diag_fail() - like diag_error() for system failures (exit status 1)
+ * Return: -EIO.
+ */
 int diag_fail(struct diag *d, const char *fmt, ...) PRINTF(2, 3);
-/* diag_hint() - add "; <hint>" to the current error */
+/**
+ * diag_hint() - add "; <hint>" to the current error
+ */
 void diag_hint(struct diag *d, const char *fmt, ...) PRINTF(2, 3);
 
 /**

@@ -14,11 +14,17 @@ enum log_level { LOG_WARN = 0, LOG_INFO = 1, LOG_DEBUG = 2 };
 /* Raised by -v / -vv in main.c. */
 extern int log_level;
 
-/* log_park() - while curses owns the terminal, messages go to a buffer instead of stderr;
- * log_unpark() prints what was buffered. */
+/**
+ * log_park() - while curses owns the terminal, messages go to a buffer instead of stderr;
+ * log_unpark() prints what was buffered
+ */
 void log_park(void);
 void log_unpark(void);
 
+/**
+ * log_msg() - "upfront: [warning: ]DOMAIN: MESSAGE" on stderr (or parked); use pr_warn(), pr_info()
+ * and pr_debug(), which check log_level and pass LOG_DOMAIN
+ */
 void log_msg(int level, const char *domain, const char *fmt, ...) PRINTF(3, 4);
 
 #define pr_warn(...) log_msg(LOG_WARN, LOG_DOMAIN, __VA_ARGS__)

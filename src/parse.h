@@ -25,11 +25,15 @@
  */
 int parse_probe(const char *text, struct probe_spec *spec, struct diag *d);
 
-/* probe_spec_release() - free what parse_probe() allocated; accepts a zeroed spec */
+/**
+ * probe_spec_release() - free what parse_probe() allocated; accepts a zeroed spec
+ */
 void probe_spec_release(struct probe_spec *spec);
 
-/* expr_format() - an expression written back in source syntax ("r->Question[0].Name");
- * parsing the result gives the same tree */
+/**
+ * expr_format() - an expression written back in source syntax ("r->Question[0].Name");
+ * parsing the result gives the same tree
+ */
 void expr_format(const struct expr *e, struct strbuf *out);
 
 /**

@@ -70,14 +70,21 @@ int session_add_probe_text(struct session *s, const char *text, struct diag *d);
  */
 int session_remove_event(struct session *s, const char *name, struct diag *d);
 
-/* session_nr_events() / session_event() - the events of the session, in the order added */
+/**
+ * session_nr_events() - how many events the session has had, removed ones included;
+ * session_event() - the @i-th, in the order added (NULL past the end), borrowed
+ */
 size_t session_nr_events(const struct session *s);
 const struct session_event *session_event(const struct session *s, size_t i);
 
-/* session_counters() - events rendered and events lost so far */
+/**
+ * session_counters() - events rendered and events lost so far; either may be NULL
+ */
 void session_counters(const struct session *s, uint64_t *events, uint64_t *lost);
 
-/* session_opts() - the options the session runs with (the binary, string size, ...) */
+/**
+ * session_opts() - the options the session runs with (the binary, string size, ...)
+ */
 const struct trace_opts *session_opts(const struct session *s);
 
 #endif

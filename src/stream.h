@@ -78,7 +78,9 @@ void stream_finish(struct stream *st);
  */
 void stream_set_attach(struct stream *st, int type_id);
 
-/* stream_stats() - counters so far */
+/**
+ * stream_stats() - counters so far; all 0 for a NULL @st
+ */
 void stream_stats(struct stream *st, struct stream_stats *out);
 
 /**
@@ -87,7 +89,9 @@ void stream_stats(struct stream *st, struct stream_stats *out);
  */
 unsigned int stream_backlog(struct stream *st);
 
-/* stream_free() - stop the drain thread, close everything; accepts NULL */
+/**
+ * stream_free() - stop the drain thread, close everything; accepts NULL
+ */
 void stream_free(struct stream *st);
 
 #endif

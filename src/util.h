@@ -14,7 +14,11 @@
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define PRINTF(f, a) __attribute__((format(printf, f, a)))
 
-/* x*() abort with a message on out-of-memory; they never return NULL. */
+/**
+ * xmalloc() - malloc() that never returns NULL: out of memory prints a message and aborts;
+ * xcalloc(), xrealloc(), xstrdup(), xstrndup() and xasprintf() the same for theirs
+ * Return: memory for free(); never NULL (0 bytes gives a unique pointer too).
+ */
 void *xmalloc(size_t n);
 void *xcalloc(size_t nmemb, size_t n);
 void *xrealloc(void *p, size_t n);
@@ -44,17 +48,32 @@ struct strbuf {
 
 #define STRBUF_INIT { NULL, 0, 0 }
 
+/**
+ * strbuf_init() - an empty string ("" in @sb->buf); strbuf_release() frees it and leaves
+ * it as STRBUF_INIT; strbuf_reset() empties it and keeps the memory
+ */
 void strbuf_init(struct strbuf *sb);
 void strbuf_release(struct strbuf *sb);
 void strbuf_reset(struct strbuf *sb);
-/* strbuf_detach() - the buffer, now owned by the caller; @sb is left empty */
+/**
+ * strbuf_detach() - hand the string to the caller
+ * Return: the buffer for free() ("" when nothing was added); @sb is left empty.
+ */
 char *strbuf_detach(struct strbuf *sb);
+/**
+ * strbuf_add() - append @len bytes; strbuf_addstr(), strbuf_addch(), strbuf_addf() and
+ * strbuf_vaddf() append a string, a character, printf() output; the result stays
+ * NUL-terminated (it may contain NULs of its own from strbuf_add())
+ */
 void strbuf_add(struct strbuf *sb, const void *data, size_t len);
 void strbuf_addstr(struct strbuf *sb, const char *s);
 void strbuf_addch(struct strbuf *sb, char c);
 void strbuf_addf(struct strbuf *sb, const char *fmt, ...) PRINTF(2, 3);
 void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
-/* strbuf_cstr() - never NULL, also for an empty, never-used buffer */
+/**
+ * strbuf_cstr() - the string, borrowed
+ * Return: never NULL, also for an empty, never-used buffer.
+ */
 const char *strbuf_cstr(const struct strbuf *sb);
 
 /* A list of owned strings: what a query answers (names of functions, variables, fields). */
@@ -66,10 +85,14 @@ struct strlist {
 
 #define STRLIST_INIT { NULL, 0, 0 }
 
-/* strlist_add() - append a copy of @s; strlist_addn() - of its first @n bytes */
+/**
+ * strlist_add() - append a copy of @s; strlist_addn() - of its first @n bytes
+ */
 void strlist_add(struct strlist *l, const char *s);
 void strlist_addn(struct strlist *l, const char *s, size_t n);
-/* strlist_release() - free every string and the array; @l is left empty */
+/**
+ * strlist_release() - free every string and the array; @l is left empty
+ */
 void strlist_release(struct strlist *l);
 
 /**
@@ -91,18 +114,28 @@ void escape_untrusted(struct strbuf *sb, const char *s, size_t len);
  */
 void escape_json(struct strbuf *sb, const char *s, size_t len);
 
-/* glob_match() - fnmatch(3) without FNM_PATHNAME: '*' also matches '/' and '.'; the '*' of
- * a Go pointer receiver "(*T)" is literal */
+/**
+ * glob_match() - fnmatch(3) without FNM_PATHNAME: '*' also matches '/' and '.'; the '*' of
+ * a Go pointer receiver "(*T)" is literal
+ */
 bool glob_match(const char *pattern, const char *s);
-/* has_glob() - true when @s has a glob meta character (* ? [), not counting "(*" */
+/**
+ * has_glob() - true when @s has a glob meta character (* ? [), not counting "(*"
+ */
 bool has_glob(const char *s);
 
-/* str_distance() - Levenshtein distance, for "did you mean" hints */
+/**
+ * str_distance() - Levenshtein distance, for "did you mean" hints
+ * Return: the distance; 1000 for strings too long to bother.
+ */
 int str_distance(const char *a, const char *b);
 
-/* sanitize_ident() - @s made a C identifier for tracefs names (perf's rules): other
+/**
+ * sanitize_ident() - @s made a C identifier for tracefs names (perf's rules): other
  * characters become '_', runs of '_' collapse, a leading digit gets '_' in front,
- * cut at @max characters. Returns a new string. */
+ * cut at @max characters
+ * Return: a new string for free().
+ */
 char *sanitize_ident(const char *s, size_t max);
 
 /**
