@@ -495,20 +495,19 @@ static int session_setup(struct session *s, struct trace_probe *tps, size_t nr, 
 	return 0;
 }
 
+/* The renderer of each mode main.c sets (--stdio, --json, ...); a new one goes here too. */
+static const struct render_ops *const renderers[] = {
+	[RENDER_TEXT] = &render_text_ops,
+	[RENDER_JSON] = &render_json_ops,
+	[RENDER_TUI] = &render_tui_ops,
+};
+
+/* RENDER_AUTO: the curses view on a terminal, text otherwise */
 static const struct render_ops *pick_renderer(enum render_mode mode)
 {
-	switch (mode) {
-	case RENDER_JSON:
-		return &render_json_ops;
-	case RENDER_TEXT:
-		return &render_text_ops;
-	case RENDER_TUI:
-	case RENDER_AUTO:
-	default:
-		if (mode == RENDER_TUI || isatty(STDOUT_FILENO))
-			return &render_tui_ops;
-		return &render_text_ops;
-	}
+	if ((size_t)mode < ARRAY_SIZE(renderers) && renderers[mode])
+		return renderers[mode];
+	return isatty(STDOUT_FILENO) ? &render_tui_ops : &render_text_ops;
 }
 
 /* The output is a pipe whose reader has gone (| head -3 finished). */
