@@ -54,14 +54,6 @@ struct symbolizer {
 	struct strbuf tmp;
 };
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
-
 struct symbolizer *symbolizer_new(struct debuginfo *dbg)
 {
 	struct symbolizer *s = xcalloc(1, sizeof(*s));
@@ -137,7 +129,7 @@ static void maps_read(struct symbolizer *s, struct task_maps *t)
 	free(t->m);
 	t->m = NULL;
 	t->nr = 0;
-	t->read_ns = mono_ns();
+	t->read_ns = now_ns();
 	snprintf(path, sizeof(path), "/proc/%d/maps", t->tgid);
 	f = fopen(path, "re");
 	if (!f) {
@@ -210,7 +202,7 @@ void symbolizer_frame(struct symbolizer *s, int tgid, uint64_t addr, uint64_t ba
 	if (tgid > 0) {
 		t = task_get(s, tgid);
 		m = maps_find(t, addr);
-		if (!m && !t->gone && mono_ns() - t->read_ns > REREAD_NS) {
+		if (!m && !t->gone && now_ns() - t->read_ns > REREAD_NS) {
 			maps_read(s, t);
 			m = maps_find(t, addr);
 		}

@@ -195,7 +195,7 @@ static void draw_status(struct tui *t)
 		tui_row_add(w, R_ERROR, "remove probe ");
 		strbuf_addstr(&w->text, t->confirm_name);
 		strbuf_addstr(&w->text, "? (y/n)");
-	} else if (t->status.len && tui_now_ns() < t->status_until) {
+	} else if (t->status.len && now_ns() < t->status_until) {
 		tui_row_role(w, t->status_err ? R_ERROR : R_GOOD);
 		escape_untrusted(&w->text, t->status.buf, t->status.len);
 	} else {
@@ -346,7 +346,7 @@ static void draw_cands(struct tui *t)
 
 	if (t->input != IN_ADD)
 		return;
-	if (!n && t->status.len && tui_now_ns() < t->status_until && LINES > 2) {
+	if (!n && t->status.len && now_ns() < t->status_until && LINES > 2) {
 		tui_row_reset(&t->row);
 		tui_row_role(&t->row, t->status_err ? R_ERROR : R_GOOD);
 		strbuf_addch(&t->row.text, ' ');

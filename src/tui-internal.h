@@ -187,12 +187,6 @@ struct tui {
 /* ---- tui.c -------------------------------------------------------------------------------- */
 
 /**
- * tui_now_ns() - the monotonic clock
- * Return: nanoseconds of CLOCK_MONOTONIC.
- */
-uint64_t tui_now_ns(void);
-
-/**
  * tui_build_help() - the help overlay: the keys and what they do
  * @t: the view
  * @l: rows are appended here

@@ -23,7 +23,7 @@ void tui_set_status(struct tui *t, bool err, const char *fmt, ...)
 	strbuf_vaddf(&t->status, fmt, ap);
 	va_end(ap);
 	t->status_err = err;
-	t->status_until = tui_now_ns() + STATUS_NS * (err ? 2 : 1);
+	t->status_until = now_ns() + STATUS_NS * (err ? 2 : 1);
 	t->dirty = true;
 }
 

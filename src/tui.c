@@ -34,14 +34,6 @@ static volatile sig_atomic_t curses_on;
 static struct sigaction old_fatal[5];
 static const int fatal_sigs[5] = { SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL };
 
-uint64_t tui_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
-
 /* A crash must not leave the terminal raw: restore it, then die as we would have. */
 static void on_fatal(int sig)
 {
@@ -528,7 +520,7 @@ static int tui_open(struct render *r)
 	}
 	r->priv = t;
 	r->input_fd = fileno(t->term->tty);
-	t->last_sec = tui_now_ns();
+	t->last_sec = now_ns();
 	t->dirty = true;
 	tui_draw(t);
 	return 0;
@@ -545,7 +537,7 @@ static int tui_lost(struct render *r, int cpu, uint64_t nr)
 static int tui_tick(struct render *r)
 {
 	struct tui *t = r->priv;
-	uint64_t now = tui_now_ns();
+	uint64_t now = now_ns();
 	int ch, keys = 0;
 	wint_t wc;
 
