@@ -1,0 +1,149 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# check-layout.sh - the source tree's shape, as TAP: file and function sizes, include cycles,
+# tracked generated files
+#
+# usage: scripts/check-layout.sh [SRCDIR]
+#
+# - no file in src/ over MAX_FILE (1600) lines;
+# - no function in src/ over MAX_FUNC (150) lines, counted from its "{" to its "}" (Linux
+#   style: the signature starts in column 0, the braces stand alone in column 0);
+# - no #include cycle between src/ modules (foo.c, foo.h and foo-internal.h, the private
+#   header of foo*.c, are the module foo; an '#include "bar.h"' in one is an edge foo -> bar);
+# - no tracked backup or generated file (git ls-files: *~, configure, Makefile.in, *.o, ...).
+# Offenders that are being fixed are listed below as known: each is reported as
+# "not ok ... # TODO" (not counted as a failure by scripts/run-tests) until it is gone, then
+# as "ok ... # TODO" asking for its removal from the list. Anything else fails.
+# Exit status 1 when a check failed (TODO lines aside).
+set -u
+
+srcdir=${1:-$(cd "$(dirname "$0")/.." && pwd)}
+MAX_FILE=1600
+MAX_FUNC=150
+
+# Known offenders (issue 8 is splitting them), one a line: remove each as its fix lands.
+known_files="
+src/debuginfo.c
+src/resolve.c"
+known_funcs="
+debuginfo_find_functions
+emit_val
+rscan_unit"
+known_cycles=""
+todo_why="being split (issue 8)"
+
+n=0
+bad=0
+
+tap() {		# tap OK DESC [DIRECTIVE]
+	n=$((n + 1))
+	if [ "$1" = ok ]; then
+		echo "ok $n - ${2}${3:+ # $3}"
+	else
+		echo "not ok $n - ${2}${3:+ # $3}"
+		[ -z "${3:-}" ] && bad=$((bad + 1))
+	fi
+}
+
+# report WHAT OFFENDERS KNOWN NONE - OFFENDERS: "key<TAB>description" lines; a key that is a line
+# of KNOWN is a TODO; a line of KNOWN that is no offender any more asks to be removed
+report() {
+	local what=$1 offenders=$2 known=$3 none=$4 key desc others=0
+	while IFS=$'\t' read -r key desc; do
+		[ -n "$key" ] || continue
+		if grep -qxF -- "$key" <<<"$known"; then
+			tap "not ok" "$desc" "TODO $todo_why"
+		else
+			tap "not ok" "$desc"
+			others=1
+		fi
+	done <<<"$offenders"
+	while IFS= read -r key; do
+		[ -n "$key" ] || continue
+		if ! cut -f1 <<<"$offenders" | grep -qxF -- "$key"; then
+			tap ok "$key is within the limits now" \
+				"TODO remove it from known_$what in scripts/check-layout.sh"
+		fi
+	done <<<"$known"
+	[ $others -eq 0 ] && tap ok "$none"
+	return 0
+}
+
+cd "$srcdir" || exit 2
+shopt -s nullglob
+srcs=(src/*.c src/*.h)
+if [ ${#srcs[@]} -eq 0 ]; then
+	tap "not ok" "no sources in $srcdir/src"
+	echo "1..$n"
+	exit 1
+fi
+
+# 1. file sizes
+big=$(wc -l "${srcs[@]}" | awk -v max=$MAX_FILE '$2 != "total" && $1 > max {
+	printf "%s\t%s has %d lines (limit %d)\n", $2, $2, $1, max }')
+report files "$big" "$known_files" "no other file in src/ is over $MAX_FILE lines"
+
+# 2. function sizes: from the "{" line to the "}" line
+long=$(awk -v max=$MAX_FUNC '
+	FNR == 1 { sig = ""; infn = 0 }
+	infn && /^}/ {
+		if (FNR - open + 1 > max)
+			printf "%s\t%s() in %s has %d lines (limit %d)\n", name, name, FILENAME,
+			       FNR - open + 1, max
+		infn = 0; sig = ""; next
+	}
+	infn { next }
+	/^{/ && sig != "" {
+		s = sig; sub(/\(.*/, "", s); k = split(s, w, /[^A-Za-z0-9_]+/)
+		name = w[k] != "" ? w[k] : w[k - 1]
+		infn = 1; open = FNR; next
+	}
+	/^[A-Za-z_]/ && /\(/ && !/;[[:space:]]*$/ { sig = $0; start = FNR; next }
+	sig != "" && /^[[:space:]]+[^[:space:]]/ && FNR - start < 8 { next }
+	{ sig = "" }
+' "${srcs[@]}")
+report funcs "$long" "$known_funcs" "no other function in src/ is over $MAX_FUNC lines"
+
+# 3. include cycles between modules: the strongly connected components of the include graph
+cycles=$(for f in "${srcs[@]}"; do
+	m=$(basename "${f%.*}")
+	sed -n 's/^#[[:space:]]*include[[:space:]]*"\([^"/]*\)\.h".*/\1/p' "$f" |
+		while read -r h; do
+			[ -e "src/$h.h" ] && [ "${h%-internal}" != "${m%-internal}" ] &&
+				echo "${m%-internal} ${h%-internal}"
+		done
+done | sort -u | awk '
+	{ reach[$1, $2] = 1; node[$1] = 1; node[$2] = 1 }
+	END {
+		for (k in node) for (i in node) if ((i, k) in reach)
+			for (j in node) if ((k, j) in reach) reach[i, j] = 1
+		for (i in node) {
+			if (!((i, i) in reach)) continue
+			comp = ""
+			for (j in node) if ((i, j) in reach && (j, i) in reach) comp = comp " " j
+			print comp
+		}
+	}' | while read -r c; do
+	echo "$c" | tr ' ' '\n' | sort | paste -sd' '
+done | sort -u | while read -r c; do
+	printf '%s\t#include cycle between modules: %s\n' "$c" "$c"
+done)
+report cycles "$cycles" "$known_cycles" "no other #include cycle between src/ modules"
+
+# 4. tracked backups and generated files
+if git -c safe.directory="$srcdir" -C "$srcdir" rev-parse --git-dir >/dev/null 2>&1; then
+	gen=$(git -c safe.directory="$srcdir" -C "$srcdir" ls-files |
+		grep -E '~$|\.(o|a|so|orig|rej|swp)$|(^|/)(configure|Makefile\.in|Makefile|aclocal\.m4|config\.(status|log|h)|autom4te\.cache/.*|\.deps/.*)$')
+	if [ -n "$gen" ]; then
+		while IFS= read -r f; do
+			tap "not ok" "$f is tracked but is a backup or generated file"
+		done <<<"$gen"
+	else
+		tap ok "no tracked backup or generated file"
+	fi
+else
+	tap ok "no tracked backup or generated file" "SKIP $srcdir is not a git checkout"
+fi
+
+echo "1..$n"
+[ $bad -eq 0 ]
