@@ -11,13 +11,13 @@
 
 #include <traceevent/event-parse.h>
 #include <traceevent/trace-seq.h>
-#include <tracefs.h>
 
 #undef ARRAY_SIZE
 #include "debuginfo.h"
 #include "decode.h"
 #include "log.h"
 #include "symbolize.h"
+#include "tracing.h"
 
 #define ARENA_SIZE (64 * 1024)	/* strings of one event; a record is at most a page */
 #define TASK_CACHE 4096		/* power of two */
@@ -420,30 +420,6 @@ static struct dprobe *probe_of(struct decoder *dc, struct dev *e, const char *re
 	return p;
 }
 
-/* "<tid> <comm>" lines of tracefs saved_cmdlines */
-static void comm_from_saved(int tid, char *comm)
-{
-	char *text = tracefs_instance_file_read(NULL, "saved_cmdlines", NULL);
-	char key[24];
-	int n;
-
-	if (!text)
-		return;
-	n = snprintf(key, sizeof(key), "%d ", tid);
-	for (char *l = text; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
-		if (!strncmp(l, key, n)) {
-			size_t len = strcspn(l + n, "\n");
-
-			if (len > 15)
-				len = 15;
-			memcpy(comm, l + n, len);
-			comm[len] = '\0';
-			break;
-		}
-	}
-	free(text);
-}
-
 void decoder_set_task(struct decoder *dc, int tid, int tgid, const char *comm)
 {
 	struct task *t = &dc->tasks[(unsigned int)tid & (TASK_CACHE - 1)];
@@ -475,7 +451,7 @@ static void task_lookup(struct decoder *dc, int tid, struct event *ev)
 	f = fopen(path, "re");
 	if (!f) {
 		/* gone already: the kernel's saved_cmdlines still knows its comm */
-		comm_from_saved(tid, ev->comm);
+		tracing_saved_comm(tid, ev->comm, sizeof(ev->comm));
 		goto cache;
 	}
 	while (fgets(buf, sizeof(buf), f)) {

@@ -289,6 +289,34 @@ static int tracing_remove_event(const char *group, const char *event)
 	return ret;
 }
 
+bool tracing_saved_comm(int tid, char *comm, size_t size)
+{
+	char *text = tracefs_instance_file_read(NULL, "saved_cmdlines", NULL);
+	bool found = false;
+	char key[24];
+	int n;
+
+	if (!text || !size)
+		goto out;
+	/* "<tid> <comm>" lines */
+	n = snprintf(key, sizeof(key), "%d ", tid);
+	for (char *l = text; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		if (!strncmp(l, key, n)) {
+			size_t len = strcspn(l + n, "\n");
+
+			if (len > size - 1)
+				len = size - 1;
+			memcpy(comm, l + n, len);
+			comm[len] = '\0';
+			found = true;
+			break;
+		}
+	}
+out:
+	free(text);
+	return found;
+}
+
 /*
  * tracing_error_text() - the kernel's reason for the last rejected write, from error_log of
  * @inst (NULL: top level): "trace_uprobe: error: Unknown type is specified at 'b=%si:u99'"

@@ -61,6 +61,14 @@ char *tracing_event_format(const char *sys, const char *name, int *size);
  */
 char *tracing_header_page(int *size);
 
+/**
+ * tracing_saved_comm() - the command name the kernel recorded for task @tid
+ * (saved_cmdlines), for a task that is already gone from /proc
+ * @comm: gets it, NUL-terminated, cut to @size - 1; left as it is when there is none
+ * Return: whether the kernel had one.
+ */
+bool tracing_saved_comm(int tid, char *comm, size_t size);
+
 /*
  * A trace session in tracefs: the uprobe group and the instance that share the name
  * upfront_<pid of this process> (the man page's "private tracefs instance"). The pid in the
