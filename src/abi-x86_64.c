@@ -68,16 +68,16 @@ static int64_t go_align(Dwarf_Die *type, int depth)
 		return 8;
 	switch (tag) {
 	case DW_TAG_structure_type:
-		if (dwarf_child(&t, &child) == 0) {
-			do {
-				Dwarf_Die mt;
-				int64_t ma;
+		if (dwarf_child(&t, &child) != 0)
+			return a;
+		do {
+			Dwarf_Die mt;
+			int64_t ma;
 
-				if (dwarf_tag(&child) == DW_TAG_member && lang_type_of(&child, &mt) &&
-				    (ma = go_align(&mt, depth + 1)) > a)
-					a = ma;
-			} while (dwarf_siblingof(&child, &child) == 0);
-		}
+			if (dwarf_tag(&child) == DW_TAG_member && lang_type_of(&child, &mt) &&
+			    (ma = go_align(&mt, depth + 1)) > a)
+				a = ma;
+		} while (dwarf_siblingof(&child, &child) == 0);
 		return a;
 	case DW_TAG_array_type:
 		return lang_type_of(&t, &et) ? go_align(&et, depth + 1) : 8;
@@ -486,7 +486,8 @@ static bool cxx_nontrivial(Dwarf_Die *type, int depth)
 		case DW_TAG_member:
 			if (tag == DW_TAG_member && n && !strncmp(n, "_vptr", 5))
 				return true;
-			if (tag == DW_TAG_member && !dwarf_hasattr(&child, DW_AT_data_member_location))
+			if (tag == DW_TAG_member &&
+			    !dwarf_hasattr(&child, DW_AT_data_member_location))
 				break;	/* static */
 			if (!lang_type_of(&child, &t))
 				break;
@@ -669,7 +670,8 @@ static void rust_return(struct sysv_classes *c, int64_t size, struct loc *out)
 		return;
 	}
 	if (c->leaves == 2) {
-		/* a scalar pair: each half in its own register, by its own class, in memory order */
+		/* a scalar pair: each half in its own register, by its own class, in memory
+		 * order */
 		int first = c->leaf_off[1] < c->leaf_off[0];
 		int64_t second_off = c->leaf_off[!first];
 

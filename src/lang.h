@@ -38,16 +38,37 @@ struct lang_ops {
 	bool char_ptr_is_string;	/* char * / char[N] are NUL-terminated text (C, C++) */
 };
 
-/* lang_is_cxx() - true for every DW_LANG_* that is C++ (C++98 to C++20): the one place
- * that says so */
+/*
+ * lang.c chooses the rules and holds the type helpers every language uses; lang-*.c hold
+ * one language's rules each and use only what is declared here.
+ */
+
+/**
+ * lang_is_cxx() - whether a DW_LANG_* value is C++ (C++98 to C++20): the one place that
+ * says so
+ * @lang: the CU's DW_AT_language
+ * Return: true for every C++ dialect.
+ */
 bool lang_is_cxx(int lang);
-/* lang_nests_names() - true when DW_LANG_* @lang qualifies names by enclosing namespaces
- * and types (C++, Rust: "ns::T::f"); Go and C names are flat */
+
+/**
+ * lang_nests_names() - whether names are qualified by enclosing namespaces and types
+ * @lang: the CU's DW_AT_language
+ * Return: true for C++ and Rust ("ns::T::f"); false for Go and C, whose names are flat.
+ */
 bool lang_nests_names(int lang);
 
-/* lang_for() - the rules for DW_LANG_* @lang (C's for unknown languages) */
+/**
+ * lang_for() - the rules for a language
+ * @lang: the CU's DW_AT_language
+ * Return: &lang_cxx, &lang_go, &lang_rust, or &lang_c (also for unknown languages).
+ */
 const struct lang_ops *lang_for(int lang);
-/* lang_of_die() - the rules for the CU that holds @die */
+
+/**
+ * lang_of_die() - the rules for the CU that holds @die
+ * Return: as lang_for(); &lang_c when the CU cannot be found.
+ */
 const struct lang_ops *lang_of_die(Dwarf_Die *die);
 
 extern const struct lang_ops lang_c, lang_cxx, lang_go, lang_rust;
@@ -61,10 +82,18 @@ extern const struct lang_ops lang_c, lang_cxx, lang_go, lang_rust;
  */
 int lang_strip(Dwarf_Die *type, Dwarf_Die *out);
 
-/* lang_type_of() - DW_AT_type of @die (integrating abstract origins); false for void */
+/**
+ * lang_type_of() - the DW_AT_type of @die, integrating abstract origins
+ * @out: filled with the type
+ * Return: false when @die has no type (void).
+ */
 bool lang_type_of(Dwarf_Die *die, Dwarf_Die *out);
 
-/* lang_type_size() - bytes of @type (typedefs stripped, pointers 8), or -1 */
+/**
+ * lang_type_size() - bytes of @type, typedefs and qualifiers stripped
+ * Return: the size (pointers and references 8 unless they say otherwise), or -1 when the
+ * DWARF does not give one.
+ */
 int64_t lang_type_size(Dwarf_Die *type);
 
 /**
@@ -84,18 +113,38 @@ int lang_array_dims(Dwarf_Die *arr, int64_t *counts, int max);
  */
 bool lang_find_member(Dwarf_Die *type, const char *name, Dwarf_Die *member, int64_t *offset);
 
-/* lang_member_names() - the names lang_find_member() would find, in declaration order */
+/**
+ * lang_member_names() - the names lang_find_member() would find in @type
+ * @out: the names are appended in declaration order, the members of an embedded struct
+ *       or a base class right after it
+ */
 void lang_member_names(Dwarf_Die *type, struct strlist *out);
-/* lang_list_members() - the same as text for people: "a, b, c" */
+
+/**
+ * lang_list_members() - lang_member_names() as text for people
+ * @out: "a, b, c" is appended
+ */
 void lang_list_members(Dwarf_Die *type, struct strbuf *out);
 
-/* lang_member_offset() - DW_AT_data_member_location as a constant; false if it is not one */
+/**
+ * lang_member_offset() - a member's DW_AT_data_member_location as a constant
+ * @off: filled with the byte offset; 0 when the member has no location (union members)
+ * Return: false when the location is an expression other than DW_OP_plus_uconst.
+ */
 bool lang_member_offset(Dwarf_Die *member, int64_t *off);
 
-/* lang_template_param() - template type parameter @name of @type ("T"), false if none */
+/**
+ * lang_template_param() - template type parameter @name of @type ("T")
+ * @out: filled with the parameter's type
+ * Return: false when @type has no such parameter.
+ */
 bool lang_template_param(Dwarf_Die *type, const char *name, Dwarf_Die *out);
 
-/* lang_c_type_name() - C spelling; @cxx: qualified with namespaces/classes, no "struct" */
+/**
+ * lang_c_type_name() - @type as C or C++ spells it ("struct order *", "const char *")
+ * @cxx: qualify with namespaces and classes, without "struct"/"union"/"enum"
+ * @out: the name is appended
+ */
 void lang_c_type_name(Dwarf_Die *type, bool cxx, struct strbuf *out);
 
 #endif

@@ -333,8 +333,8 @@ int x86_insn_lea_targets_code(const struct x86_code *c, uint64_t **addrs, size_t
 	while (cs_disasm_iter(cs, &p, &size, &pc, insn)) {
 		const cs_x86 *x = &insn->detail->x86;
 
-		if (insn->id != X86_INS_LEA || x->op_count != 2 || x->operands[1].type != X86_OP_MEM ||
-		    x->operands[1].mem.base != X86_REG_RIP)
+		if (insn->id != X86_INS_LEA || x->op_count != 2 ||
+		    x->operands[1].type != X86_OP_MEM || x->operands[1].mem.base != X86_REG_RIP)
 			continue;
 		ALLOC_GROW(out, n + 1, alloc);
 		/* rip-relative: from the end of the instruction */
