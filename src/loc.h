@@ -61,13 +61,29 @@ struct loc_ctx {
  */
 int loc_from_die(Dwarf_Die *var, const struct loc_ctx *ctx, struct loc *out, struct strbuf *err);
 
-/* loc_from_ops() - translate one DWARF expression (see loc_from_die()) */
+/**
+ * loc_from_ops() - translate one DWARF expression (see loc_from_die())
+ * @ops, @n: the expression's operations
+ * @out: filled; release with loc_release() (also on failure)
+ * @err: on failure the reason
+ * Return: 0, or -EINVAL.
+ */
 int loc_from_ops(const Dwarf_Op *ops, size_t n, const struct loc_ctx *ctx, struct loc *out,
 		 struct strbuf *err);
 
+/**
+ * loc_release() - free @l's pieces and their fetch strings; @l is left empty
+ */
 void loc_release(struct loc *l);
+
+/**
+ * loc_copy() - a deep copy of @src into @dst (which is overwritten, not released)
+ */
 void loc_copy(struct loc *dst, const struct loc *src);
-/* loc_add_piece() - append a copy of @p (strings are duplicated) */
+
+/**
+ * loc_add_piece() - append a copy of @p (strings are duplicated)
+ */
 void loc_add_piece(struct loc *l, const struct loc_piece *p);
 
 /**
@@ -76,7 +92,11 @@ void loc_add_piece(struct loc *l, const struct loc_piece *p);
  */
 char *loc_mem_fetch(const char *base, int64_t off);
 
-/* loc_op_name() - "DW_OP_entry_value" etc. for messages; @buf at least 24 bytes */
+/**
+ * loc_op_name() - "DW_OP_entry_value" etc. for messages
+ * @buf: at least 24 bytes, used for an operation without a name
+ * Return: @buf or a static string.
+ */
 const char *loc_op_name(unsigned int op, char *buf);
 
 #endif
