@@ -17,26 +17,8 @@
 #include "elfinfo.h"
 #include "lang.h"
 #include "log.h"
+#include "symtab.h"
 #include "x86-insn.h"
-
-/* symbol versions: "fopen@@GLIBC_2.2.5" (default), "pthread_kill@GLIBC_2.2.5" (an old one) */
-enum sym_ver { SYM_UNVERSIONED, SYM_VER_DEFAULT, SYM_VER_OLD };
-
-/*
- * One ELF symbol; names are borrowed from the ELF string tables, lname is ours. A versioned
- * name is kept without its "@VERSION" (raw_owned): programs and people call it "fopen".
- */
-struct sym {
-	uint64_t addr;
-	uint64_t size;
-	const char *raw;
-	char *lname;		/* as the language spells it, without parameters (lazy) */
-	char *dname;		/* demangled with parameters (lazy; == raw when not mangled) */
-	bool func;
-	bool ifunc;		/* STT_GNU_IFUNC: the resolver, run once at load time */
-	bool raw_owned;		/* raw is a copy without the version */
-	unsigned char ver;	/* enum sym_ver */
-};
 
 /* One DIE of the DWARF index: a subprogram with code or DW_AT_inline, or an inlined copy. */
 struct idx_ent {
@@ -93,7 +75,6 @@ struct debuginfo {
 	char *path;
 	char *base;
 	char *build_id;
-	bool is_pie;
 	Dwfl *dwfl;
 	Dwfl_Module *mod;
 	Elf *elf;
@@ -103,9 +84,7 @@ struct debuginfo {
 	Dwarf_CFI *cfi;
 	bool cfi_tried;
 
-	struct sym *syms;	/* sorted by address */
-	size_t nr_syms;
-	bool syms_loaded;
+	struct symtab *syms;	/* loaded on first use */
 
 	struct cu_range *cu_ranges;	/* when .debug_aranges misses CUs (Go) */
 	size_t nr_cu_ranges;
@@ -199,7 +178,6 @@ struct debuginfo *debuginfo_open(const char *path, struct diag *d)
 		diag_error(d, SPAN_NONE, "%s is not an executable or shared library", real);
 		goto err;
 	}
-	dbg->is_pie = ehdr.e_type == ET_DYN;
 	n = dwfl_module_build_id(dbg->mod, &bits, &bid_vaddr);
 	if (n > 0) {
 		struct strbuf sb = STRBUF_INIT;
@@ -209,7 +187,7 @@ struct debuginfo *debuginfo_open(const char *path, struct diag *d)
 		dbg->build_id = strbuf_detach(&sb);
 	}
 	pr_debug("opened %s build-id %s %s", real, dbg->build_id ?: "-",
-		 dbg->is_pie ? "ET_DYN" : "ET_EXEC");
+		 ehdr.e_type == ET_DYN ? "ET_DYN" : "ET_EXEC");
 	return dbg;
 err:
 	debuginfo_free(dbg);
@@ -220,15 +198,7 @@ void debuginfo_free(struct debuginfo *dbg)
 {
 	if (!dbg)
 		return;
-	for (size_t i = 0; i < dbg->nr_syms; i++) {
-		if (dbg->syms[i].lname != dbg->syms[i].raw)
-			free(dbg->syms[i].lname);
-		if (dbg->syms[i].dname != dbg->syms[i].raw)
-			free(dbg->syms[i].dname);
-		if (dbg->syms[i].raw_owned)
-			free((char *)dbg->syms[i].raw);
-	}
-	free(dbg->syms);
+	symtab_free(dbg->syms);
 	for (size_t i = 0; i < dbg->nr_idx; i++) {
 		free(dbg->idx[i].name);
 		free(dbg->idx[i].sig);
@@ -264,11 +234,6 @@ const char *debuginfo_build_id(const struct debuginfo *dbg)
 const char *debuginfo_basename(const struct debuginfo *dbg)
 {
 	return dbg->base;
-}
-
-bool debuginfo_is_pie(const struct debuginfo *dbg)
-{
-	return dbg->is_pie;
 }
 
 Elf *debuginfo_elf(struct debuginfo *dbg)
@@ -463,138 +428,20 @@ int debuginfo_offset_to_vaddr(struct debuginfo *dbg, uint64_t offset, uint64_t *
 
 /* ---- symbols ---- */
 
-static int sym_cmp(const void *a, const void *b)
+struct symtab *debuginfo_symtab(struct debuginfo *dbg)
 {
-	const struct sym *x = a, *y = b;
-
-	if (x->addr != y->addr)
-		return x->addr < y->addr ? -1 : 1;
-	/* functions first, then larger, then the shorter (not __GI_-style alias) name */
-	if (x->func != y->func)
-		return x->func ? -1 : 1;
-	/* an old version ("memcpy@GLIBC_2.2.5") names its address last */
-	if ((x->ver == SYM_VER_OLD) != (y->ver == SYM_VER_OLD))
-		return x->ver == SYM_VER_OLD ? 1 : -1;
-	if (x->size != y->size)
-		return x->size > y->size ? -1 : 1;
-	return strlen(x->raw) < strlen(y->raw) ? -1 : strlen(x->raw) > strlen(y->raw);
-}
-
-static bool is_cold_part(const char *name)
-{
-	const char *dot = strrchr(name, '.');
-
-	return dot && (!strcmp(dot, ".cold") || !strncmp(dot, ".cold.", 6) ||
-		       (dot > name && !strncmp(dot - 5, ".cold.", 6)));
-}
-
-static void load_symbols(struct debuginfo *dbg)
-{
-	size_t alloc = 0;
-	int n;
-
-	if (dbg->syms_loaded)
-		return;
-	dbg->syms_loaded = true;
-	n = dwfl_module_getsymtab(dbg->mod);
-	for (int i = 1; i < n; i++) {
-		GElf_Word shndx;
-		GElf_Addr addr;
-		GElf_Sym s;
-		const char *name, *at;
-		unsigned char ver = SYM_UNVERSIONED;
-		int type;
-
-		name = dwfl_module_getsym_info(dbg->mod, i, &s, &addr, &shndx, NULL, NULL);
-		if (!name || !*name || shndx == SHN_UNDEF || shndx == SHN_ABS || !addr)
-			continue;
-		type = GELF_ST_TYPE(s.st_info);
-		if (type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_OBJECT &&
-		    type != STT_NOTYPE)
-			continue;
-		if (type == STT_NOTYPE && !s.st_size)
-			continue;
-		/* no mangling scheme uses '@': it starts a version (glibc's .symtab has them) */
-		at = strchr(name, '@');
-		if (at && at > name) {
-			ver = at[1] == '@' ? SYM_VER_DEFAULT : SYM_VER_OLD;
-			name = xstrndup(name, (size_t)(at - name));
-		}
-		ALLOC_GROW(dbg->syms, dbg->nr_syms + 1, alloc);
-		dbg->syms[dbg->nr_syms++] = (struct sym){
-			.addr = addr,
-			.size = s.st_size,
-			.raw = name,
-			/* gcc's "f.cold" holds f's unlikely blocks: not an entry to probe */
-			.func = (type == STT_FUNC || type == STT_GNU_IFUNC) && !is_cold_part(name),
-			.ifunc = type == STT_GNU_IFUNC,
-			.raw_owned = ver != SYM_UNVERSIONED,
-			.ver = ver,
-		};
-	}
-	qsort(dbg->syms, dbg->nr_syms, sizeof(*dbg->syms), sym_cmp);
-	pr_debug("%zu symbols", dbg->nr_syms);
-}
-
-static const char *sym_lname(struct sym *s)
-{
-	if (!s->lname)
-		s->lname = is_mangled(s->raw) ? demangle(s->raw, false) : (char *)s->raw;
-	return s->lname;
-}
-
-/* the demangled name with parameters, or NULL when that says no more than sym_lname() */
-static const char *sym_signature(struct sym *s)
-{
-	if (!s->dname)
-		s->dname = is_mangled(s->raw) ? demangle(s->raw, true) : (char *)s->raw;
-	if (s->dname == s->raw || !strcmp(s->dname, sym_lname(s)))
-		return NULL;
-	return s->dname;
+	if (!dbg->syms)
+		dbg->syms = symtab_load(dbg->mod);
+	return dbg->syms;
 }
 
 int debuginfo_symbolize(struct debuginfo *dbg, uint64_t vaddr, struct strbuf *out)
 {
-	size_t lo = 0, hi;
-	struct sym *s;
+	struct sym *s = symtab_covering(debuginfo_symtab(dbg), vaddr);
 
-	load_symbols(dbg);
-	hi = dbg->nr_syms;
-	/* the last symbol starting at or below vaddr */
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (dbg->syms[mid].addr <= vaddr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (!lo)
+	if (!s)
 		return -ENOENT;
-	s = &dbg->syms[lo - 1];
-	/* several at one address: sym_cmp put the preferred one first */
-	while (s > dbg->syms && (s - 1)->addr == s->addr)
-		s--;
-	/* a symbol without size (hand-written assembly, __FRAME_END__) covers little */
-	if (!s->size && vaddr - s->addr >= 256)
-		return -ENOENT;
-	if (s->size && vaddr >= s->addr + s->size) {
-		/* maybe an enclosing, larger symbol further left (rare) */
-		struct sym *t = s;
-		bool found = false;
-
-		while (t > dbg->syms && vaddr - (t - 1)->addr < (1u << 20)) {
-			t--;
-			if (t->size && vaddr < t->addr + t->size) {
-				s = t;
-				found = true;
-				break;
-			}
-		}
-		if (!found)
-			return -ENOENT;
-	}
-	strbuf_addf(out, "%s+0x%lx", sym_lname(s), (unsigned long)(vaddr - s->addr));
+	strbuf_addf(out, "%s+0x%lx", sym_name(s), (unsigned long)(vaddr - s->addr));
 	return 0;
 }
 
@@ -607,17 +454,17 @@ int debuginfo_list_functions(struct debuginfo *dbg, const char *glob, struct str
 			     struct diag *d)
 {
 	const char **names = NULL;
-	size_t nr = 0;
+	size_t nr = 0, nr_syms;
+	struct sym *syms = symtab_syms(debuginfo_symtab(dbg), &nr_syms);
 
 	(void)d;
-	load_symbols(dbg);
-	names = xmalloc(sizeof(*names) * (dbg->nr_syms + 1));
-	for (size_t i = 0; i < dbg->nr_syms; i++) {
+	names = xmalloc(sizeof(*names) * (nr_syms + 1));
+	for (size_t i = 0; i < nr_syms; i++) {
 		const char *n;
 
-		if (!dbg->syms[i].func)
+		if (!syms[i].func)
 			continue;
-		n = sym_lname(&dbg->syms[i]);
+		n = sym_name(&syms[i]);
 		if (glob && !glob_match(glob, n))
 			continue;
 		names[nr++] = n;
@@ -2270,22 +2117,6 @@ static size_t drop_old_versions(struct cand *cands, size_t nr)
 	return out;
 }
 
-/* the first symbol at @addr (sym_cmp's preferred one), or NULL */
-static struct sym *syms_at(struct debuginfo *dbg, uint64_t addr)
-{
-	size_t a = 0, b = dbg->nr_syms;
-
-	while (a < b) {
-		size_t mid = (a + b) / 2;
-
-		if (dbg->syms[mid].addr < addr)
-			a = mid + 1;
-		else
-			b = mid;
-	}
-	return a < dbg->nr_syms && dbg->syms[a].addr == addr ? &dbg->syms[a] : NULL;
-}
-
 static bool has_prefix(const char *s, const char *prefix)
 {
 	return !strncmp(s, prefix, strlen(prefix));
@@ -2304,41 +2135,44 @@ static int ifunc_error(struct debuginfo *dbg, struct sym *s, const char *name, s
 	const char **impls = NULL, **globbed = NULL, *self = NULL;
 	size_t nr = 0, alloc = 0, nr_glob = 0, alloc_glob = 0, nt = 0, uniq = 0, uniq_glob = 0;
 	char *prefix = xasprintf("__%s_", name);
+	struct symtab *st = debuginfo_symtab(dbg);
 	uint64_t *targets = NULL;
+	size_t nr_syms;
+	struct sym *syms = symtab_syms(st, &nr_syms);
 
 	if (s->size)
 		x86_insn_lea_targets(dbg->elf, s->addr, s->addr + s->size, &targets, &nt);
 	for (size_t i = 0; i < nt; i++) {
-		struct sym *t = syms_at(dbg, targets[i]), *pick = NULL;
+		struct sym *t = symtab_first_at(st, targets[i]), *pick = NULL;
 
-		for (; t && t < dbg->syms + dbg->nr_syms && t->addr == targets[i]; t++) {
+		for (; t && t < syms + nr_syms && t->addr == targets[i]; t++) {
 			if (!t->func || t->ifunc)
 				continue;
-			if (!pick || (has_prefix(sym_lname(t), prefix) &&
-				      !has_prefix(sym_lname(pick), prefix)))
+			if (!pick || (has_prefix(sym_name(t), prefix) &&
+				      !has_prefix(sym_name(pick), prefix)))
 				pick = t;
 		}
 		if (!pick || pick->addr == s->addr)
 			continue;
 		ALLOC_GROW(impls, nr + 1, alloc);
-		impls[nr++] = sym_lname(pick);
+		impls[nr++] = sym_name(pick);
 	}
 	free(targets);
 	strbuf_addf(&glob, "%s*", prefix);
-	for (size_t i = 0; i < dbg->nr_syms; i++) {
-		struct sym *t = &dbg->syms[i];
+	for (size_t i = 0; i < nr_syms; i++) {
+		struct sym *t = &syms[i];
 
 		if (!t->func || t->ifunc)
 			continue;
 		if (t->addr == s->addr && !self)
-			self = sym_lname(t);	/* the resolver's own name: glibc's "strlen_ifunc" */
-		if (!glob_match(glob.buf, sym_lname(t)))
+			self = sym_name(t);	/* the resolver's own name: glibc's "strlen_ifunc" */
+		if (!glob_match(glob.buf, sym_name(t)))
 			continue;
 		ALLOC_GROW(globbed, nr_glob + 1, alloc_glob);
-		globbed[nr_glob++] = sym_lname(t);
+		globbed[nr_glob++] = sym_name(t);
 		if (!nt) {
 			ALLOC_GROW(impls, nr + 1, alloc);
-			impls[nr++] = sym_lname(t);
+			impls[nr++] = sym_name(t);
 		}
 	}
 	qsort(impls, nr, sizeof(*impls), strcmp_ptr);
@@ -2421,14 +2255,16 @@ static void hint_closest(struct debuginfo *dbg, const char *pattern, struct diag
 {
 	const char *best[3] = { NULL, NULL, NULL };
 	int bestd[3] = { 1 << 30, 1 << 30, 1 << 30 };
+	size_t nr_syms;
+	struct sym *syms = symtab_syms(debuginfo_symtab(dbg), &nr_syms);
 
-	for (size_t i = 0; i < dbg->nr_syms; i++) {
+	for (size_t i = 0; i < nr_syms; i++) {
 		const char *n, *tail;
 		int dist, k;
 
-		if (!dbg->syms[i].func)
+		if (!syms[i].func)
 			continue;
-		n = sym_lname(&dbg->syms[i]);
+		n = sym_name(&syms[i]);
 		/* runtime internals (_init, __libc_*) only when asked for */
 		if (n[0] == '_' && pattern[0] != '_')
 			continue;
@@ -2474,21 +2310,22 @@ int debuginfo_find_functions(struct debuginfo *dbg, const char *pattern, struct 
 	size_t nr_origins = 0, alloc_origins = 0;
 	struct pattern pt;
 	struct func *funcs = NULL;
-	size_t nr_funcs = 0;
+	size_t nr_funcs = 0, nr_syms;
 	int best = MATCH_NONE, ret = 0;
+	struct sym *syms;
 
 	*out = NULL;
 	*nr = 0;
 	pattern_init(&pt, pattern);
-	load_symbols(dbg);
-	for (size_t i = 0; i < dbg->nr_syms; i++) {
-		struct sym *s = &dbg->syms[i];
+	syms = symtab_syms(debuginfo_symtab(dbg), &nr_syms);
+	for (size_t i = 0; i < nr_syms; i++) {
+		struct sym *s = &syms[i];
 		const char *name, *sig = NULL;
 		int q;
 
 		if (!s->func || (pt.key[0] && !strstr(s->raw, pt.key)))
 			continue;
-		name = sym_lname(s);
+		name = sym_name(s);
 		if (pt.sig)
 			sig = sym_signature(s);
 		q = pattern_match(&pt, name, sig);
@@ -2742,33 +2579,15 @@ void func_list_free(struct func *funcs, size_t nr)
 bool debuginfo_func_extent(struct debuginfo *dbg, uint64_t vaddr, uint64_t *start, uint64_t *end,
 			   const char **name)
 {
+	struct sym *s = symtab_func_covering(debuginfo_symtab(dbg), vaddr);
 	Dwarf_Addr base, lo, hi, bias = 0;
-	size_t a = 0, b;
 	ptrdiff_t off = 0;
 	Dwarf_Die die, cu;
 
-	load_symbols(dbg);
-	b = dbg->nr_syms;
-	/* the symbols starting at or below vaddr, nearest first: a function with a size */
-	while (a < b) {
-		size_t mid = (a + b) / 2;
-
-		if (dbg->syms[mid].addr <= vaddr)
-			a = mid + 1;
-		else
-			b = mid;
-	}
-	for (size_t i = a; i-- > 0 && vaddr - dbg->syms[i].addr < (1u << 20);) {
-		struct sym *s = &dbg->syms[i];
-
-		if (!s->func || !s->size || vaddr >= s->addr + s->size)
-			continue;
-		/* several at one address: sym_cmp put the preferred one first */
-		while (s > dbg->syms && (s - 1)->addr == s->addr && (s - 1)->func)
-			s--;
+	if (s) {
 		*start = s->addr;
 		*end = s->addr + s->size;
-		*name = sym_lname(s);
+		*name = sym_name(s);
 		return true;
 	}
 	/* no symbol: the DWARF range of the subprogram holding it */

@@ -11,6 +11,7 @@
 #include "util.h"
 
 struct debuginfo;
+struct symtab;
 
 /**
  * debuginfo_open() - open a binary's symbols and DWARF
@@ -31,8 +32,12 @@ const char *debuginfo_path(const struct debuginfo *dbg);
 const char *debuginfo_build_id(const struct debuginfo *dbg);
 /* debuginfo_basename() - file name without directories ("dnsfwd", "libc.so.6") */
 const char *debuginfo_basename(const struct debuginfo *dbg);
-/* debuginfo_is_pie() - ET_DYN */
-bool debuginfo_is_pie(const struct debuginfo *dbg);
+
+/**
+ * debuginfo_symtab() - the binary's ELF symbols, read on first use
+ * Return: the table (owned by @dbg; empty when the binary has none).
+ */
+struct symtab *debuginfo_symtab(struct debuginfo *dbg);
 
 /**
  * debuginfo_require_dwarf() - 0 when DWARF is available; otherwise -ENOENT and @d says
