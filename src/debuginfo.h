@@ -12,6 +12,7 @@
 
 struct debuginfo;
 struct symtab;
+struct dw_index;
 
 /**
  * debuginfo_open() - open a binary's symbols and DWARF
@@ -83,11 +84,18 @@ bool debuginfo_subprogram_at(struct debuginfo *dbg, uint64_t vaddr, Dwarf_Die *d
 int debuginfo_getscopes(struct debuginfo *dbg, Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die **scopes);
 
 /**
- * debuginfo_die_name() - the name of a function DIE (subprogram or inlined copy: its
- * abstract origin / specification) as the language spells it ("ns::C::m", "main.f")
- * Return: a new string, or NULL when the DIE has no name.
+ * debuginfo_index() - every function DIE of the DWARF, read on first use: from the raw
+ * bytes of .debug_info (dwarf-index-raw.h), else through libdw (dw_index_walk()); the
+ * environment variable UPFRONT_INDEX=libdw skips the raw reader (tests compare the two)
+ * Return: the index (owned by @dbg), or NULL without DWARF.
  */
-char *debuginfo_die_name(Dwarf_Die *die);
+struct dw_index *debuginfo_index(struct debuginfo *dbg);
+
+/**
+ * debuginfo_lang_guess() - the language of code DWARF does not describe, from the binary's
+ * sections: DW_LANG_Go for a Go binary (.gopclntab), else 0
+ */
+int debuginfo_lang_guess(struct debuginfo *dbg);
 
 /**
  * debuginfo_func_extent() - the code of the function holding @vaddr: the function symbol

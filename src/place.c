@@ -6,6 +6,7 @@
 #include <string.h>
 
 #define LOG_DOMAIN "place"
+#include "dwarf-aux.h"
 #include "lines.h"
 #include "log.h"
 #include "place.h"
@@ -274,7 +275,7 @@ static void site_at_addr(struct debuginfo *dbg, uint64_t vaddr, const char *file
 	}
 	if (pick >= 0) {
 		int tag = dwarf_tag(&chain[pick]);
-		char *name = debuginfo_die_name(&chain[pick]);
+		char *name = die_func_name(&chain[pick]);
 
 		s->die = chain[pick];
 		s->has_die = true;
