@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* debuginfo.h - a binary's ELF symbols and DWARF (in the file or separate), function lookup */
+/* debuginfo.h - a binary opened for tracing: its ELF, symbols and DWARF (in the file or
+ * separate), what lies at an address */
 #ifndef UPF_DEBUGINFO_H
 #define UPF_DEBUGINFO_H
 
@@ -119,39 +120,6 @@ int debuginfo_vaddr_to_offset(struct debuginfo *dbg, uint64_t vaddr, uint64_t *o
 			      struct diag *d);
 /* debuginfo_offset_to_vaddr() - inverse, for -l and for probe ips in records */
 int debuginfo_offset_to_vaddr(struct debuginfo *dbg, uint64_t offset, uint64_t *vaddr);
-
-/* A function found by name: one per place it has code (out-of-line copy or inlined copy). */
-struct func {
-	char *name;		/* as the language spells it: "main.(*server).handleRequest",
-				 * "ns::Class::method", "crate::module::func", "getaddrinfo" */
-	char *signature;	/* C++ demangled with parameters ("ns::C::m(int)"), or NULL */
-	uint64_t entry;		/* virtual address of the first instruction */
-	uint64_t end;		/* one past the last (of the entry range), 0 if unknown */
-	bool inlined;		/* an inlined copy: die is a DW_TAG_inlined_subroutine */
-	bool has_die;		/* die and cu are valid (not when only the symbol table knows it) */
-	Dwarf_Die die;		/* DW_TAG_subprogram (concrete) or DW_TAG_inlined_subroutine */
-	Dwarf_Die cu;
-	int lang;		/* DW_LANG_* of the CU, 0 when unknown */
-};
-
-/**
- * debuginfo_find_functions() - every copy of the functions @pattern names
- * @pattern: a name as the language spells it, a glob, an unambiguous suffix
- *           ("handleRequest" for "main.(*server).handleRequest"), or a C++ signature
- * @out: array owned by the caller, freed with func_list_free()
- * Return: 0 with @nr >= 1; -ENOENT with @d listing the closest names; -EINVAL (ambiguous
- * suffix or overloads of a non-glob) with @d listing the candidates.
- */
-int debuginfo_find_functions(struct debuginfo *dbg, const char *pattern, struct func **out,
-			     size_t *nr, struct diag *d);
-void func_list_free(struct func *funcs, size_t nr);
-
-/**
- * debuginfo_list_functions() - names for -F: functions matching @glob (NULL: all), demangled,
- * sorted, unique, one per line; from the symbol table first (fast)
- */
-int debuginfo_list_functions(struct debuginfo *dbg, const char *glob, struct strbuf *out,
-			     struct diag *d);
 
 /**
  * debuginfo_symbolize() - "symbol+0xoff" (demangled) for a virtual address in the binary

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "funcs.h"
 #include "lines.h"
 #include "log.h"
 
@@ -993,7 +994,7 @@ static int show_func(struct debuginfo *dbg, const char *name, bool has_range, lo
 	int decl_line = 0, ret;
 	char *path;
 
-	ret = debuginfo_find_functions(dbg, name, &funcs, &nfuncs, d);
+	ret = funcs_find(dbg, name, &funcs, &nfuncs, d);
 	if (ret)
 		return ret;
 	/* the out-of-line copy names the function best; inlined copies add their lines */
@@ -1003,12 +1004,12 @@ static int show_func(struct debuginfo *dbg, const char *name, bool has_range, lo
 			pick = i;
 	if (pick == SIZE_MAX) {
 		diag_error(d, SPAN_NONE, "no debug information for '%s'", name);
-		func_list_free(funcs, nfuncs);
+		funcs_free(funcs, nfuncs);
 		return -ENOENT;
 	}
 	ret = func_decl(&funcs[pick].die, &decl_line, &decl_file, d);
 	if (ret) {
-		func_list_free(funcs, nfuncs);
+		funcs_free(funcs, nfuncs);
 		return ret;
 	}
 	path = normalize_path(decl_file);
@@ -1032,7 +1033,7 @@ static int show_func(struct debuginfo *dbg, const char *name, bool has_range, lo
 		ret = show(name, path, decl_line, decl_line, -1, &rs, out, d);
 	free(path);
 	free(rs.v);
-	func_list_free(funcs, nfuncs);
+	funcs_free(funcs, nfuncs);
 	return ret;
 }
 

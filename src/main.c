@@ -12,6 +12,7 @@
 #include "debuginfo.h"
 #include "diag.h"
 #include "fetcharg.h"
+#include "funcs.h"
 #include "lines.h"
 #include "log.h"
 #include "parse.h"
@@ -423,19 +424,19 @@ static int parse_and_resolve(struct options *o, struct debuginfo *dbg,
 
 static int mode_funcs(struct options *o, struct debuginfo *dbg)
 {
-	struct strbuf out = STRBUF_INIT;
+	struct strlist names = STRLIST_INIT;
 	struct diag d;
 	int code = 0;
 
 	if (o->nr_words > 1)
 		return bad_usage("-F takes at most one GLOB");
 	diag_init(&d, o->nr_words ? o->words[0] : NULL);
-	if (debuginfo_list_functions(dbg, o->nr_words ? o->words[0] : NULL, &out, &d) < 0)
+	if (funcs_list(dbg, o->nr_words ? o->words[0] : NULL, &names, &d) < 0)
 		code = report(&d);
-	else
-		fputs(strbuf_cstr(&out), stdout);
+	for (size_t i = 0; i < names.nr; i++)
+		printf("%s\n", names.v[i]);
 	diag_release(&d);
-	strbuf_release(&out);
+	strlist_release(&names);
 	return code;
 }
 

@@ -7,6 +7,7 @@
 
 #define LOG_DOMAIN "place"
 #include "dwarf-aux.h"
+#include "funcs.h"
 #include "lines.h"
 #include "log.h"
 #include "place.h"
@@ -394,7 +395,7 @@ static int resolve_func(const struct probe_place *pl, struct debuginfo *dbg,
 	int ret, line_ret = 0;
 
 	diag_init(&ld, d->input);
-	ret = debuginfo_find_functions(dbg, pl->func, &funcs, &nf, &ld);
+	ret = funcs_find(dbg, pl->func, &funcs, &nf, &ld);
 	if (ret < 0)
 		return diag_take(d, &ld, pl->span, ret);
 	diag_release(&ld);
@@ -479,7 +480,7 @@ static int resolve_func(const struct probe_place *pl, struct debuginfo *dbg,
 	else if (ret >= 0 && !*nr)
 		ret = diag_error(d, pl->span, "%s is only inlined: it has no %s", pl->func,
 				 pl->is_return ? "return to probe" : "code of its own for +OFFSET");
-	func_list_free(funcs, nf);
+	funcs_free(funcs, nf);
 	return ret;
 }
 

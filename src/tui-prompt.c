@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "debuginfo.h"
+#include "funcs.h"
 #include "log.h"
 #include "parse.h"
 #include "query.h"
@@ -55,26 +56,13 @@ static void list_add_unique(struct strlist *l, const char *s)
 static void load_funcs(struct tui *t)
 {
 	const struct trace_opts *o = session_opts(t->s);
-	struct strbuf sb = STRBUF_INIT;
 	struct diag d;
 
 	t->funcs_loaded = true;
 	if (!o || !o->dbg)
 		return;
 	diag_init(&d, NULL);
-	strbuf_init(&sb);
-	if (debuginfo_list_functions(o->dbg, NULL, &sb, &d) == 0) {
-		for (char *p = sb.buf, *nl; p && *p; p = nl + 1) {
-			nl = strchr(p, '\n');
-			if (!nl)
-				nl = p + strlen(p);
-			if (nl > p)
-				strlist_addn(&t->funcs, p, nl - p);
-			if (!*nl)
-				break;
-		}
-	}
-	strbuf_release(&sb);
+	funcs_list(o->dbg, NULL, &t->funcs, &d);
 	diag_release(&d);
 }
 

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* funcs.h - the functions a FUNC pattern names, as the user means them: every copy, or an
+ * error that says why not (no such name, ambiguous, an IFUNC resolver) */
+#ifndef UPF_FUNCS_H
+#define UPF_FUNCS_H
+
+#include <elfutils/libdw.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "debuginfo.h"
+#include "diag.h"
+#include "util.h"
+
+/* A function found by name: one per place it has code (out-of-line copy or inlined copy). */
+struct func {
+	char *name;		/* as the language spells it: "main.(*server).handleRequest",
+				 * "ns::Class::method", "crate::module::func", "getaddrinfo" */
+	char *signature;	/* C++ demangled with parameters ("ns::C::m(int)"), or NULL */
+	uint64_t entry;		/* virtual address of the first instruction */
+	uint64_t end;		/* one past the last (of the entry range), 0 if unknown */
+	bool inlined;		/* an inlined copy: die is a DW_TAG_inlined_subroutine */
+	bool has_die;		/* die and cu are valid (not when only the symbol table knows it) */
+	Dwarf_Die die;		/* DW_TAG_subprogram (concrete) or DW_TAG_inlined_subroutine */
+	Dwarf_Die cu;
+	int lang;		/* DW_LANG_* of the CU, 0 when unknown */
+};
+
+/**
+ * funcs_find() - every copy of the functions @pattern names
+ * @pattern: a name as the language spells it, a glob, an unambiguous suffix
+ *           ("handleRequest" for "main.(*server).handleRequest"), or a C++ signature
+ * @out: array owned by the caller, freed with funcs_free()
+ * Return: 0 with @nr >= 1; -ENOENT with @d listing the closest names (or saying the binary
+ * has no debug information); -EINVAL with @d listing the candidates (an ambiguous suffix,
+ * overloads of a non-glob) or the implementations of an IFUNC resolver.
+ *
+ * The symbol table is searched first, DWARF's index when it has no match or for a glob;
+ * inlined copies of a matched function are included from every CU.
+ */
+int funcs_find(struct debuginfo *dbg, const char *pattern, struct func **out, size_t *nr,
+	       struct diag *d);
+
+/* funcs_free() - free what funcs_find() returned; accepts NULL */
+void funcs_free(struct func *funcs, size_t nr);
+
+/**
+ * funcs_list() - the names of the functions matching @glob (NULL: all) as the language spells
+ * them, from the symbol table: sorted, unique (what -F prints, one per line)
+ * @out: appended to (strlist_release() by the caller)
+ * Return: 0.
+ */
+int funcs_list(struct debuginfo *dbg, const char *glob, struct strlist *out, struct diag *d);
+
+#endif
