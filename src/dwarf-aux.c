@@ -29,18 +29,22 @@ Dwarf_Die *die_origin(Dwarf_Die *die, Dwarf_Die *mem)
 	return NULL;
 }
 
+char *func_name_make(const char *linkage, const char *name, const char *scope)
+{
+	if (linkage && is_mangled(linkage))
+		return demangle(linkage, false);
+	if (!name)
+		return NULL;
+	return scope ? xasprintf("%s::%s", scope, name) : xstrdup(name);
+}
+
 char *die_func_name(Dwarf_Die *die)
 {
 	Dwarf_Die mem, *src = die;
-	const char *lk, *n;
 
 	if (dwarf_tag(die) == DW_TAG_inlined_subroutine && die_origin(die, &mem))
 		src = &mem;
-	lk = die_linkage_name(src);
-	if (lk && is_mangled(lk))
-		return demangle(lk, false);
-	n = die_string(src, DW_AT_name);
-	return n ? xstrdup(n) : NULL;
+	return func_name_make(die_linkage_name(src), die_string(src, DW_AT_name), NULL);
 }
 
 bool die_code_range(Dwarf_Die *die, uint64_t *entry, uint64_t *end)

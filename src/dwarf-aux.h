@@ -29,9 +29,16 @@ const char *die_linkage_name(Dwarf_Die *die);
 Dwarf_Die *die_origin(Dwarf_Die *die, Dwarf_Die *mem);
 
 /**
+ * func_name_make() - the one rule for a function's name as its language spells it: the
+ * demangled @linkage name when it is mangled, else @name, in @scope ("ns::Class") when given
+ * Return: a new string (free()), or NULL when there is neither name.
+ */
+char *func_name_make(const char *linkage, const char *name, const char *scope);
+
+/**
  * die_func_name() - the name of a function DIE as the language spells it ("ns::C::m",
- * "main.f", "crate::m::f"): the demangled linkage name, else DW_AT_name; an inlined copy is
- * named by its abstract origin
+ * "main.f", "crate::m::f") by func_name_make() from its linkage name and DW_AT_name; an
+ * inlined copy is named by its abstract origin
  * Return: a new string (free()), or NULL when the DIE has no name.
  */
 char *die_func_name(Dwarf_Die *die);

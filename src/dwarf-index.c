@@ -161,14 +161,8 @@ Dwarf_Die *dw_func_die(struct dw_index *idx, struct dw_func *f)
 
 const char *dw_func_name(struct dw_func *f)
 {
-	if (!f->name) {
-		if (f->linkage && is_mangled(f->linkage))
-			f->name = demangle(f->linkage, false);
-		else if (f->scope && f->dwname)
-			f->name = xasprintf("%s::%s", f->scope, f->dwname);
-		else
-			f->name = xstrdup(f->dwname ?: "");
-	}
+	if (!f->name)
+		f->name = func_name_make(f->linkage, f->dwname, f->scope) ?: xstrdup("");
 	return f->name;
 }
 

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dwarf-aux.h"
 #include "funcs.h"
 #include "lines.h"
 #include "log.h"
@@ -469,19 +470,6 @@ static const char *base_name(const char *path)
 	return s ? s + 1 : path;
 }
 
-static const char *die_func_name(Dwarf_Die *die)
-{
-	const char *name = dwarf_diename(die);
-	Dwarf_Attribute attr;
-	Dwarf_Die origin;
-
-	if (name)
-		return name;
-	if (dwarf_attr(die, DW_AT_abstract_origin, &attr) && dwarf_formref_die(&attr, &origin))
-		return dwarf_diename(&origin);
-	return "?";
-}
-
 /*
  * func_decl() - a function's first line and its file (for inlined copies: the origin's).
  * Go before 1.20 gives no DW_AT_decl_line for functions: the line of the row at the entry
@@ -490,8 +478,8 @@ static const char *die_func_name(Dwarf_Die *die)
 static int func_decl(Dwarf_Die *func_die, int *decl_line, const char **decl_file,
 		     struct diag *d)
 {
-	const char *name = die_func_name(func_die);
 	Dwarf_Addr pc;
+	char *name;
 	Dwarf_Line *row;
 	Dwarf_Die cu;
 
@@ -508,16 +496,16 @@ static int func_decl(Dwarf_Die *func_die, int *decl_line, const char **decl_file
 				*decl_line = 0;
 		}
 	}
-	if (*decl_line <= 0) {
-		diag_error(d, SPAN_NONE, "the debug information has no line for '%s'", name);
-		return -ENOENT;
-	}
-	if (!*decl_file) {
+	if (*decl_line > 0 && *decl_file)
+		return 0;
+	name = die_func_name(func_die);
+	if (*decl_line <= 0)
+		diag_error(d, SPAN_NONE, "the debug information has no line for '%s'", name ?: "?");
+	else
 		diag_error(d, SPAN_NONE, "the debug information has no source file for '%s'",
-			   name);
-		return -ENOENT;
-	}
-	return 0;
+			   name ?: "?");
+	free(name);
+	return -ENOENT;
 }
 
 /* inlined_ranges() - the ranges of every inlined copy nested in @die */
@@ -611,10 +599,11 @@ static int func_runs(Dwarf_Die *func_die, const char *decl_file, int decl_line,
 	return ret;
 }
 
-int lines_for_func(struct debuginfo *dbg, Dwarf_Die *func_die, long rel, struct line_addr **out,
-		   size_t *nr, struct diag *d)
+/* lines_for_func() for a function named @name (in messages) */
+static int func_lines(struct debuginfo *dbg, Dwarf_Die *func_die, const char *name, long rel,
+		      struct line_addr **out, size_t *nr, struct diag *d)
 {
-	const char *name = die_func_name(func_die), *decl_file;
+	const char *decl_file;
 	struct runs rs = { 0 };
 	Dwarf_Addr bias = 0, entry;
 	int decl_line, before, after, ret;
@@ -676,6 +665,16 @@ int lines_for_func(struct debuginfo *dbg, Dwarf_Die *func_die, long rel, struct 
 	else
 		diag_hint(d, "the function has no line information");
 	return -ENOENT;
+}
+
+int lines_for_func(struct debuginfo *dbg, Dwarf_Die *func_die, long rel, struct line_addr **out,
+		   size_t *nr, struct diag *d)
+{
+	char *name = die_func_name(func_die);
+	int ret = func_lines(dbg, func_die, name ?: "?", rel, out, nr, d);
+
+	free(name);
+	return ret;
 }
 
 /* The distinct files that a tail matches, to report an ambiguous SRCFILE. */
