@@ -26,14 +26,31 @@ struct dw_index;
  * Separate debuginfo is found by build-id and .gnu_debuglink under /usr/lib/debug.
  */
 struct debuginfo *debuginfo_open(const char *path, struct diag *d);
+
+/**
+ * debuginfo_free() - close @dbg: its ELF, DWARF, symbol table and index; accepts NULL
+ */
 void debuginfo_free(struct debuginfo *dbg);
 
-/* debuginfo_path() - the binary's absolute, canonical path (what the kernel is given) */
+/**
+ * debuginfo_path() - the binary's absolute, canonical path (what the kernel is given)
+ */
 const char *debuginfo_path(const struct debuginfo *dbg);
-/* debuginfo_build_id() - hex build-id, or NULL */
+
+/**
+ * debuginfo_build_id() - the binary's build-id in hex, or NULL
+ */
 const char *debuginfo_build_id(const struct debuginfo *dbg);
-/* debuginfo_basename() - file name without directories ("dnsfwd", "libc.so.6") */
+
+/**
+ * debuginfo_basename() - the file name without directories ("dnsfwd", "libc.so.6")
+ */
 const char *debuginfo_basename(const struct debuginfo *dbg);
+
+/**
+ * debuginfo_elf() - the binary's own ELF (for code bytes, program headers)
+ */
+Elf *debuginfo_elf(struct debuginfo *dbg);
 
 /**
  * debuginfo_symtab() - the binary's ELF symbols, read on first use
@@ -42,19 +59,25 @@ const char *debuginfo_basename(const struct debuginfo *dbg);
 struct symtab *debuginfo_symtab(struct debuginfo *dbg);
 
 /**
- * debuginfo_require_dwarf() - 0 when DWARF is available; otherwise -ENOENT and @d says
- * that the binary has no debug information and every place that was looked at
+ * debuginfo_require_dwarf() - whether DWARF is available
+ * Return: 0, or -ENOENT with @d saying that the binary has no debug information and every
+ * place that was looked at (build-id, .gnu_debuglink).
  */
 int debuginfo_require_dwarf(struct debuginfo *dbg, struct diag *d);
 
 /**
- * debuginfo_dwarf() - the Dwarf handle and the bias to add to DWARF addresses to get the
- * binary's virtual addresses (0 unless debuginfo was prelinked differently), or NULL
+ * debuginfo_dwarf() - the binary's DWARF, opened on first use (its compressed sections
+ * inflated on every core first)
+ * @bias: when not NULL, filled with what to add to a DWARF address to get the binary's
+ *        virtual address (0 unless the debuginfo was prelinked differently)
+ * Return: the Dwarf handle (owned by @dbg), or NULL when there is no DWARF.
  */
 Dwarf *debuginfo_dwarf(struct debuginfo *dbg, Dwarf_Addr *bias);
 
-/* debuginfo_cfi() - call frame information (.eh_frame or .debug_frame) for CFA at a pc;
- * NULL when there is none. Addresses are the binary's virtual addresses. */
+/**
+ * debuginfo_cfi() - call frame information (.eh_frame, else .debug_frame), for the CFA at a pc
+ * Return: the CFI (owned by @dbg; its addresses are virtual addresses), or NULL.
+ */
 Dwarf_CFI *debuginfo_cfi(struct debuginfo *dbg);
 
 /**
@@ -76,7 +99,8 @@ bool debuginfo_subprogram_at(struct debuginfo *dbg, uint64_t vaddr, Dwarf_Die *d
  * debuginfo_getscopes() - what dwarf_getscopes(@cu, @pc, @scopes) returns (the DIEs whose
  * code holds @pc, innermost first, ending with the CU; through an inlined copy on into its
  * abstract definition's parents), without walking the whole CU again on every call: from
- * the second call for a CU on, its functions are looked up in a table by address
+ * the second call for a CU on, its top-level code is looked up in a table by address
+ * (dw_index_getscopes())
  * @cu: the CU DIE, as from debuginfo_addr_cu()
  * @pc: a DWARF address (vaddr - bias)
  * Return: the number of scopes with *@scopes a new array for free(), 0 when nothing holds
@@ -94,7 +118,8 @@ struct dw_index *debuginfo_index(struct debuginfo *dbg);
 
 /**
  * debuginfo_lang_guess() - the language of code DWARF does not describe, from the binary's
- * sections: DW_LANG_Go for a Go binary (.gopclntab), else 0
+ * sections
+ * Return: DW_LANG_Go for a Go binary (.gopclntab, .go.buildinfo), else 0.
  */
 int debuginfo_lang_guess(struct debuginfo *dbg);
 
@@ -108,9 +133,6 @@ int debuginfo_lang_guess(struct debuginfo *dbg);
 bool debuginfo_func_extent(struct debuginfo *dbg, uint64_t vaddr, uint64_t *start, uint64_t *end,
 			   const char **name);
 
-/* debuginfo_elf() - the binary's own ELF (for code bytes, program headers) */
-Elf *debuginfo_elf(struct debuginfo *dbg);
-
 /**
  * debuginfo_vaddr_to_offset() - the file offset the kernel wants for a virtual address,
  * from the PT_LOAD program header containing it (PIE, non-PIE, Go's 0x400000 layout)
@@ -118,7 +140,12 @@ Elf *debuginfo_elf(struct debuginfo *dbg);
  */
 int debuginfo_vaddr_to_offset(struct debuginfo *dbg, uint64_t vaddr, uint64_t *offset,
 			      struct diag *d);
-/* debuginfo_offset_to_vaddr() - inverse, for -l and for probe ips in records */
+
+/**
+ * debuginfo_offset_to_vaddr() - the virtual address of file offset @offset (for -l and for
+ * probe ips in records), the inverse of debuginfo_vaddr_to_offset()
+ * Return: 0, or -ERANGE when no segment holds @offset.
+ */
 int debuginfo_offset_to_vaddr(struct debuginfo *dbg, uint64_t offset, uint64_t *vaddr);
 
 /**

@@ -15,7 +15,9 @@
  */
 char *demangle(const char *sym, bool params);
 
-/* is_mangled() - @sym looks like a C++ or Rust mangled name (_Z..., _R...) */
+/**
+ * is_mangled() - @sym looks like a C++ or Rust mangled name (_Z..., _R...)
+ */
 bool is_mangled(const char *sym);
 
 #endif

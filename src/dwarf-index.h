@@ -42,10 +42,14 @@ struct dw_func {
  */
 struct dw_index *dw_index_new(Dwarf *dw);
 
-/* dw_index_free() - free @idx, its names and tables; accepts NULL */
+/**
+ * dw_index_free() - free @idx, its names and tables; accepts NULL
+ */
 void dw_index_free(struct dw_index *idx);
 
-/* dw_index_dwarf() - the Dwarf the index reads */
+/**
+ * dw_index_dwarf() - the Dwarf the index reads
+ */
 Dwarf *dw_index_dwarf(struct dw_index *idx);
 
 /**
@@ -67,7 +71,9 @@ struct dw_func *dw_index_add(struct dw_index *idx);
  */
 const char *dw_index_scope(struct dw_index *idx, const char *outer, const char *name);
 
-/* dw_index_clear() - drop every entry (and scope), as after a builder that gave up */
+/**
+ * dw_index_clear() - drop every entry (the interned scopes stay), after a builder gave up
+ */
 void dw_index_clear(struct dw_index *idx);
 
 /**

@@ -19,7 +19,9 @@
  */
 char *elfinfo_find_binary(const char *name, struct strbuf *looked);
 
-/* elfinfo_ldcache_lookup() - the path /etc/ld.so.cache gives for @soname (x86-64), or NULL */
+/**
+ * elfinfo_ldcache_lookup() - the path /etc/ld.so.cache gives for @soname (x86-64), or NULL
+ */
 char *elfinfo_ldcache_lookup(const char *soname);
 
 /**
@@ -28,10 +30,14 @@ char *elfinfo_ldcache_lookup(const char *soname);
  * Return: 0, or -ERANGE when no (executable) segment holds @vaddr.
  */
 int elfinfo_vaddr_to_offset(Elf *elf, uint64_t vaddr, bool exec_only, uint64_t *offset);
-/* elfinfo_offset_to_vaddr() - inverse of elfinfo_vaddr_to_offset(); -ERANGE if no segment */
+/**
+ * elfinfo_offset_to_vaddr() - inverse of elfinfo_vaddr_to_offset(); -ERANGE if no segment
+ */
 int elfinfo_offset_to_vaddr(Elf *elf, uint64_t offset, uint64_t *vaddr);
 
-/* elfinfo_debuglink() - the .gnu_debuglink file name, or NULL (borrowed from @elf) */
+/**
+ * elfinfo_debuglink() - the .gnu_debuglink file name, or NULL (borrowed from @elf)
+ */
 const char *elfinfo_debuglink(Elf *elf);
 
 #endif

@@ -42,7 +42,9 @@ struct func {
 int funcs_find(struct debuginfo *dbg, const char *pattern, struct func **out, size_t *nr,
 	       struct diag *d);
 
-/* funcs_free() - free what funcs_find() returned; accepts NULL */
+/**
+ * funcs_free() - free what funcs_find() returned; accepts NULL
+ */
 void funcs_free(struct func *funcs, size_t nr);
 
 /**

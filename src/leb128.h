@@ -28,7 +28,9 @@ static inline uint64_t leb128_u(const uint8_t **pp, const uint8_t *end)
 	return v;
 }
 
-/* leb128_s() - the signed form; computed unsigned (a shift into bit 63 of int64_t is UB) */
+/**
+ * leb128_s() - the signed form; computed unsigned (a shift into bit 63 of int64_t is UB)
+ */
 static inline int64_t leb128_s(const uint8_t **pp, const uint8_t *end)
 {
 	const uint8_t *p = *pp;

@@ -40,7 +40,9 @@ struct symtab;
  */
 struct symtab *symtab_load(Dwfl_Module *mod);
 
-/* symtab_free() - free @st and the names it made; accepts NULL */
+/**
+ * symtab_free() - free @st and the names it made; accepts NULL
+ */
 void symtab_free(struct symtab *st);
 
 /**
