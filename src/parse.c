@@ -55,6 +55,11 @@ static bool is_c_ident(const char *t, int s, int e)
 	return true;
 }
 
+static bool word_is(const char *t, int s, int e, const char *w)
+{
+	return (int)strlen(w) == e - s && !memcmp(t + s, w, e - s);
+}
+
 /*
  * parse_num() - a non-negative number over t[s..e): decimal, or hex with 0x if @hex_ok
  * Return: 0, -EINVAL if it is not a number, -ERANGE if it does not fit a long.
@@ -360,15 +365,224 @@ static struct expr *expr_new(enum expr_kind kind, struct span sp)
 	return e;
 }
 
+static void type_ref_free(struct type_ref *ty)
+{
+	if (!ty)
+		return;
+	free(ty->text);
+	free(ty->name);
+	free(ty);
+}
+
 static void expr_free(struct expr *e)
 {
 	while (e) {
 		struct expr *base = e->base;
 
 		free(e->name);
+		type_ref_free(e->type);
 		free(e);
 		e = base;
 	}
+}
+
+/*
+ * match_close() - the index of the bracket that closes t[open] ('(', '[' or '<'), or -1 when
+ * it is not closed before @end or brackets cross; the '>' of "->" is no bracket
+ */
+static int match_close(const char *t, int open, int end)
+{
+	char stack[MAX_EXPR_DEPTH];
+	int sp = 0, i;
+
+	for (i = open; i < end; i++) {
+		char c = t[i], want;
+
+		if (c == '(' || c == '[' || c == '<') {
+			if (sp == MAX_EXPR_DEPTH)
+				return -1;
+			stack[sp++] = c;
+			continue;
+		}
+		if (c != ')' && c != ']' && c != '>')
+			continue;
+		if (c == '>' && i > open && t[i - 1] == '-')
+			continue;
+		want = c == ')' ? '(' : c == ']' ? '[' : '<';
+		if (!sp || stack[sp - 1] != want)
+			return -1;
+		if (--sp == 0)
+			return i;
+	}
+	return -1;
+}
+
+/* word_at() - t[s..e) starts with word @w, followed by a non-identifier character */
+static bool word_at(const char *t, int s, int e, const char *w)
+{
+	int n = (int)strlen(w);
+
+	return e - s >= n && !memcmp(t + s, w, n) && (e - s == n || !is_ident_char(t[s + n]));
+}
+
+/* word_before() - t[s..e) ends with word @w, preceded by a non-identifier character */
+static bool word_before(const char *t, int s, int e, const char *w)
+{
+	int n = (int)strlen(w);
+
+	return e - s >= n && !memcmp(t + e - n, w, n) && (e - n == s || !is_ident_char(t[e - n - 1]));
+}
+
+/* collapse() - t[s..e) with each run of blanks made one blank */
+static char *collapse(const char *t, int s, int e)
+{
+	char *out = xmalloc(e - s + 1), *o = out;
+	int i;
+
+	for (i = s; i < e; i++) {
+		if (is_blank(t[i])) {
+			if (o > out && o[-1] == ' ')
+				continue;
+			*o++ = ' ';
+		} else {
+			*o++ = t[i];
+		}
+	}
+	*o = '\0';
+	return out;
+}
+
+static const char *const tag_words[] = {
+	[TYPE_TAG_STRUCT] = "struct", [TYPE_TAG_UNION] = "union", [TYPE_TAG_ENUM] = "enum",
+	[TYPE_TAG_CLASS] = "class",
+};
+
+/* check_type_chars() - the characters a type name may hold (C, C++ templates, Go, Rust) */
+static int check_type_chars(struct parser *p, int s, int e)
+{
+	const char *t = p->t;
+	int i, depth = 0;
+
+	for (i = s; i < e; i++) {
+		char c = t[i];
+
+		if (c == '&') {
+			diag_error(p->d, mkspan(i, 1), "cannot cast to a reference");
+			diag_hint(p->d, "cast to a pointer: (T *)p");
+			return -EINVAL;
+		}
+		if (c == '(' || c == '[' || c == '<')
+			depth++;
+		else if (c == ')' || c == ']' || c == '>')
+			depth--;
+		if (depth < 0)
+			return diag_error(p->d, mkspan(i, 1), "unexpected '%c' in a type", c);
+		if (is_ident_char(c) || is_blank(c) || strchr(":<>()[]*,.{}#/-", c))
+			continue;
+		if ((unsigned char)c < 0x20 || c == 0x7f)
+			return diag_error(p->d, mkspan(i, 1), "unexpected control character in a type");
+		return diag_error(p->d, mkspan(i, 1), "unexpected '%c' in a type", c);
+	}
+	if (depth)
+		return diag_error(p->d, mkspan(s, e - s), "unbalanced brackets in type '%.*s'",
+				  e - s, t + s);
+	return 0;
+}
+
+/* strip_type_suffix() - count the '*'s after a C or C++ type name and drop its qualifiers */
+static int strip_type_suffix(struct parser *p, struct type_ref *ty, int ns, int ne)
+{
+	const char *t = p->t;
+
+	for (;;) {
+		while (ne > ns && is_blank(t[ne - 1]))
+			ne--;
+		if (ne > ns && t[ne - 1] == '*') {
+			ty->nr_ptr++;
+			ne--;
+		} else if (word_before(t, ns, ne, "const")) {
+			ne -= 5;
+		} else if (word_before(t, ns, ne, "volatile")) {
+			ne -= 8;
+		} else {
+			return ne;
+		}
+	}
+}
+
+/* strip_type_prefix() - skip a C type's leading qualifiers and its tag word */
+static int strip_type_prefix(struct parser *p, struct type_ref *ty, int ns, int ne)
+{
+	const char *t = p->t;
+	size_t k;
+
+	for (;;) {
+		bool more = false;
+
+		if (word_at(t, ns, ne, "const")) {
+			ns += 5;
+			more = true;
+		} else if (word_at(t, ns, ne, "volatile")) {
+			ns += 8;
+			more = true;
+		}
+		for (k = 1; !more && !ty->tag && k < ARRAY_SIZE(tag_words); k++) {
+			if (word_at(t, ns, ne, tag_words[k]) && ns + (int)strlen(tag_words[k]) < ne) {
+				ty->tag = (enum type_tag)k;
+				ns += (int)strlen(tag_words[k]);
+				more = true;
+			}
+		}
+		while (ns < ne && is_blank(t[ns]))
+			ns++;
+		if (!more)
+			return ns;
+	}
+}
+
+/*
+ * parse_type() - the type of a cast over t[s..e): "struct inner *", "const char *",
+ * "caf::(anonymous namespace)::wrapper *", "std::map<int, char> *", Go's "*main.T"
+ * Return: a new type_ref, or NULL with p->d filled.
+ */
+static struct type_ref *parse_type(struct parser *p, int s, int e)
+{
+	const char *t = p->t;
+	struct type_ref *ty;
+	int ns, ne;
+
+	while (s < e && is_blank(t[s]))
+		s++;
+	while (e > s && is_blank(t[e - 1]))
+		e--;
+	if (s == e) {
+		diag_error(p->d, mkspan(s > 0 ? s - 1 : s, s > 0 ? 1 : 0), "expected a type");
+		return NULL;
+	}
+	if (check_type_chars(p, s, e))
+		return NULL;
+	ty = xcalloc(1, sizeof(*ty));
+	ty->span = mkspan(s, e - s);
+	ns = s;
+	ne = e;
+	while (ns < ne && (t[ns] == '*' || is_blank(t[ns]))) {
+		if (t[ns++] == '*')
+			ty->nr_ptr++;
+	}
+	ty->go_prefix = ty->nr_ptr > 0;
+	if (!ty->go_prefix) {
+		ne = strip_type_suffix(p, ty, ns, ne);
+		ns = strip_type_prefix(p, ty, ns, ne);
+	}
+	if (ns >= ne || strchr("*,)>]:", t[ns]) || isdigit((unsigned char)t[ns])) {
+		diag_error(p->d, ty->span, "expected a type name in '%.*s'", e - s, t + s);
+		type_ref_free(ty);
+		return NULL;
+	}
+	ty->name_span = mkspan(ns, ne - ns);
+	ty->name = collapse(t, ns, ne);
+	ty->text = collapse(t, s, e);
+	return ty;
 }
 
 /*
@@ -401,6 +615,181 @@ static int scan_name(struct parser *p, int i, bool expr_start)
 }
 
 static struct expr *parse_unary(struct parser *p);
+static struct expr *parse_primary(struct parser *p);
+
+/* What may follow "(TYPE)" to make it a cast: the start of an operand. */
+static bool is_operand_start(const char *t, int i, int e)
+{
+	char c = t[i];
+
+	return is_ident_start(c) || c == '(' || c == '*' || c == '$' || c == '%' ||
+	       (c == '~' && i + 1 < e && is_ident_start(t[i + 1])) ||
+	       (c == ':' && i + 2 < e && t[i + 1] == ':' && is_ident_start(t[i + 2]));
+}
+
+/* "(...)" holds a type, not an expression, when it can only be one: "T *", "struct s" */
+static bool looks_like_type(const char *t, int s, int e)
+{
+	static const char *const words[] = {
+		"struct", "union", "enum", "class", "const", "volatile", "unsigned", "signed",
+	};
+	size_t i;
+
+	while (s < e && is_blank(t[s]))
+		s++;
+	while (e > s && is_blank(t[e - 1]))
+		e--;
+	if (e > s && t[e - 1] == '*')
+		return true;
+	for (i = 0; i < ARRAY_SIZE(words); i++)
+		if (word_at(t, s, e, words[i]) && s + (int)strlen(words[i]) < e)
+			return true;
+	return false;
+}
+
+/*
+ * parse_group() - the expression inside t[open] ... t[close], which must be all of it
+ * Return: the expression, or NULL with p->d filled; p->pos is after @close.
+ */
+static struct expr *parse_group(struct parser *p, int open, int close)
+{
+	const char *t = p->t;
+	int end = p->end;
+	struct expr *x;
+
+	p->pos = open + 1;
+	p->end = close;
+	x = parse_unary(p);
+	p->end = end;
+	if (x && p->pos < close) {
+		if (t[p->pos] == '-' && p->pos + 1 < close && t[p->pos + 1] == '>')
+			diag_error(p->d, mkspan(p->pos, 2), "expected a field name after '->'");
+		else if (is_blank(t[p->pos]))
+			diag_error(p->d, mkspan(p->pos, 1), "unexpected blank in an expression");
+		else
+			diag_error(p->d, mkspan(p->pos, 1), "expected '%c', not '%c'", t[close],
+				   t[p->pos]);
+		expr_free(x);
+		return NULL;
+	}
+	p->pos = close + 1;
+	return x;
+}
+
+/*
+ * parse_cast() - "(TYPE)EXPR" with t[open] '(' and t[close] ')': C's cast, whose operand is
+ * a unary expression ("(T *)p->x" casts p->x); "(TYPE)(EXPR)" is Go's conversion, a primary
+ * ("(*main.T)(p).x" is a field of the converted p)
+ */
+static struct expr *parse_cast(struct parser *p, int open, int close)
+{
+	const char *t = p->t;
+	struct type_ref *ty = parse_type(p, open + 1, close);
+	struct expr *x, *base;
+
+	if (!ty)
+		return NULL;
+	p->pos = close + 1;
+	if (p->pos >= p->end || !is_operand_start(t, p->pos, p->end)) {
+		if (p->pos < p->end)
+			diag_error(p->d, mkspan(p->pos, 1), "expected an expression after the cast "
+				   "to '%s', not '%c'", ty->text, t[p->pos]);
+		else
+			diag_error(p->d, mkspan(open, close + 1 - open),
+				   "expected an expression after the cast to '%s'", ty->text);
+		type_ref_free(ty);
+		return NULL;
+	}
+	x = expr_new(EXPR_CAST, mkspan(open, 0));
+	x->type = ty;
+	x->paren = t[p->pos] == '(';
+	if (t[p->pos] == '%') {
+		int k;
+
+		for (k = p->pos + 1; k < p->end && isalnum((unsigned char)t[k]); k++)
+			;
+		base = expr_new(EXPR_REG, mkspan(p->pos, k - p->pos));
+		base->name = xstrndup(t + p->pos + 1, k - p->pos - 1);
+		if (k == p->pos + 1) {
+			diag_error(p->d, mkspan(p->pos, 1), "expected a register name after '%%'");
+			expr_free(base);
+			base = NULL;
+		}
+		p->pos = k;
+	} else {
+		base = x->paren ? parse_primary(p) : parse_unary(p);
+	}
+	if (!base) {
+		expr_free(x);
+		return NULL;
+	}
+	x->base = base;
+	x->span.len = p->pos - open;
+	return x;
+}
+
+/* C++'s casts by keyword, "dynamic_cast<T *>(p)", and "typeid(p)"; @k ends the keyword */
+static struct expr *parse_keyword(struct parser *p, int s, int k, bool *matched)
+{
+	const char *t = p->t;
+	bool dyn = word_is(t, s, k, "dynamic_cast"), tid = word_is(t, s, k, "typeid");
+	int lt = -1, gt = -1, open = k, close;
+	struct type_ref *ty = NULL;
+	struct expr *x, *base;
+
+	*matched = false;
+	if (!dyn && !tid && !word_is(t, s, k, "static_cast") &&
+	    !word_is(t, s, k, "reinterpret_cast"))
+		return NULL;
+	if (k >= p->end || t[k] != (tid ? '(' : '<'))
+		return NULL;	/* a variable of that name */
+	*matched = true;
+	if (!tid) {
+		lt = k;
+		gt = match_close(t, lt, p->end);
+		if (gt < 0) {
+			diag_error(p->d, mkspan(lt, 1), "unterminated '<'");
+			return NULL;
+		}
+		ty = parse_type(p, lt + 1, gt);
+		if (!ty)
+			return NULL;
+		if (dyn && !ty->nr_ptr) {
+			diag_error(p->d, ty->span, "dynamic_cast needs a pointer type");
+			diag_hint(p->d, "dynamic_cast<%s *>(p)", ty->text);
+			type_ref_free(ty);
+			return NULL;
+		}
+		open = gt + 1;
+	}
+	if (open >= p->end || t[open] != '(') {
+		diag_error(p->d, mkspan(open < p->end ? open : open - 1, 1),
+			   "expected '(' after '%.*s'", open - s, t + s);
+		type_ref_free(ty);
+		return NULL;
+	}
+	close = match_close(t, open, p->end);
+	if (close < 0) {
+		diag_error(p->d, mkspan(open, 1), "unterminated '('");
+		type_ref_free(ty);
+		return NULL;
+	}
+	if (close == open + 1) {
+		diag_error(p->d, mkspan(open, 2), "expected an expression inside '()'");
+		type_ref_free(ty);
+		return NULL;
+	}
+	base = parse_group(p, open, close);
+	if (!base) {
+		type_ref_free(ty);
+		return NULL;
+	}
+	x = expr_new(tid ? EXPR_TYPEID : dyn ? EXPR_DYNCAST : EXPR_CAST, mkspan(s, close + 1 - s));
+	x->type = ty;
+	x->paren = true;
+	x->base = base;
+	return x;
+}
 
 static struct expr *parse_primary(struct parser *p)
 {
@@ -414,6 +803,10 @@ static struct expr *parse_primary(struct parser *p)
 		return NULL;
 	}
 	if (t[s] == '(') {
+		k = match_close(t, s, e);
+		if (k > s + 1 && ((k + 1 < e && is_operand_start(t, k + 1, e)) ||
+				  looks_like_type(t, s + 1, k)))
+			return parse_cast(p, s, k);
 		p->pos++;
 		x = parse_unary(p);
 		if (!x)
@@ -432,6 +825,11 @@ static struct expr *parse_primary(struct parser *p)
 	}
 	k = scan_name(p, s, true);
 	if (k > s) {
+		bool kw;
+
+		x = parse_keyword(p, s, k, &kw);
+		if (kw || x)
+			return x;
 		x = expr_new(EXPR_VAR, mkspan(s, k - s));
 		x->name = xstrndup(t + s, k - s);
 		p->pos = k;
@@ -499,6 +897,27 @@ static struct expr *parse_index(struct parser *p, struct expr *base)
 	return x;
 }
 
+/* parse_assert() - Go's type assertion "base.(TYPE)" at p->pos, the '.' */
+static struct expr *parse_assert(struct parser *p, struct expr *base)
+{
+	int op = p->pos, close = match_close(p->t, op + 1, p->end);
+	struct type_ref *ty;
+	struct expr *x;
+
+	if (close < 0) {
+		diag_error(p->d, mkspan(op + 1, 1), "unterminated '('");
+		return NULL;
+	}
+	ty = parse_type(p, op + 2, close);
+	if (!ty)
+		return NULL;
+	x = expr_new(EXPR_TYPEASSERT, mkspan(op, close + 1 - op));
+	x->type = ty;
+	x->base = base;
+	p->pos = close + 1;
+	return x;
+}
+
 static struct expr *parse_postfix(struct parser *p)
 {
 	const char *t = p->t;
@@ -507,6 +926,18 @@ static struct expr *parse_postfix(struct parser *p)
 
 	while (x && p->pos < p->end) {
 		op = p->pos;
+		if (x->kind == EXPR_TYPEID && (t[op] == '[' || t[op] == '.' || t[op] == '-')) {
+			diag_error(p->d, mkspan(op, 1), "typeid() gives a type's name; it has no "
+				   "fields or elements");
+			goto err;
+		}
+		if (t[op] == '.' && op + 1 < p->end && t[op + 1] == '(') {
+			m = parse_assert(p, x);
+			if (!m)
+				goto err;
+			x = m;
+			continue;
+		}
 		if (t[op] == '[') {
 			m = parse_index(p, x);
 			if (!m)
@@ -591,11 +1022,6 @@ static int check_raw(struct parser *p, int s, int e)
 	return 0;
 }
 
-static bool word_is(const char *t, int s, int e, const char *w)
-{
-	return (int)strlen(w) == e - s && !memcmp(t + s, w, e - s);
-}
-
 static int parse_expr(struct parser *p, int s, int e, struct expr **out)
 {
 	const char *t = p->t;
@@ -618,6 +1044,8 @@ static int parse_expr(struct parser *p, int s, int e, struct expr **out)
 			x = expr_new(EXPR_VARS, mkspan(s, e - s));
 		else if (word_is(t, s, e, "$retval"))
 			x = expr_new(EXPR_RETVAL, mkspan(s, e - s));
+		else if (word_is(t, s, e, "$goid"))
+			x = expr_new(EXPR_GOID, mkspan(s, e - s));
 		else if (word_is(t, s, e, "$comm") || word_is(t, s, e, "$stack") ||
 			 (e - s > 6 && !memcmp(t + s, "$stack", 6) &&
 			  strspn(t + s + 6, "0123456789") >= (size_t)(e - s - 6)))
@@ -625,7 +1053,7 @@ static int parse_expr(struct parser *p, int s, int e, struct expr **out)
 		else {
 			diag_error(p->d, mkspan(s, e - s), "unknown special variable '%.*s'", e - s,
 				   t + s);
-			diag_hint(p->d, "known: $params, $vars, $retval, $stack, $stackN, $comm");
+			diag_hint(p->d, "known: $params, $vars, $retval, $goid, $stack, $stackN, $comm");
 			return -EINVAL;
 		}
 		if (x->kind == EXPR_RAW)
@@ -779,9 +1207,11 @@ static int parse_arg(struct parser *p, struct probe_arg *arg, int s, int e, bool
 
 	/* :TYPE is after the last ':' that is not part of "::" and not inside () or [] */
 	for (i = es; i < e; i++) {
-		if (t[i] == '(' || t[i] == '[')
+		if (t[i] == '(' || t[i] == '[' || t[i] == '<')
 			depth++;
-		else if ((t[i] == ')' || t[i] == ']') && depth > 0)
+		else if (t[i] == '>' && i > es && t[i - 1] == '-')
+			continue;	/* "->" */
+		else if ((t[i] == ')' || t[i] == ']' || t[i] == '>') && depth > 0)
 			depth--;
 		else if (t[i] == ':' && !depth) {
 			if (i + 1 < e && t[i + 1] == ':') {
@@ -835,7 +1265,8 @@ static int parse_arg(struct parser *p, struct probe_arg *arg, int s, int e, bool
 
 /*
  * next_word() - the next blank-separated word from *pos; with @group, blanks inside () and
- * <> belong to the word (C++ signatures "f(int, char)", Rust "<T as Trait>::m")
+ * <> belong to the word (C++ signatures "f(int, char)", Rust "<T as Trait>::m", casts
+ * "(struct inner *)p", "dynamic_cast<caf::x *>(p)"); the '>' of "->" closes nothing
  */
 static bool next_word(const char *t, int *pos, int *ws, int *we, bool group)
 {
@@ -853,7 +1284,7 @@ static bool next_word(const char *t, int *pos, int *ws, int *we, bool group)
 			depth--;
 		else if (t[j] == '<')
 			angle++;
-		else if (t[j] == '>' && angle)
+		else if (t[j] == '>' && angle && !(j > i && t[j - 1] == '-'))
 			angle--;
 		else if (is_blank(t[j]) && (!group || (!depth && !angle)))
 			break;
@@ -900,7 +1331,7 @@ int parse_probe(const char *text, struct probe_spec *spec, struct diag *d)
 	if (r)
 		return r;
 
-	while (next_word(p.t, &pos, &ws, &we, false)) {
+	while (next_word(p.t, &pos, &ws, &we, true)) {
 		struct probe_arg *arg;
 
 		ALLOC_GROW(spec->args, spec->nr_args + 1, alloc);
@@ -933,6 +1364,18 @@ void probe_spec_release(struct probe_spec *spec)
 	memset(spec, 0, sizeof(*spec));
 }
 
+/* postfix binds tighter than '*' and C's cast: (*p).x and ((T *)p)->x need parentheses */
+static void format_postfix_base(const struct expr *b, struct strbuf *out)
+{
+	if (b && (b->kind == EXPR_DEREF || (b->kind == EXPR_CAST && !b->paren))) {
+		strbuf_addch(out, '(');
+		expr_format(b, out);
+		strbuf_addch(out, ')');
+	} else {
+		expr_format(b, out);
+	}
+}
+
 void expr_format(const struct expr *e, struct strbuf *out)
 {
 	if (!e)
@@ -943,18 +1386,36 @@ void expr_format(const struct expr *e, struct strbuf *out)
 		break;
 	case EXPR_MEMBER:
 	case EXPR_INDEX:
-		/* postfix binds tighter than '*': (*p).x needs its parentheses back */
-		if (e->base && e->base->kind == EXPR_DEREF) {
-			strbuf_addch(out, '(');
-			expr_format(e->base, out);
-			strbuf_addch(out, ')');
-		} else {
-			expr_format(e->base, out);
-		}
+		format_postfix_base(e->base, out);
 		if (e->kind == EXPR_MEMBER)
 			strbuf_addf(out, "%s%s", e->arrow ? "->" : ".", e->name);
 		else
 			strbuf_addf(out, "[%ld]", e->index);
+		break;
+	case EXPR_TYPEASSERT:
+		format_postfix_base(e->base, out);
+		strbuf_addf(out, ".(%s)", e->type->text);
+		break;
+	case EXPR_CAST:
+		strbuf_addf(out, "(%s)", e->type->text);
+		if (e->paren)
+			strbuf_addch(out, '(');
+		expr_format(e->base, out);
+		if (e->paren)
+			strbuf_addch(out, ')');
+		break;
+	case EXPR_DYNCAST:
+		strbuf_addf(out, "dynamic_cast<%s>(", e->type->text);
+		expr_format(e->base, out);
+		strbuf_addch(out, ')');
+		break;
+	case EXPR_TYPEID:
+		strbuf_addstr(out, "typeid(");
+		expr_format(e->base, out);
+		strbuf_addch(out, ')');
+		break;
+	case EXPR_GOID:
+		strbuf_addstr(out, "$goid");
 		break;
 	case EXPR_DEREF:
 		strbuf_addch(out, '*');
@@ -992,7 +1453,9 @@ static const char *name_tail(const char *name)
 
 const char *expr_last_name(const struct expr *e)
 {
-	while (e && (e->kind == EXPR_INDEX || e->kind == EXPR_DEREF))
+	while (e && (e->kind == EXPR_INDEX || e->kind == EXPR_DEREF || e->kind == EXPR_CAST ||
+		     e->kind == EXPR_DYNCAST || e->kind == EXPR_TYPEASSERT ||
+		     e->kind == EXPR_TYPEID))
 		e = e->base;
 	if (!e)
 		return NULL;
@@ -1004,6 +1467,8 @@ const char *expr_last_name(const struct expr *e)
 		return e->name;
 	case EXPR_RETVAL:
 		return "retval";
+	case EXPR_GOID:
+		return "goid";
 	default:
 		return NULL;
 	}

@@ -20,6 +20,15 @@
  * ("github.com/x/y.(*T).M:3"). Blanks inside parentheses belong to the place, so a
  * C++ signature "ns::C::m(int, char)" is one place.
  *
+ * In an ARG, blanks inside () and <> belong to it, so types can be spelled as the
+ * language does: "(struct inner *)p", "dynamic_cast<caf::(anonymous namespace)::w *>(p)".
+ * A parenthesized group followed by an operand ("(T *)p", "(*main.T)(p)"), or one that can
+ * only be a type ("(struct s)x", "(T *)"), is a cast (EXPR_CAST): C's "(T)x" casts the unary
+ * expression after it ("(T *)p->q" casts p->q); "(T)(x)", Go's conversion and C++'s
+ * static_cast<T>(x) are primaries ("(*main.T)(p).f" is a field of the converted p).
+ * "dynamic_cast<T *>(x)" (EXPR_DYNCAST) needs a pointer type; "typeid(x)" (EXPR_TYPEID)
+ * takes no postfix; Go's "x.(T)" (EXPR_TYPEASSERT) is postfix; "$goid" is EXPR_GOID.
+ *
  * Return: 0, or -EINVAL with @d filled (the first error; its span is in spec->text,
  * which is a copy of @text, so the offsets also index @text).
  */
@@ -42,8 +51,9 @@ void expr_format(const struct expr *e, struct strbuf *out);
  *
  * EXPR_VAR and EXPR_MEMBER: the (last) name, without a C++ qualification, a Go
  * leading '~' or '.' ("Name" for r->Question[0].Name, "counter" for ns::counter,
- * "r0" for ~r0, "autotmp_5" for .autotmp_5); EXPR_INDEX and EXPR_DEREF: that of
- * their base ("p" for *p, "a" for a[3]); EXPR_REG: the register ("di");
+ * "r0" for ~r0, "autotmp_5" for .autotmp_5); EXPR_INDEX, EXPR_DEREF, EXPR_CAST,
+ * EXPR_DYNCAST, EXPR_TYPEASSERT and EXPR_TYPEID: that of their base ("p" for *p, "a" for
+ * a[3], "ptr" for typeid(*ptr)); EXPR_REG: the register ("di"); EXPR_GOID: "goid";
  * EXPR_RETVAL: "retval"; EXPR_RAW, EXPR_PARAMS, EXPR_VARS: NULL (a raw fetcharg
  * is named by its position, see probe_arg_name(); $params/$vars expand to many).
  * The result may still need sanitize_ident() (Go and C++ names are not always C

@@ -37,15 +37,54 @@ enum expr_kind {
 	EXPR_RETVAL,	/* $retval */
 	EXPR_PARAMS,	/* $params: every parameter */
 	EXPR_VARS,	/* $vars: every variable visible at the place */
+	EXPR_CAST,	/* (TYPE)base, (TYPE)(base), static_cast<TYPE>(base): base read as TYPE */
+	EXPR_DYNCAST,	/* dynamic_cast<TYPE *>(base): base as TYPE * when the object's dynamic
+			 * type is TYPE or derives from it, else null (decided when decoded) */
+	EXPR_TYPEASSERT,/* base.(TYPE): a Go type assertion, null unless the interface value's
+			 * dynamic type is TYPE (decided when decoded) */
+	EXPR_TYPEID,	/* typeid(base): the name of base's dynamic type (C++ polymorphic
+			 * object, Go interface value, Rust dyn Trait) */
+	EXPR_GOID,	/* $goid: the current goroutine's id (Go) */
+};
+
+/* The tag word a C type name starts with ("struct inner"); C++ class names need none. */
+enum type_tag {
+	TYPE_TAG_NONE,
+	TYPE_TAG_STRUCT,
+	TYPE_TAG_UNION,
+	TYPE_TAG_ENUM,
+	TYPE_TAG_CLASS,
+};
+
+/*
+ * A type as the user spelled it in a cast: "struct inner *", "unsigned long",
+ * "caf::(anonymous namespace)::mailbox_element_wrapper *", "std::vector<int> *", Go's
+ * "*main.T" and "[]byte". Resolved by name against the binary's DWARF.
+ */
+struct type_ref {
+	char *text;		/* as typed, runs of blanks made one: "struct inner *" */
+	char *name;		/* the type pointed to, without tag, qualifiers and '*'s:
+				 * "inner", "unsigned long", "main.T", "[]byte" */
+	enum type_tag tag;
+	unsigned int nr_ptr;	/* pointer levels: '*'s after the name (C, C++) or before it
+				 * (Go "*main.T") */
+	bool go_prefix;		/* the '*'s came first, Go style */
+	struct span span;	/* the whole type in probe_spec.text */
+	struct span name_span;	/* @name in probe_spec.text */
 };
 
 struct expr {
 	enum expr_kind kind;
-	struct expr *base;	/* MEMBER, INDEX, DEREF */
+	struct expr *base;	/* MEMBER, INDEX, DEREF, CAST, DYNCAST, TYPEASSERT, TYPEID */
 	char *name;		/* VAR, MEMBER field, REG (without %), RAW text */
+	struct type_ref *type;	/* CAST, DYNCAST, TYPEASSERT: the type named */
 	long index;		/* INDEX */
 	bool arrow;		/* MEMBER written with -> */
-	struct span span;	/* the token this node came from (for a MEMBER: the field name) */
+	bool paren;		/* CAST: the operand was parenthesized, "(T)(p)": postfix after it
+				 * applies to the cast, as in Go's conversion "(*main.T)(p).x" */
+	struct span span;	/* the token this node came from (for a MEMBER: the field name;
+				 * for CAST, DYNCAST, TYPEID: the whole construct; for a
+				 * TYPEASSERT: ".(TYPE)") */
 };
 
 struct probe_arg {

@@ -861,6 +861,20 @@ static bool dotted_global(struct rctx *rc, const struct expr *e, struct val *out
 	return found;
 }
 
+/* The syntax parses; the resolver does not do these yet. */
+static int eval_unsupported(struct rctx *rc, const struct expr *e)
+{
+	static const char *const what[] = {
+		[EXPR_CAST] = "a cast",
+		[EXPR_DYNCAST] = "dynamic_cast<>",
+		[EXPR_TYPEASSERT] = "a Go type assertion",
+		[EXPR_TYPEID] = "typeid()",
+		[EXPR_GOID] = "$goid",
+	};
+
+	return diag_error(rc->d, e->span, "%s is not yet supported", what[e->kind]);
+}
+
 int val_eval(struct rctx *rc, const struct expr *e, struct val *out)
 {
 	char *what;
@@ -940,6 +954,12 @@ int val_eval(struct rctx *rc, const struct expr *e, struct val *out)
 		free(what);
 		return ret;
 	}
+	case EXPR_CAST:
+	case EXPR_DYNCAST:
+	case EXPR_TYPEASSERT:
+	case EXPR_TYPEID:
+	case EXPR_GOID:
+		return eval_unsupported(rc, e);
 	default:
 		return diag_error(rc->d, e->span, "$params and $vars stand alone, not in an "
 				  "expression");

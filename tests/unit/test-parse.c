@@ -316,6 +316,138 @@ static void test_args(void)
 	TEST_EQ(spec.args[1].expr->base->kind, EXPR_MEMBER);
 }
 
+static void test_casts(void)
+{
+	struct expr *e;
+
+	/* C: the operand is a unary expression; blanks inside the parentheses are the word's */
+	TEST_EQ(parse("f (struct inner *)o->opaque ((struct inner *)o->opaque)->weight"), 0);
+	TEST_EQ(spec.nr_args, 2);
+	e = spec.args[0].expr;
+	TEST_EQ(e->kind, EXPR_CAST);
+	TEST_STREQ(e->type->text, "struct inner *");
+	TEST_STREQ(e->type->name, "inner");
+	TEST_EQ(e->type->tag, TYPE_TAG_STRUCT);
+	TEST_EQ(e->type->nr_ptr, 1);
+	TEST_TRUE(!e->type->go_prefix && !e->paren);
+	TEST_EQ(e->type->span.start, 3);
+	TEST_EQ(e->type->span.len, 14);
+	TEST_EQ(e->type->name_span.start, 10);
+	TEST_EQ(e->type->name_span.len, 5);
+	TEST_EQ(e->span.start, 2);
+	TEST_EQ(e->span.len, 25);
+	TEST_EQ(e->base->kind, EXPR_MEMBER);
+	TEST_STREQ(e->base->name, "opaque");
+	TEST_STREQ(expr_last_name(e), "opaque");
+	e = spec.args[1].expr;
+	TEST_EQ(e->kind, EXPR_MEMBER);
+	TEST_STREQ(e->name, "weight");
+	TEST_EQ(e->base->kind, EXPR_CAST);
+	TEST_EQ(e->base->base->kind, EXPR_MEMBER);
+	TEST_STREQ(fmt(e), "((struct inner *)o->opaque)->weight");
+
+	TEST_EQ(parse("f (unsigned long)x (const char * const *)argv (char*)s:string"), 0);
+	TEST_STREQ(spec.args[0].expr->type->name, "unsigned long");
+	TEST_EQ(spec.args[0].expr->type->nr_ptr, 0);
+	TEST_EQ(spec.args[0].expr->type->tag, TYPE_TAG_NONE);
+	TEST_STREQ(spec.args[1].expr->type->name, "char");
+	TEST_EQ(spec.args[1].expr->type->nr_ptr, 2);
+	TEST_STREQ(spec.args[2].expr->type->text, "char*");
+	TEST_STREQ(spec.args[2].type, "string");
+
+	/* C++: qualified names, anonymous namespaces, templates */
+	TEST_EQ(parse("caf::scheduled_actor::enqueue "
+		      "w=(caf::(anonymous namespace)::mailbox_element_wrapper *)ptr "
+		      "(caf::plain_element *)ptr:x64 "
+		      "(std::map<int, std::pair<char, long> > const *)m"), 0);
+	TEST_EQ(spec.nr_args, 3);
+	TEST_STREQ(spec.args[0].name, "w");
+	TEST_STREQ(spec.args[0].expr->type->name,
+		   "caf::(anonymous namespace)::mailbox_element_wrapper");
+	TEST_EQ(spec.args[0].expr->type->nr_ptr, 1);
+	TEST_STREQ(spec.args[1].expr->type->name, "caf::plain_element");
+	TEST_STREQ(spec.args[1].type, "x64");
+	TEST_STREQ(spec.args[2].expr->type->name, "std::map<int, std::pair<char, long> >");
+	TEST_EQ(spec.args[2].expr->type->nr_ptr, 1);
+
+	/* Go: "(*main.T)(p)" is a conversion, a primary: ".x" is the converted value's */
+	TEST_EQ(parse("main.f (*main.T)(p).x (**main.T)(pp) ([]byte)(b)"), 0);
+	e = spec.args[0].expr;
+	TEST_EQ(e->kind, EXPR_MEMBER);
+	TEST_EQ(e->base->kind, EXPR_CAST);
+	TEST_TRUE(e->base->paren && e->base->type->go_prefix);
+	TEST_STREQ(e->base->type->name, "main.T");
+	TEST_EQ(e->base->type->nr_ptr, 1);
+	TEST_STREQ(fmt(e), "(*main.T)(p).x");
+	TEST_EQ(spec.args[1].expr->type->nr_ptr, 2);
+	TEST_STREQ(spec.args[2].expr->type->name, "[]byte");
+
+	/* a parenthesized expression is still one */
+	TEST_EQ(parse("f (*p).x (p)"), 0);
+	TEST_EQ(spec.args[0].expr->kind, EXPR_MEMBER);
+	TEST_EQ(spec.args[0].expr->base->kind, EXPR_DEREF);
+	TEST_EQ(spec.args[1].expr->kind, EXPR_VAR);
+
+	/* a register, a dereference of a cast, static_cast */
+	TEST_EQ(parse("f (struct s *)%si *(int *)p static_cast<T *>(p)->x"), 0);
+	TEST_EQ(spec.args[0].expr->base->kind, EXPR_REG);
+	TEST_STREQ(spec.args[0].expr->base->name, "si");
+	TEST_EQ(spec.args[1].expr->kind, EXPR_DEREF);
+	TEST_EQ(spec.args[1].expr->base->kind, EXPR_CAST);
+	TEST_EQ(spec.args[2].expr->kind, EXPR_MEMBER);
+	TEST_EQ(spec.args[2].expr->base->kind, EXPR_CAST);
+	TEST_STREQ(fmt(spec.args[2].expr), "(T *)(p)->x");
+}
+
+static void test_dynamic(void)
+{
+	struct expr *e;
+
+	TEST_EQ(parse("enqueue dynamic_cast<caf::(anonymous namespace)::wrapper *>(ptr)->msg "
+		      "typeid(*ptr) typeid(ptr->data)"), 0);
+	TEST_EQ(spec.nr_args, 3);
+	e = spec.args[0].expr;
+	TEST_EQ(e->kind, EXPR_MEMBER);
+	TEST_EQ(e->base->kind, EXPR_DYNCAST);
+	TEST_STREQ(e->base->type->name, "caf::(anonymous namespace)::wrapper");
+	TEST_EQ(e->base->type->nr_ptr, 1);
+	TEST_EQ(e->base->span.start, 8);
+	TEST_EQ(e->base->span.len, 56);
+	TEST_EQ(e->base->base->kind, EXPR_VAR);
+	TEST_STREQ(fmt(e), "dynamic_cast<caf::(anonymous namespace)::wrapper *>(ptr)->msg");
+	TEST_EQ(spec.args[1].expr->kind, EXPR_TYPEID);
+	TEST_EQ(spec.args[1].expr->base->kind, EXPR_DEREF);
+	TEST_STREQ(fmt(spec.args[1].expr), "typeid(*ptr)");
+	TEST_STREQ(expr_last_name(spec.args[1].expr), "ptr");
+	TEST_EQ(spec.args[2].expr->base->kind, EXPR_MEMBER);
+
+	/* Go: type assertions are postfix */
+	TEST_EQ(parse("main.handle err.(*main.MyErr).Code e=err.(main.ValErr) typeid(err) $goid"),
+		0);
+	e = spec.args[0].expr;
+	TEST_EQ(e->kind, EXPR_MEMBER);
+	TEST_EQ(e->base->kind, EXPR_TYPEASSERT);
+	TEST_STREQ(e->base->type->name, "main.MyErr");
+	TEST_EQ(e->base->type->nr_ptr, 1);
+	TEST_TRUE(e->base->type->go_prefix);
+	TEST_EQ(e->base->span.start, 15);
+	TEST_EQ(e->base->span.len, 14);
+	TEST_STREQ(fmt(e), "err.(*main.MyErr).Code");
+	TEST_EQ(spec.args[1].expr->kind, EXPR_TYPEASSERT);
+	TEST_EQ(spec.args[1].expr->type->nr_ptr, 0);
+	TEST_STREQ(expr_last_name(spec.args[1].expr), "err");
+	TEST_EQ(spec.args[2].expr->kind, EXPR_TYPEID);
+	TEST_EQ(spec.args[3].expr->kind, EXPR_GOID);
+	TEST_STREQ(expr_last_name(spec.args[3].expr), "goid");
+	TEST_EQ(spec.args[3].expr->span.start, 67);
+	TEST_EQ(spec.args[3].expr->span.len, 5);
+
+	/* variables that happen to be named like the keywords */
+	TEST_EQ(parse("f typeid dynamic_cast.x"), 0);
+	TEST_EQ(spec.args[0].expr->kind, EXPR_VAR);
+	TEST_EQ(spec.args[1].expr->base->kind, EXPR_VAR);
+}
+
 static void test_errors(void)
 {
 	TEST_BAD("", "", "empty probe");
@@ -376,6 +508,26 @@ static void test_errors(void)
 	TEST_BAD("a==", "=", "unexpected '='");
 	TEST_BAD("f ********************************************************************************p", "*",
 		 "nested too deeply");
+	TEST_BAD("f (struct s *)", "(struct s *)", "expected an expression after the cast to "
+		 "'struct s *'");
+	TEST_BAD("f (T *)+", "+", "expected an expression after the cast");
+	TEST_BAD("f (struct s &)p", "&", "cannot cast to a reference");
+	TEST_BAD("f (const *)p", "const *", "expected a type name");
+	TEST_BAD("f (int;)p", ";", "unexpected ';' in a type");
+	TEST_BAD("f dynamic_cast<T>(p)", "T", "dynamic_cast needs a pointer type");
+	TEST_BAD("f dynamic_cast<T *(p)", "<", "unterminated '<'");
+	TEST_BAD("f dynamic_cast<T *>p", "p", "expected '(' after 'dynamic_cast<T *>'");
+	TEST_BAD("f dynamic_cast<T *>(p", "<", "unterminated '<'");	/* split at the blank */
+	TEST_BAD("f dynamic_cast<T*>(p", "(", "unterminated '('");
+	TEST_BAD("f dynamic_cast<>(p)", "<", "expected a type");
+	TEST_BAD("f typeid()", "()", "expected an expression inside");
+	TEST_BAD("f typeid(p q)", " ", "unexpected blank");
+	TEST_BAD("f typeid(p]", "(", "unterminated '('");
+	TEST_BAD("f typeid(p).name", ".", "has no fields");
+	TEST_BAD("f err.(", "(", "unterminated '('");
+	TEST_BAD("f err.()", "(", "expected a type");
+	TEST_BAD("f $goid:u8x", "u8x", "unknown type");
+	TEST_BAD("f $goidx", "$goidx", "unknown special variable");
 	/* the message and span come out in diag_format() as one line */
 	{
 		struct strbuf sb = STRBUF_INIT;
@@ -394,7 +546,11 @@ static void test_round_trip(void)
 	static const char *const exprs[] = {
 		"r->Question[0].Name", "a.b.c", "p->q->r", "*p", "**pp", "(*p).x", "(*p)[3]",
 		"*p.x", "a[1][2]", "ns::g", "this->Base::m", "%di", "+0(+8(%di))", "$stack3",
-		"$retval", "@0x10", "~r1", "s[4096]",
+		"$retval", "@0x10", "~r1", "s[4096]", "(struct inner *)o->opaque",
+		"((struct inner *)o->opaque)->weight", "(*main.T)(p).x", "(T)((U)x)",
+		"*(int *)p", "((T *)p)[2]", "dynamic_cast<ns::D *>(b)->x", "typeid(*b)",
+		"err.(*main.E).Code", "err.(main.V)", "$goid", "(T *)%si",
+		"(caf::(anonymous namespace)::w *)p",
 	};
 	size_t i;
 
@@ -415,12 +571,42 @@ static void test_round_trip(void)
 	TEST_STREQ(fmt(spec.args[0].expr), "p->x");
 }
 
+/* @e formatted, parsed again as a probe's argument and formatted again gives the same text */
+static bool reformats(const struct expr *e, bool is_return)
+{
+	struct probe_spec sp2;
+	struct diag d2;
+	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
+	char *probe;
+	bool ok;
+
+	strbuf_init(&a);
+	strbuf_init(&b);
+	expr_format(e, &a);
+	probe = xasprintf("f%s %s", is_return ? "%return" : "", a.buf);
+	diag_init(&d2, probe);
+	ok = !parse_probe(probe, &sp2, &d2) && sp2.nr_args == 1;
+	if (ok) {
+		expr_format(sp2.args[0].expr, &b);
+		ok = !strcmp(a.buf, b.buf);
+	}
+	if (!ok)
+		UT_REPORT(0, "reformat '%s' -> '%s' (%s)", a.buf, b.buf ? b.buf : "",
+			  d2.msg ? d2.msg : "");
+	probe_spec_release(&sp2);
+	diag_release(&d2);
+	strbuf_release(&a);
+	strbuf_release(&b);
+	free(probe);
+	return ok;
+}
+
 /* random input never crashes and always either parses or names an error inside the text */
 static void test_fuzz(void)
 {
-	static const char alphabet[] = "ab_:.->[]()*%$@+0x19 =\t'~/\\&r\xc3\xa9";
+	static const char alphabet[] = "ab_:.->[]()*%$@+0x19 =\t'~/\\&r\xc3\xa9<>";
 	unsigned int seed = 12345;
-	int i, j, bad_span = 0, no_msg = 0;
+	int i, j, bad_span = 0, no_msg = 0, reformat_bad = 0;
 	char buf[48];
 
 	for (i = 0; i < 100000; i++) {
@@ -437,20 +623,27 @@ static void test_fuzz(void)
 		} else {
 			size_t k;
 
-			/* everything that parses formats back and parses again */
-			for (k = 0; k < spec.nr_args; k++)
+			/* everything that parses formats back and parses again, the same */
+			for (k = 0; k < spec.nr_args; k++) {
 				if (!spec.args[k].expr)
 					no_msg++;
+				else
+					reformat_bad += !reformats(spec.args[k].expr,
+								   spec.place.is_return);
+			}
 		}
 	}
 	TEST_EQ(no_msg, 0);
 	TEST_EQ(bad_span, 0);
+	TEST_EQ(reformat_bad, 0);
 }
 
 int main(void)
 {
 	test_places();
 	test_args();
+	test_casts();
+	test_dynamic();
 	test_errors();
 	test_round_trip();
 	test_fuzz();
