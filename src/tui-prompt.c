@@ -6,12 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "debuginfo.h"
 #include "funcs.h"
 #include "log.h"
 #include "parse.h"
 #include "query.h"
-#include "resolve.h"
 #include "session.h"
 #include "tui-internal.h"
 
@@ -62,7 +60,8 @@ static void load_funcs(struct tui *t)
 	if (!o || !o->dbg)
 		return;
 	diag_init(&d, NULL);
-	funcs_list(o->dbg, NULL, &t->funcs, &d);
+	if (funcs_list(o->dbg, NULL, &t->funcs, &d) < 0)
+		status_diag(t, &d);
 	diag_release(&d);
 }
 
