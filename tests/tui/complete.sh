@@ -23,7 +23,7 @@ cands() {
 
 # prompt_is ERE DESC - the add prompt reads exactly ERE (then blanks)
 prompt_is() {
-	tui_wait "^add probe: $1 *\$" 5
+	tui_wait "^add probe: $1 *\$" 15
 	t_ok $? "$2" || t_diag "$(tui_screen | tail -4)"
 }
 
@@ -47,8 +47,9 @@ t_is "$(cands)" "name,code,age,tier" "C: all of them, in declaration order"
 tab 'na'
 prompt_is 'process_batch orders\[0\]->customer->name' "C: the field after the list completes"
 tab ' $r'
-prompt_is 'process_batch orders\[0\]->customer->name \$r' "C: no \$retval at a function entry"
-t_like "$(tui_screen)" "no completion for '\\\$r'" "C: the prompt says there is no completion"
+tui_wait "no completion for '\\\$r'" 10
+t_ok $? "C: no \$retval at a function entry: the prompt says there is no completion"
+prompt_is 'process_batch orders\[0\]->customer->name \$r' "C: ... and the text stays as typed"
 tui_keys BSpace BSpace Tab
 tui_wait '^ \$vars *$' 5
 t_is "$(cands)" 'orders,n,sum,$params,$vars' \
@@ -89,8 +90,10 @@ prompt_is 'main\.\(\*Store\)\.Add o\.Customer\.Name' "Go: a field of a struct he
 tab ' o.Cre'
 prompt_is 'main\.\(\*Store\)\.Add o\.Customer\.Name o\.Created' "Go: a field of an embedded struct"
 tab ' $r'
+tui_wait "no completion for '\\\$r'" 10
+t_ok $? "Go: no \$retval at a function entry"
 prompt_is 'main\.\(\*Store\)\.Add o\.Customer\.Name o\.Created \$r' \
-	"Go: no \$retval at a function entry"
+	"Go: ... the text stays as typed"
 tui_keys Escape
 
 tui_keys a
