@@ -21,11 +21,13 @@ srcdir=${1:-$(cd "$(dirname "$0")/.." && pwd)}
 MAX_FILE=1600
 MAX_FUNC=150
 
-# Known offenders (issue 8 is splitting them), one a line: remove each as its fix lands.
+# Known offenders, one a line, each reported as a TODO until its fix lands (issue 8's splits
+# were the last: src/debuginfo.c, src/resolve.c, src/render-tui.c, five functions and the
+# debuginfo <-> retsite cycle). Add one only with the change that is fixing it.
 known_files=""
 known_funcs=""
 known_cycles=""
-todo_why="being split (issue 8)"
+todo_why="being fixed"
 
 n=0
 bad=0
@@ -60,7 +62,7 @@ report() {
 				"TODO remove it from known_$what in scripts/check-layout.sh"
 		fi
 	done <<<"$known"
-	[ $others -eq 0 ] && tap ok "$none"
+	[ $others -eq 0 ] && tap ok "$none${known:+ (the known ones aside)}"
 	return 0
 }
 
@@ -76,7 +78,7 @@ fi
 # 1. file sizes
 big=$(wc -l "${srcs[@]}" | awk -v max=$MAX_FILE '$2 != "total" && $1 > max {
 	printf "%s\t%s has %d lines (limit %d)\n", $2, $2, $1, max }')
-report files "$big" "$known_files" "no other file in src/ is over $MAX_FILE lines"
+report files "$big" "$known_files" "no file in src/ is over $MAX_FILE lines"
 
 # 2. function sizes: from the "{" line to the "}" line
 long=$(awk -v max=$MAX_FUNC '
@@ -97,7 +99,7 @@ long=$(awk -v max=$MAX_FUNC '
 	sig != "" && /^[[:space:]]+[^[:space:]]/ && FNR - start < 8 { next }
 	{ sig = "" }
 ' "${srcs[@]}")
-report funcs "$long" "$known_funcs" "no other function in src/ is over $MAX_FUNC lines"
+report funcs "$long" "$known_funcs" "no function in src/ is over $MAX_FUNC lines"
 
 # 3. include cycles between modules: the strongly connected components of the include graph
 cycles=$(for f in "${srcs[@]}"; do
@@ -123,7 +125,7 @@ done | sort -u | awk '
 done | sort -u | while read -r c; do
 	printf '%s\t#include cycle between modules: %s\n' "$c" "$c"
 done)
-report cycles "$cycles" "$known_cycles" "no other #include cycle between src/ modules"
+report cycles "$cycles" "$known_cycles" "no #include cycle between src/ modules"
 
 # 4. tracked backups and generated files
 if git -c safe.directory="$srcdir" -C "$srcdir" rev-parse --git-dir >/dev/null 2>&1; then
