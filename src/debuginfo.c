@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* debuginfo.c - a binary opened for tracing: its ELF, separate debuginfo, DWARF inflated in parallel */
+/* debuginfo.c - a binary opened for tracing: ELF, separate debuginfo, DWARF inflated in parallel */
 #include <dwarf.h>
 #include <elfutils/libdwfl.h>
 #include <errno.h>

@@ -200,8 +200,8 @@ static void test_find_agrees(const char *target, const char *const *patterns)
 				       (unsigned long)fb[i].entry, why);
 		}
 		UT_REPORT(ra == rb && str_eq(da.msg, db.msg) && na == nb && !bad,
-			  "%s: '%s' finds the same %zu functions (%zu inlined) through both indexes%s",
-			  target, *p, nb, inl, rb ? " (the same error)" : "");
+			  "%s: '%s' finds the same %zu functions (%zu inlined) through both "
+			  "indexes%s", target, *p, nb, inl, rb ? " (the same error)" : "");
 		if (ra != rb || !str_eq(da.msg, db.msg) || na != nb)
 			printf("#   raw: %d, %zu functions (%s); libdw: %d, %zu (%s)\n", ra, na,
 			       da.msg ? da.msg : "", rb, nb, db.msg ? db.msg : "");
@@ -409,8 +409,8 @@ static void test_raw_corrupted(const char *target, int rounds)
 		debuginfo_free(dbg);
 		diag_release(&d);
 	}
-	UT_REPORT(bad == 0, "%s: %d corrupted copies: the raw reader read or gave up (%zu gave up), "
-		  "every entry inside .debug_info", target, rounds, gave_up);
+	UT_REPORT(bad == 0, "%s: %d corrupted copies: the raw reader read or gave up "
+		  "(%zu gave up), every entry inside .debug_info", target, rounds, gave_up);
 out:
 	unlink(tmp);
 	free(orig);
