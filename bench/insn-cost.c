@@ -45,6 +45,19 @@ asm(".text\n"
     ".globl f_nop5\nf_nop5:\n"
     ".globl insn_nop5\ninsn_nop5:\n .byte 0x0f,0x1f,0x44,0x00,0x00\n ret\n"
     ".p2align 4\n"
+    /* the other multi-byte nops compilers pad with: 66 90, 0f 1f 00, 0f 1f 40 00, 66 0f 1f 44 */
+    ".globl f_nop2\nf_nop2:\n"
+    ".globl insn_nop2\ninsn_nop2:\n .byte 0x66,0x90\n ret\n"
+    ".p2align 4\n"
+    ".globl f_nop3\nf_nop3:\n"
+    ".globl insn_nop3\ninsn_nop3:\n .byte 0x0f,0x1f,0x00\n ret\n"
+    ".p2align 4\n"
+    ".globl f_nop4\nf_nop4:\n"
+    ".globl insn_nop4\ninsn_nop4:\n .byte 0x0f,0x1f,0x40,0x00\n ret\n"
+    ".p2align 4\n"
+    ".globl f_nop6\nf_nop6:\n"
+    ".globl insn_nop6\ninsn_nop6:\n .byte 0x66,0x0f,0x1f,0x44,0x00,0x00\n ret\n"
+    ".p2align 4\n"
     /* endbr64 (f3 0f 1e fa): the first instruction of -fcf-protection code (Debian's libc) */
     ".globl f_endbr64\nf_endbr64:\n"
     ".globl insn_endbr64\ninsn_endbr64:\n .byte 0xf3,0x0f,0x1e,0xfa\n ret\n"
@@ -111,6 +124,13 @@ asm(".text\n"
     ".globl f_jmp32\nf_jmp32:\n"
     ".globl insn_jmp32\ninsn_jmp32:\n .byte 0xe9,0x00,0x00,0x00,0x00\n ret\n"
     ".p2align 4\n"
+    /* je rel32 (0f 84), not taken: the test of 1 leaves ZF clear */
+    ".globl f_jcc32\nf_jcc32:\n mov $1,%eax\n test %eax,%eax\n"
+    ".globl insn_jcc32\ninsn_jcc32:\n .byte 0x0f,0x84,0x00,0x00,0x00,0x00\n ret\n"
+    ".p2align 4\n"
+    ".globl f_call_ind\nf_call_ind:\n lea f_leaf(%rip),%rax\n"
+    ".globl insn_call_ind\ninsn_call_ind:\n call *%rax\n ret\n"
+    ".p2align 4\n"
     ".globl f_ret\nf_ret:\n"
     ".globl insn_ret\ninsn_ret:\n ret\n"
     ".p2align 4\n"
@@ -127,7 +147,8 @@ asm(".text\n"
 #define CLASS(n, text) { #n, text, f_##n, insn_##n }
 #define DECL(n) extern void f_##n(void); extern const char insn_##n[]
 
-DECL(push_rbp); DECL(push_rbx); DECL(push_r15); DECL(nop); DECL(nop5); DECL(endbr64);
+DECL(push_rbp); DECL(push_rbx); DECL(push_r15); DECL(nop); DECL(nop5); DECL(nop2); DECL(nop3);
+DECL(nop4); DECL(nop6); DECL(endbr64); DECL(jcc32); DECL(call_ind);
 DECL(mov_rsp_rbp); DECL(mov_reg); DECL(mov_reg32); DECL(mov_to_stack); DECL(mov_from_stack);
 DECL(mov_to_rsp); DECL(mov_imm); DECL(mov_fs); DECL(sub_rsp); DECL(add_rsp); DECL(lea);
 DECL(lea_rip); DECL(xor); DECL(test); DECL(pop); DECL(call); DECL(jmp8); DECL(jmp32); DECL(ret);
@@ -145,6 +166,10 @@ static const struct cls {
 	CLASS(push_r15, "push %r15"),
 	CLASS(nop, "nop"),
 	CLASS(nop5, "nopl 0x0(%rax,%rax,1)"),
+	CLASS(nop2, "xchg %ax,%ax (66 90)"),
+	CLASS(nop3, "nopl (%rax)"),
+	CLASS(nop4, "nopl 0x0(%rax)"),
+	CLASS(nop6, "nopw 0x0(%rax,%rax,1)"),
 	CLASS(endbr64, "endbr64"),
 	CLASS(mov_rsp_rbp, "mov %rsp,%rbp"),
 	CLASS(mov_reg, "mov %rdi,%rax"),
@@ -164,6 +189,8 @@ static const struct cls {
 	CLASS(call, "call rel32"),
 	CLASS(jmp8, "jmp rel8"),
 	CLASS(jmp32, "jmp rel32"),
+	CLASS(jcc32, "je rel32 (not taken)"),
+	CLASS(call_ind, "call *%rax"),
 	CLASS(ret, "ret"),
 	CLASS(go_cmp, "cmp 0x10(%r14),%rsp"),
 	/* the same code, probed on its jbe */
