@@ -742,3 +742,222 @@ bool abi_sysv_return(Dwarf_Die *func, const struct lang_ops *lang, Dwarf_Die *ty
 	add_reg_piece(out, c.cls[1], &next_int, &next_sse, (unsigned int)(size - 8));
 	return true;
 }
+
+/* ---- System V: C and C++ parameters at a function's first instruction ---- */
+
+/* Integer argument registers in order, as DWARF numbers: RDI RSI RDX RCX R8 R9. */
+static const int sysv_int_args[] = { 5, 4, 1, 2, 8, 9 };
+#define SYSV_NR_SSE_ARGS 8
+
+/* sysv_align() - the alignment of @type, for its slot on the stack */
+static int64_t sysv_align(Dwarf_Die *type, int depth)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Word al = 0;
+	Dwarf_Die t, child, mt;
+	int64_t a = 1, size;
+	int tag = lang_strip(type, &t);
+
+	if (dwarf_attr(&t, DW_AT_alignment, &attr) && dwarf_formudata(&attr, &al) == 0 && al)
+		return (int64_t)al;
+	if (depth > 16)
+		return 8;
+	switch (tag) {
+	case DW_TAG_structure_type:
+	case DW_TAG_class_type:
+	case DW_TAG_union_type:
+		if (dwarf_child(&t, &child) == 0) {
+			do {
+				int64_t ma;
+
+				if ((dwarf_tag(&child) == DW_TAG_member ||
+				     dwarf_tag(&child) == DW_TAG_inheritance) &&
+				    lang_type_of(&child, &mt) && (ma = sysv_align(&mt, depth + 1)) > a)
+					a = ma;
+			} while (dwarf_siblingof(&child, &child) == 0);
+		}
+		return a;
+	case DW_TAG_array_type:
+		return lang_type_of(&t, &mt) ? sysv_align(&mt, depth + 1) : 8;
+	default:
+		size = lang_type_size(&t);
+		return size > 16 ? 16 : size < 1 ? 1 : size;
+	}
+}
+
+/* The CU of @func is C (lang_c also stands for languages upfront knows nothing of). */
+static bool is_c(Dwarf_Die *func)
+{
+	Dwarf_Die cu;
+
+	if (!dwarf_diecu(func, &cu, NULL, NULL))
+		return false;
+	switch (dwarf_srclang(&cu)) {
+	case DW_LANG_C89:
+	case DW_LANG_C:
+	case DW_LANG_C99:
+	case DW_LANG_C11:
+	case 0x2c:	/* DW_LANG_C17 */
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* A C++ constructor or destructor, by its Itanium mangled name (C1-C4, D0-D4). */
+static bool cxx_is_structor(Dwarf_Die *func)
+{
+	Dwarf_Attribute attr;
+	const char *ln = NULL, *name;
+
+	if (dwarf_attr_integrate(func, DW_AT_linkage_name, &attr) ||
+	    dwarf_attr_integrate(func, DW_AT_MIPS_linkage_name, &attr))
+		ln = dwarf_formstring(&attr);
+	if (ln) {
+		for (const char *p = ln; (p = strpbrk(p, "CD")); p++)
+			if (p[1] >= '0' && p[1] <= '4' && (p[2] == 'E' || p[2] == 'I'))
+				return true;
+		return false;
+	}
+	/* no linkage name: a destructor is named ~X; a constructor cannot be told */
+	name = dwarf_diename(func);
+	return !name || name[0] == '~' || !dwarf_attr_integrate(func, DW_AT_name, &attr);
+}
+
+/* sysv_param() - place one parameter of @type: registers if all its eightbytes fit */
+static int sysv_param(Dwarf_Die *type, const struct lang_ops *lang, int *next_int,
+		      int *next_sse, int64_t *stack, struct loc *l, const char **why)
+{
+	struct sysv_classes c = { .cls = { RC_NONE, RC_NONE } };
+	int64_t size = lang_type_size(type), align;
+	int nint = 0, nsse = 0, tag;
+	bool memory;
+	Dwarf_Die t;
+
+	tag = lang_strip(type, &t);
+	if (size <= 0 || !tag) {
+		*why = "a parameter of unknown or zero size";
+		return -ENOTSUP;
+	}
+	if (lang == &lang_cxx && (tag == DW_TAG_structure_type || tag == DW_TAG_class_type ||
+				  tag == DW_TAG_union_type) && cxx_nontrivial(&t, 0)) {
+		*why = "a C++ class passed by invisible reference";
+		return -ENOTSUP;
+	}
+	if (!sysv_classify(type, 0, &c, 0)) {
+		*why = "a parameter whose class is unknown";
+		return -ENOTSUP;
+	}
+	memory = size > 16 || c.cls[0] == RC_MEM || c.cls[1] == RC_MEM;
+	for (int i = 0; i < 2 && !memory; i++) {
+		nint += c.cls[i] == RC_INT;
+		nsse += c.cls[i] == RC_SSE;
+	}
+	if (!memory && (*next_int + nint > (int)ARRAY_SIZE(sysv_int_args) ||
+			*next_sse + nsse > SYSV_NR_SSE_ARGS))
+		memory = true;	/* does not fit: all of it on the stack */
+	if (memory) {
+		struct loc_piece p = { .kind = LOC_MEM, .reg = -1, .base = (char *)"%sp" };
+
+		align = sysv_align(type, 0);
+		if (align < 8)
+			align = 8;
+		*stack = (*stack + align - 1) & ~(align - 1);
+		p.off = 8 + *stack;	/* past the return address */
+		*stack += (size + 7) & ~7;
+		loc_add_piece(l, &p);
+		return 0;
+	}
+	for (int i = 0; i * 8 < size; i++) {
+		struct loc_piece p = { .reg = -1 };
+		char fetch[16], why_buf[80];
+
+		p.size = size <= 8 ? 0 : i ? (unsigned int)(size - 8) : 8;
+		if (c.cls[i] == RC_SSE) {
+			snprintf(why_buf, sizeof(why_buf), "is in register xmm%d at the entry, "
+				 "which uprobes cannot read", (*next_sse)++);
+			p.kind = LOC_BAD;
+			p.why = why_buf;
+		} else if (c.cls[i] == RC_NONE) {
+			p.kind = LOC_NONE;	/* padding only */
+		} else {
+			p.reg = sysv_int_args[(*next_int)++];
+			snprintf(fetch, sizeof(fetch), "%%%s", regs_kernel_name(p.reg));
+			p.kind = LOC_VAL;
+			p.fetch = fetch;
+		}
+		loc_add_piece(l, &p);
+	}
+	return 0;
+}
+
+int abi_entry_params(Dwarf_Die *func, const struct lang_ops *lang, struct abi_value **out,
+		     size_t *nr, const char **why)
+{
+	struct abi_value *v = NULL;
+	size_t n = 0, alloc = 0;
+	int next_int = 0, next_sse = 0, ret = 0;
+	int64_t stack = 0;
+	Dwarf_Die child, rtype;
+	Dwarf_Attribute pattr;
+	bool proto = false;
+	struct loc rl;
+
+	*out = NULL;
+	*nr = 0;
+	*why = NULL;
+	if ((lang != &lang_c && lang != &lang_cxx) || (lang == &lang_c && !is_c(func))) {
+		*why = lang == &lang_go ? "Go: its DWARF says where each argument is" :
+		       "not C or C++: no System V rules for its own ABI";
+		return -ENOTSUP;
+	}
+	if (lang == &lang_c && (!dwarf_attr_integrate(func, DW_AT_prototyped, &pattr) ||
+				dwarf_formflag(&pattr, &proto) || !proto) &&
+	    dwarf_child(func, &child) == 0) {
+		*why = "a K&R definition (arguments promoted)";
+		return -ENOTSUP;
+	}
+	if (lang == &lang_cxx && cxx_is_structor(func)) {
+		*why = "a C++ constructor or destructor (hidden parameters)";
+		return -ENOTSUP;
+	}
+	/* a return value in memory: the caller's buffer comes first, in %rdi */
+	if (abi_sysv_return(func, lang, &rtype, &rl) && rl.nr == 1 &&
+	    rl.pieces[0].kind == LOC_MEM) {
+		loc_release(&rl);
+		*why = "returns a struct through a hidden pointer";
+		return -ENOTSUP;
+	}
+	loc_release(&rl);
+	if (dwarf_child(func, &child) != 0)
+		return 0;
+	do {
+		struct abi_value *a;
+
+		if (dwarf_tag(&child) == DW_TAG_unspecified_parameters) {
+			*why = "variadic";
+			ret = -ENOTSUP;
+			break;
+		}
+		if (dwarf_tag(&child) != DW_TAG_formal_parameter)
+			continue;
+		ALLOC_GROW(v, n + 1, alloc);
+		a = &v[n++];
+		memset(a, 0, sizeof(*a));
+		a->name = xstrdup(dwarf_diename(&child) ? dwarf_diename(&child) : "");
+		a->die = child;
+		if (!(a->has_type = lang_type_of(&child, &a->type))) {
+			*why = "a parameter without a type";
+			ret = -ENOTSUP;
+			break;
+		}
+		ret = sysv_param(&a->type, lang, &next_int, &next_sse, &stack, &a->loc, why);
+	} while (!ret && dwarf_siblingof(&child, &child) == 0);
+	if (ret) {
+		abi_values_free(v, n);
+		return ret;
+	}
+	*out = v;
+	*nr = n;
+	return 0;
+}

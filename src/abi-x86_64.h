@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* abi-x86_64.h - where the x86-64 calling conventions (System V, Go's ABIInternal) leave
- * values: a C, C++ or Rust return value at its uretprobe, Go results at a `ret` */
+ * values: a C, C++ or Rust return value at its uretprobe, Go results at a `ret`, C and C++
+ * parameters at a function's first instruction */
 #ifndef UPF_ABI_X86_64_H
 #define UPF_ABI_X86_64_H
 
@@ -68,5 +69,28 @@ void abi_values_free(struct abi_value *v, size_t nr);
  */
 bool abi_sysv_return(Dwarf_Die *func, const struct lang_ops *lang, Dwarf_Die *type,
 		     struct loc *out);
+
+/**
+ * abi_entry_params() - where the parameters of @func are at its first instruction, before
+ * the prologue has moved any of them (-O0 code stores them into stack slots, which its
+ * DWARF names and which hold garbage until then)
+ * @func: the DW_TAG_subprogram
+ * @lang: the CU's rules; only C and C++ (System V) are answered
+ * @out: one value per DW_TAG_formal_parameter, in order (name, die, type, loc: integer
+ *       eightbytes in %di, %si, %dx, %cx, %r8, %r9; LOC_MEM at +N(%sp) for the stack, the
+ *       first at +8; LOC_BAD for an eightbyte in an xmm register); abi_values_free()
+ * @why: when refused, why (for -v): "variadic", "returns a struct through a hidden pointer"
+ *
+ * psABI 3.2.3: each argument is classified by eightbytes (sysv_classify()); one that needs
+ * more registers than are left goes to the stack whole, and the registers stay for the next.
+ * Refused, so that the caller keeps reading the DWARF past the prologue: variadic functions,
+ * a return value in memory (its buffer's address takes %rdi), C++ constructors and
+ * destructors (hidden VTT and in-charge parameters), C++ classes passed by invisible
+ * reference (a non-trivial copy constructor or destructor), K&R definitions, parameters
+ * of unknown size, Rust (its own ABI), Go (its DWARF already says where each argument is).
+ * Return: 0, or -ENOTSUP with @why set.
+ */
+int abi_entry_params(Dwarf_Die *func, const struct lang_ops *lang, struct abi_value **out,
+		     size_t *nr, const char **why);
 
 #endif

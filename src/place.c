@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* place.c - a probe's PLACE -> the addresses to probe, each with its function and scope */
+#include <ctype.h>
 #include <dwarf.h>
 #include <errno.h>
 #include <stdlib.h>
@@ -7,10 +8,12 @@
 
 #define LOG_DOMAIN "place"
 #include "dwarf-aux.h"
+#include "fetcharg.h"
 #include "funcs.h"
 #include "lines.h"
 #include "log.h"
 #include "place.h"
+#include "regs.h"
 #include "x86-insn.h"
 
 static bool lang_is_go(int lang)
@@ -91,6 +94,168 @@ static uint64_t skip_prologue(struct debuginfo *dbg, Dwarf_Die *cu, uint64_t ent
 	if (pe)
 		return pe;
 	return best ? best : entry;
+}
+
+/* ---- the cheapest instruction for a probe point ---- */
+
+/* Instructions looked at past a point's own address: a prologue is shorter. */
+#define WINDOW 24
+
+/* site_insn() - the instruction at the site's address: its cost and text for -v */
+static void site_insn(struct debuginfo *dbg, struct probe_site *s, uint64_t end)
+{
+	struct x86_insn_info in;
+	size_t n;
+
+	s->cost = X86_PROBE_SSTEP;
+	if (x86_insn_straight(debuginfo_elf(dbg), s->vaddr, end > s->vaddr ? end : 0, &in, 1,
+			      &n) || !n)
+		return;
+	s->cost = in.cost;
+	free(s->insn);
+	s->insn = xstrdup(in.text);
+}
+
+static bool addr_in(uint64_t a, const uint64_t *set, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (set[i] == a)
+			return true;
+	return false;
+}
+
+/* the function's code is one range (no cold part that could jump back in) */
+static bool one_range(Dwarf_Die *fn)
+{
+	Dwarf_Addr base, lo, hi;
+	ptrdiff_t off;
+	int n = 0;
+
+	for (off = 0; (off = dwarf_ranges(fn, off, &base, &lo, &hi)) > 0;)
+		n++;
+	return n == 1;
+}
+
+static int alt_cmp(const void *a, const void *b)
+{
+	const struct site_alt *x = a, *y = b;
+
+	if (x->cost != y->cost)
+		return (int)y->cost - (int)x->cost;	/* optimized, emulated, single-stepped */
+	return x->vaddr < y->vaddr ? -1 : x->vaddr > y->vaddr;
+}
+
+/*
+ * site_alts() - other instructions for the point @s of function @f: from @from (the entry,
+ * where nothing has run yet) up to @to (the end of the prologue), those every call runs
+ * exactly once, before the values can have changed: straight code from @from up to the first
+ * jump, call or return (that one included, as the probe fires before it runs), no address of
+ * it a jump goes to (a loop back would fire it again), nothing stored to memory before it
+ * but by push. Those cheaper than @s's own instruction become its alternatives, best first;
+ * with @abi the parameters are to be read from the ABI there, else from the DWARF.
+ */
+static void site_alts(struct debuginfo *dbg, struct probe_site *s, const struct func *f,
+		      uint64_t from, uint64_t to, bool abi)
+{
+	struct x86_insn_info win[WINDOW];
+	Elf *elf = debuginfo_elf(dbg);
+	uint64_t *targets = NULL;
+	size_t nw = 0, nt = 0, alloc = 0;
+	uint32_t clobbered = 0;
+	bool indirect;
+
+	if (!f->end || x86_insn_straight(elf, from, f->end, win, WINDOW, &nw) || !nw)
+		return;
+	if (x86_insn_jump_targets(elf, f->entry, f->end, &targets, &nt, &indirect))
+		return;
+	for (size_t k = 0; k < nw && win[k].addr <= to; k++) {
+		const struct x86_insn_info *in = &win[k];
+
+		if (k && (indirect || addr_in(in->addr, targets, nt)))
+			break;
+		if (in->cost > s->cost && in->addr != s->vaddr) {
+			struct site_alt *a;
+
+			ALLOC_GROW(s->alts, s->nr_alts + 1, alloc);
+			a = &s->alts[s->nr_alts++];
+			memset(a, 0, sizeof(*a));
+			a->vaddr = in->addr;
+			a->cost = in->cost;
+			a->insn = xstrdup(in->text);
+			a->entry_abi = abi;
+			a->ret_at_sp = !(clobbered & (1u << 7));	/* %rsp */
+			a->clobbered = clobbered;
+		}
+		if (in->stores || in->ends_straight)
+			break;
+		clobbered |= in->regs_written;
+	}
+	free(targets);
+	if (s->nr_alts > 1)
+		qsort(s->alts, s->nr_alts, sizeof(*s->alts), alt_cmp);
+}
+
+/* the registers a fetch reads (x86_insn_info.regs_written bits); %ip: all of them */
+static uint32_t fetch_regs(const char *fetch)
+{
+	uint32_t m = 0;
+
+	if (strstr(fetch, "%ip"))
+		return ~0u;
+	if (strstr(fetch, "$stack"))
+		m |= 1u << 7;
+	if (strstr(fetch, "%flags"))
+		m |= 1u << X86_FLAGS_BIT;
+	for (int r = 0; r < 16; r++) {
+		const char *name = regs_kernel_name(r);
+		size_t len = strlen(name);
+
+		for (const char *p = fetch; (p = strchr(p, '%')); p++)
+			if (!strncmp(p + 1, name, len) && !isalnum((unsigned char)p[1 + len]))
+				m |= 1u << r;
+	}
+	return m;
+}
+
+static bool str_same(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+bool place_alt_agrees(const struct site_alt *alt, const struct trace_probe *tp,
+		      const struct trace_probe *alt_tp)
+{
+	if (tp->nr_args != alt_tp->nr_args || tp->nr_fields != alt_tp->nr_fields)
+		return false;
+	for (size_t i = 0; i < tp->nr_args; i++) {
+		const struct trace_arg *a = &tp->args[i], *b = &alt_tp->args[i];
+
+		/* a part of a register is a bitfield where memory is not (bit_width) */
+		if (!str_same(a->name, b->name) || !str_same(a->type_name, b->type_name) ||
+		    a->kind != b->kind || a->size != b->size)
+			return false;
+	}
+	for (size_t i = 0; i < tp->nr_fields; i++) {
+		const struct fetch_field *a = &tp->fields[i], *b = &alt_tp->fields[i];
+
+		if (!str_same(a->name, b->name) || a->hidden != b->hidden ||
+		    (!str_same(a->type, b->type) && a->type[0] != 'b' && b->type[0] != 'b') ||
+		    (fetch_regs(b->fetch) & alt->clobbered))
+			return false;
+	}
+	return true;
+}
+
+void place_take_alt(struct probe_site *s, const struct site_alt *alt)
+{
+	s->vaddr = alt->vaddr;
+	s->offset = alt->offset;
+	s->cost = alt->cost;
+	free(s->insn);
+	s->insn = xstrdup(alt->insn);
+	s->entry_abi = alt->entry_abi;
+	s->ret_at_sp = alt->ret_at_sp;
+	s->after_prologue = false;
 }
 
 static void site_from_func(struct probe_site *s, const struct func *f, uint64_t vaddr)
@@ -456,14 +621,25 @@ static int resolve_func(const struct probe_place *pl, struct debuginfo *dbg,
 			}
 		} else {
 			uint64_t at = f->entry;
+			bool abi = false;
 
-			if (f->has_die && !lang_is_go(f->lang) && params_need_prologue(&f->die))
+			if (f->has_die && !lang_is_go(f->lang) && params_need_prologue(&f->die)) {
 				at = skip_prologue(dbg, &f->cu, f->entry, f->end);
-			else if (lang_is_go(f->lang) && !f->inlined)
+				abi = at != f->entry;
+			} else if (lang_is_go(f->lang) && !f->inlined) {
 				at = x86_insn_go_split_end(debuginfo_elf(dbg), f->entry, f->end);
+			}
 			site_from_func(&s, f, at);
 			s.after_prologue = at != f->entry;
 			s.ret_at_sp = at == f->entry || lang_is_go(f->lang);
+			site_insn(dbg, &s, f->end);
+			/*
+			 * -O0: from the entry (reading the parameters from the ABI) to the
+			 * prologue's end; else from here to the prologue's end (the DWARF)
+			 */
+			if (!f->inlined && f->has_die && one_range(&f->die))
+				site_alts(dbg, &s, f, abi ? f->entry : at,
+					  abi ? at : skip_prologue(dbg, &f->cu, at, f->end), abi);
 			add_site(sites, nr, alloc, &s);
 		}
 		if (ret < 0)
@@ -520,10 +696,27 @@ int place_resolve(const struct probe_place *pl, struct debuginfo *dbg, struct pr
 		ret = diag_error(d, pl->span, "unknown kind of place");
 	}
 	for (size_t i = 0; ret >= 0 && i < *nr; i++) {
-		site_frame_func(dbg, &(*sites)[i]);
-		ret = site_offset(dbg, &(*sites)[i], d);
+		struct probe_site *s = &(*sites)[i];
+
+		site_frame_func(dbg, s);
+		if (!s->insn)
+			site_insn(dbg, s, 0);
+		ret = site_offset(dbg, s, d);
 		if (ret < 0 && d->span.start < 0)
 			d->span = pl->span;
+		for (size_t k = 0; ret >= 0 && k < s->nr_alts; k++) {
+			struct diag od;
+
+			diag_init(&od, d->input);
+			if (debuginfo_vaddr_to_offset(dbg, s->alts[k].vaddr, &s->alts[k].offset,
+						      &od) < 0) {
+				/* not in the file (cannot be: the entry is): none of them */
+				for (size_t j = 0; j < s->nr_alts; j++)
+					free(s->alts[j].insn);
+				s->nr_alts = 0;
+			}
+			diag_release(&od);
+		}
 	}
 	if (ret >= 0 && !*nr)
 		ret = diag_error(d, pl->span, "no address to probe");
@@ -539,7 +732,12 @@ int place_resolve(const struct probe_place *pl, struct debuginfo *dbg, struct pr
 
 void probe_sites_free(struct probe_site *sites, size_t nr)
 {
-	for (size_t i = 0; i < nr; i++)
+	for (size_t i = 0; i < nr; i++) {
 		free(sites[i].func);
+		free(sites[i].insn);
+		for (size_t k = 0; k < sites[i].nr_alts; k++)
+			free(sites[i].alts[k].insn);
+		free(sites[i].alts);
+	}
 	free(sites);
 }

@@ -9,6 +9,27 @@
 
 #include "debuginfo.h"
 #include "probe.h"
+#include "x86-insn.h"
+
+struct trace_probe;
+
+/*
+ * Another instruction for the same probe point, cheaper for the kernel to hit (emulated
+ * instead of single-stepped): place.c finds them, resolve.c resolves the arguments there and
+ * keeps the first one where place_alt_agrees() says the values read are the same.
+ */
+struct site_alt {
+	uint64_t vaddr;
+	uint64_t offset;
+	enum x86_probe_cost cost;
+	char *insn;		/* "push %rbp", for -v */
+	bool entry_abi;		/* the parameters are read where the ABI passed them: no
+				 * instruction before @vaddr has moved them (-O0 code stores them
+				 * into the stack slots its DWARF names only in the prologue) */
+	bool ret_at_sp;		/* nothing before @vaddr has moved %sp */
+	uint32_t clobbered;	/* registers written between the point's own address and
+				 * @vaddr (x86_insn_info.regs_written bits) */
+};
 
 /* One address to probe. */
 struct probe_site {
@@ -24,6 +45,11 @@ struct probe_site {
 	bool after_prologue;	/* vaddr was moved past the prologue */
 	bool ret_at_sp;		/* the caller's return address is at 0(%sp), no frame pushed yet
 				 * (the entry, or past Go's stack check) */
+	bool entry_abi;		/* parameters from the ABI (a site_alt taken) */
+	enum x86_probe_cost cost;	/* of the instruction at vaddr */
+	char *insn;		/* its text for -v, or NULL when it could not be decoded */
+	struct site_alt *alts;	/* cheaper addresses for this point, best first */
+	size_t nr_alts;
 	bool has_frame_func;	/* frame_func valid */
 	Dwarf_Die frame_func;	/* the out-of-line subprogram whose code holds vaddr: for an
 				 * inlined copy its caller, which has DW_AT_frame_base
@@ -40,5 +66,20 @@ struct probe_site {
 int place_resolve(const struct probe_place *pl, struct debuginfo *dbg, struct probe_site **sites,
 		  size_t *nr, struct diag *d);
 void probe_sites_free(struct probe_site *sites, size_t nr);
+
+/**
+ * place_alt_agrees() - whether @alt_tp, resolved at @alt, reads the values @tp reads at the
+ * site's own address: the same arguments and fields (names and types), and no fetch names
+ * a register that an instruction between the two addresses writes
+ */
+bool place_alt_agrees(const struct site_alt *alt, const struct trace_probe *tp,
+		      const struct trace_probe *alt_tp);
+
+/**
+ * place_take_alt() - make @s probe at @alt instead of its own address (vaddr, offset, the
+ * instruction, entry_abi, ret_at_sp); @alt is one of @s's
+ */
+void place_take_alt(struct probe_site *s, const struct site_alt *alt);
+
 
 #endif

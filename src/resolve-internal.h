@@ -80,6 +80,11 @@ struct rctx {
 	struct guard guards[TRACE_ARG_MAX_GUARDS];
 	int nr_guards;
 	const char *claim;		/* the NAME= of the argument being emitted, or NULL */
+	/* site->entry_abi: the parameters where the ABI passed them (abi_entry_params()) */
+	struct abi_value *abi;
+	size_t nr_abi;
+	int abi_ret;			/* 0 when computed and usable, 1 before it is computed */
+	const char *abi_why;
 };
 
 /* What a rctx_locals_visit() callback did with a variable. */
@@ -119,6 +124,15 @@ int rctx_init(struct rctx *rc, const struct probe_spec *spec, struct debuginfo *
  * rctx_release() - free what rctx_init() and the walks allocated
  */
 void rctx_release(struct rctx *rc);
+
+/**
+ * rctx_var_loc() - where variable @var is at the site: its DWARF location at the pc, or at
+ * an entry read from the ABI (site->entry_abi) the parameter's register or stack slot there
+ * @out: filled; release with loc_release() (also on failure)
+ * @err: on failure the reason ("is not live yet at the entry")
+ * Return: 0, or -EINVAL.
+ */
+int rctx_var_loc(struct rctx *rc, Dwarf_Die *var, struct loc *out, struct strbuf *err);
 
 /**
  * rctx_locals_visit() - call @fn for each named parameter and local visible at the pc,

@@ -2,6 +2,7 @@
 /* resolve-scope.c - a probe site's context: its CU, frame and scopes, the variables visible */
 #define LOG_DOMAIN "resolve"
 #include <dwarf.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,7 @@ char *rctx_type_name(struct rctx *rc, Dwarf_Die *type, bool has_type)
 
 void rctx_release(struct rctx *rc)
 {
+	abi_values_free(rc->abi, rc->nr_abi);
 	free(rc->scopes);
 	free(rc->where);
 	rctx_guards_clear(rc);
@@ -118,6 +120,7 @@ int rctx_init(struct rctx *rc, const struct probe_spec *spec, struct debuginfo *
 	uint64_t fentry = site->vaddr;
 
 	memset(rc, 0, sizeof(*rc));
+	rc->abi_ret = 1;
 	rc->spec = spec;
 	rc->dbg = dbg;
 	rc->o = o;
@@ -356,4 +359,52 @@ int rctx_go_results(struct rctx *rc, struct abi_value **res, size_t *nr, struct 
 		return diag_error(rc->d, sp, "%s returns nothing", rc->site->func ?
 				  rc->site->func : rc->where);
 	return 0;
+}
+
+/*
+ * entry_loc() - where @var is at a function's first instruction before its prologue has run
+ * (site->entry_abi): a parameter where the ABI passed it; any other variable only when its
+ * location names no register or frame (a static), as nothing else is live yet
+ */
+static int entry_loc(struct rctx *rc, Dwarf_Die *var, struct loc *out, struct strbuf *err)
+{
+	int ret;
+
+	if (dwarf_tag(var) == DW_TAG_formal_parameter && rc->has_here) {
+		if (rc->abi_ret == 1)
+			rc->abi_ret = abi_entry_params(&rc->here, rc->lang, &rc->abi, &rc->nr_abi,
+						       &rc->abi_why);
+		if (rc->abi_ret) {
+			strbuf_addf(err, "cannot be read from the ABI at the entry (%s)",
+				    rc->abi_why ? rc->abi_why : "?");
+			return -EINVAL;
+		}
+		for (size_t i = 0; i < rc->nr_abi; i++) {
+			if (dwarf_dieoffset(&rc->abi[i].die) != dwarf_dieoffset(var))
+				continue;
+			loc_copy(out, &rc->abi[i].loc);
+			return 0;
+		}
+		strbuf_addstr(err, "is not a parameter of the function entered");
+		return -EINVAL;
+	}
+	ret = loc_from_die(var, &rc->lc, out, err);
+	if (ret)
+		return ret;
+	for (size_t i = 0; i < out->nr; i++) {
+		const struct loc_piece *p = &out->pieces[i];
+
+		if (p->kind == LOC_VAL || (p->kind == LOC_MEM && p->base)) {
+			strbuf_addstr(err, "is not live yet at the entry");
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+int rctx_var_loc(struct rctx *rc, Dwarf_Die *var, struct loc *out, struct strbuf *err)
+{
+	if (rc->site->entry_abi)
+		return entry_loc(rc, var, out, err);
+	return loc_from_die(var, &rc->lc, out, err);
 }

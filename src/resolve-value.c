@@ -701,7 +701,7 @@ int val_from_die(struct rctx *rc, Dwarf_Die *var, const char *what, struct span 
 		return 0;
 	}
 	strbuf_init(&err);
-	ret = loc_from_die(var, &rc->lc, &out->loc, &err);
+	ret = rctx_var_loc(rc, var, &out->loc, &err);
 	if (ret) {
 		diag_error(rc->d, sp, "'%s' %s (at %s)", what, err.buf, rc->where);
 		strbuf_release(&err);

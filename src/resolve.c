@@ -232,7 +232,7 @@ static int resolve_arg(struct rctx *rc, const struct probe_arg *pa)
 	return ret ? ret : check_arg_limits(rc, pa, nf);
 }
 
-static int resolve_site(const struct probe_spec *spec, struct debuginfo *dbg,
+static int resolve_site_at(const struct probe_spec *spec, struct debuginfo *dbg,
 			const struct resolve_opts *o, const struct probe_site *site,
 			struct trace_probe *tp, struct diag *d)
 {
@@ -254,6 +254,50 @@ static int resolve_site(const struct probe_spec *spec, struct debuginfo *dbg,
 		ret = resolve_arg(&rc, &spec->args[i]);
 	rctx_release(&rc);
 	return ret;
+}
+
+/*
+ * resolve_site() - the probe at @site, moved to the first of its cheaper alternatives (an
+ * emulated instruction instead of a single-stepped one, place.c) where the same values
+ * resolve and read the same (place_alt_agrees()); -v says which instruction it is
+ */
+static int resolve_site(const struct probe_spec *spec, struct debuginfo *dbg,
+			const struct resolve_opts *o, struct probe_site *site,
+			struct trace_probe *tp, struct diag *d)
+{
+	int ret = resolve_site_at(spec, dbg, o, site, tp, d);
+
+	if (ret)
+		return ret;
+	for (size_t i = 0; i < site->nr_alts; i++) {
+		const struct site_alt *a = &site->alts[i];
+		struct trace_probe atp = { 0 };
+		struct probe_site at = *site;
+		struct diag ad;
+		bool ok;
+
+		at.vaddr = a->vaddr;
+		at.offset = a->offset;
+		at.entry_abi = a->entry_abi;
+		at.ret_at_sp = a->ret_at_sp;
+		diag_init(&ad, d->input);
+		ok = !resolve_site_at(spec, dbg, o, &at, &atp, &ad) && place_alt_agrees(a, tp, &atp);
+		if (!ok)
+			pr_debug("%s: not at 0x%" PRIx64 " (%s): %s", site->func ? site->func : "?",
+				 a->vaddr, a->insn, ad.msg ? ad.msg : "other values there");
+		diag_release(&ad);
+		if (ok) {
+			trace_probe_release(tp);
+			*tp = atp;
+			place_take_alt(site, a);
+			break;
+		}
+		trace_probe_release(&atp);
+	}
+	pr_info("%s at 0x%" PRIx64 ": %s (%s)%s", site->func ? site->func : "probe", site->vaddr,
+		site->insn ? site->insn : "?", x86_probe_cost_name(site->cost),
+		site->entry_abi ? ", parameters from the ABI" : "");
+	return 0;
 }
 
 static char *signature(const struct trace_probe *tp)
@@ -417,7 +461,7 @@ int resolve_probe(const struct probe_spec *spec, struct debuginfo *dbg,
 	diag_init(&first, d->input);
 	for (size_t i = 0; i < nsites; i++) {
 		struct diag one;
-		const struct probe_site *s = &sites[i];
+		struct probe_site *s = &sites[i];
 
 		diag_init(&one, d->input);
 		ret = resolve_site(spec, dbg, o, s, &out[n], glob ? &one : d);

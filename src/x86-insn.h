@@ -5,6 +5,7 @@
 #define UPF_X86_INSN_H
 
 #include <libelf.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -123,5 +124,75 @@ uint64_t x86_insn_go_split_end_code(const struct x86_code *c);
  * the file.
  */
 uint64_t x86_insn_go_split_end(Elf *elf, uint64_t start, uint64_t end);
+
+/* ---- what probing an instruction costs, what it changes ---- */
+
+/*
+ * How the kernel runs the instruction under a uprobe's breakpoint. Measured, not derived:
+ * bench/insn-cost.sh times a hit on each class on the running kernel; the table in
+ * x86-insn.c holds what it found on 6.18.44.
+ */
+enum x86_probe_cost {
+	X86_PROBE_SSTEP,	/* copied out of line and single-stepped: ~20x an emulated hit */
+	X86_PROBE_EMULATED,	/* emulated in the breakpoint handler (push, nop, jmp, jcc, call) */
+	X86_PROBE_OPTIMIZED,	/* a 5-byte nop: rewritten into a call to the uprobe trampoline
+				 * after the first hit (6.18), cheaper still */
+};
+
+/* One decoded instruction: what probing it costs and what running it changes. */
+struct x86_insn_info {
+	uint64_t addr;
+	unsigned int size;
+	char text[200];		/* "push %rbp" (AT&T, as objdump and perf show it) */
+	enum x86_probe_cost cost;
+	uint32_t regs_written;	/* bit N: DWARF register N (0-15: rax, rdx, rcx, rbx, rsi,
+				 * rdi, rbp, rsp, r8-r15; any part of it), X86_FLAGS_BIT */
+	bool stores;		/* writes memory, other than the slot a push makes below %sp */
+	bool ends_straight;	/* jumps, calls, returns or traps: the next one may not run */
+};
+
+#define X86_FLAGS_BIT 16	/* regs_written: the flags */
+
+/**
+ * x86_insn_probe_cost() - what a hit on the instruction starting at @bytes costs
+ * @size: its length (from the decoder)
+ * Return: X86_PROBE_EMULATED or _OPTIMIZED for the encodings measured so, else _SSTEP.
+ */
+enum x86_probe_cost x86_insn_probe_cost(const uint8_t *bytes, size_t size);
+
+/* x86_probe_cost_name() - "emulated", "single-stepped", "optimized" for -v */
+const char *x86_probe_cost_name(enum x86_probe_cost cost);
+
+/**
+ * x86_insn_straight_code() - the instructions of @c from its first byte that run one after
+ * the other: up to and including the first that jumps, calls, returns or traps, or the
+ * first @max, or what decodes
+ * @out: room for @max
+ * Return: 0 with @nr >= 0, or -EIO when capstone cannot start.
+ */
+int x86_insn_straight_code(const struct x86_code *c, struct x86_insn_info *out, size_t max,
+			   size_t *nr);
+
+/**
+ * x86_insn_straight() - x86_insn_straight_code() on the code at [@start, @end) of @elf
+ * @end: the end of the function, or 0 when unknown (then at most @max * 15 bytes are read)
+ * Return: 0, or a negative errno (-ENOENT: the code is not in the file).
+ */
+int x86_insn_straight(Elf *elf, uint64_t start, uint64_t end, struct x86_insn_info *out,
+		      size_t max, size_t *nr);
+
+/**
+ * x86_insn_jump_targets_code() - every address inside @c that a direct jump, conditional
+ * jump, loop or call in @c goes to: code that may run again, or be entered, from there
+ * @addrs: array owned by the caller (free()), unsorted, may repeat
+ * @indirect: set when @c has an indirect jump (a switch's table can go anywhere)
+ * Return: 0 (also with @nr 0), or -EIO when capstone cannot start.
+ */
+int x86_insn_jump_targets_code(const struct x86_code *c, uint64_t **addrs, size_t *nr,
+			       bool *indirect);
+
+/* x86_insn_jump_targets() - the same on [@start, @end) of @elf; -ENOENT: not in the file */
+int x86_insn_jump_targets(Elf *elf, uint64_t start, uint64_t end, uint64_t **addrs,
+			  size_t *nr, bool *indirect);
 
 #endif
