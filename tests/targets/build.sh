@@ -87,6 +87,13 @@ if wants c/ && need "$CC"; then
 				-o "$out/c/values-$o" "$src/c/values.c"
 		done
 	fi
+	# entry.c: parameters at a function's entry from the ABI (tests/e2e/cases/entry.cases)
+	if [ -e "$src/c/entry.c" ]; then
+		for o in O0 O2; do
+			build "$out/c/entry-$o" "$src/c/entry.c" $CC -g -$o -Wall \
+				-o "$out/c/entry-$o" "$src/c/entry.c"
+		done
+	fi
 	if [ -e "$out/c/orders-O2" ]; then
 		build "$out/c/orders-stripped" "$out/c/orders-O2" \
 			strip -o "$out/c/orders-stripped" "$out/c/orders-O2"
