@@ -39,6 +39,17 @@ dbg=/usr/lib/debug/.build-id/${bid:0:2}/${bid:2}.debug
 symaddr() {	# symaddr RAW-NAME - the address readelf gives, as 0x... without leading zeros
 	printf '0x%x' "0x$(readelf -sW "$dbg" 2>/dev/null | awk -v n="$1" '$8 == n { print $2; exit }')"
 }
+symsize() {	# symsize RAW-NAME - its size in bytes
+	readelf -sW "$dbg" 2>/dev/null | awk -v n="$1" '$8 == n { print $3; exit }'
+}
+# in_sym OUT RAW-NAME - the -D line in OUT probes inside RAW-NAME: an entry probe may sit on
+# the first instruction the kernel emulates rather than on the first one (issue 10)
+in_sym() {
+	local off a
+	off=$(printf '%s\n' "$1" | sed -n "s|^p:probe_libc/[^ ]* $libc:\(0x[0-9a-f]*\)\$|\1|p")
+	a=$(symaddr "$2")
+	[ -n "$off" ] && [ $((off)) -ge $((a)) ] && [ $((off)) -lt $((a + $(symsize "$2"))) ]
+}
 upft_run -x libc.so.6 -F 'fopen*'
 t_like "$UPFT_OUT" '^fopen$' "-F lists fopen without its version suffix"
 t_unlike "$UPFT_OUT" '@' "-F shows no @VERSION suffixes"
@@ -53,7 +64,7 @@ t_like "$UPFT_OUT" "^p:probe_libc/fopen $libc:$(symaddr 'fopen@@GLIBC_2.2.5')\$"
 	"... at fopen@@GLIBC_2.2.5, event named fopen"
 upft_run -x libc.so.6 -D pthread_kill
 t_is "$UPFT_RC" 0 "-D pthread_kill (two versions at two addresses) is not ambiguous"
-t_like "$UPFT_OUT" "^p:probe_libc/pthread_kill $libc:$(symaddr 'pthread_kill@@GLIBC_2.34')\$" \
+t_ok "$(in_sym "$UPFT_OUT" 'pthread_kill@@GLIBC_2.34'; echo $?)" \
 	"... it is the default version, pthread_kill@@GLIBC_2.34"
 
 upft_run --json --max-events 1 -x libc.so.6 'fopen filename' -- getent hosts localhost
@@ -78,7 +89,7 @@ upft_run -x libc.so.6 -D '__strlen_sse2'
 t_is "$UPFT_RC" 0 "an implementation (__strlen_sse2) is probed as any function"
 upft_run -x libc.so.6 -D 'strlen_ifunc'
 t_is "$UPFT_RC" 0 "the resolver named by its own symbol (strlen_ifunc) is probed"
-t_like "$UPFT_OUT" "^p:probe_libc/strlen_ifunc $libc:$(symaddr strlen)\$" "... at strlen's address"
+t_ok "$(in_sym "$UPFT_OUT" strlen; echo $?)" "... in strlen (the resolver's code)"
 upft_run -x libc.so.6 -D 'strle[n]'
 t_is "$UPFT_RC" 2 "a glob that matches only an IFUNC exits 2 too"
 upft_run -x libc.so.6 -D '__strlen_*'
