@@ -16,6 +16,7 @@ void kernel_features_default(struct kernel_features *kf)
 	memset(kf, 0, sizeof(*kf));
 	kf->has_char = true;
 	kf->has_ustring = true;
+	kf->has_ref_ctr = true;		/* 4.20+ */
 	kf->max_args = 128;		/* MAX_TRACE_ARGS */
 	kf->max_arg_len = 63;		/* MAX_ARGSTR_LEN: "Argument expression is too long" */
 	kf->max_name_len = 32;		/* MAX_ARG_NAME_LEN: 32 accepted, 33 rejected on 6.18 */
@@ -159,6 +160,8 @@ int fetcharg_format(const struct trace_probe *tp, struct strbuf *out)
 	else if (tp->event)
 		strbuf_addf(out, ":%s", tp->event);
 	strbuf_addf(out, " %s:0x%" PRIx64, tp->path, tp->offset);
+	if (tp->ref_ctr_offset)
+		strbuf_addf(out, "(0x%" PRIx64 ")", tp->ref_ctr_offset);
 	for (i = 0; i < tp->nr_fields; i++) {
 		const struct fetch_field *f = &tp->fields[i];
 
@@ -206,7 +209,16 @@ static int parse_target(const char *line, const char *s, size_t len, struct trac
 			;
 		if (*p != '(')
 			return diag_error(d, mkspan(line, e - 1, 1), "unexpected ')'");
-		e = p; /* a reference counter offset (USDT semaphores): not kept */
+		num = xstrndup(p + 1, e - 1 - (p + 1));
+		errno = 0;
+		tp->ref_ctr_offset = strtoull(num, &end, 0);
+		if (!*num || *end || errno) {
+			free(num);
+			return diag_error(d, mkspan(line, p + 1, e - 1 - (p + 1)),
+					  "expected a reference counter offset inside '()'");
+		}
+		free(num);
+		e = p; /* a reference counter offset (USDT semaphores) */
 	}
 	if (e - s >= 7 && !memcmp(e - 7, "%return", 7)) {
 		tp->is_return = true;

@@ -13,6 +13,7 @@
 struct kernel_features {
 	bool has_char;		/* the "char" type (6.2+); else u8[N] for text chunks */
 	bool has_ustring;
+	bool has_ref_ctr;	/* PATH:OFFSET(REF_CTR_OFFSET): SDT semaphores counted by the kernel */
 	int max_args;		/* 128 */
 	int max_arg_len;	/* 63 characters after NAME=, including :TYPE */
 	int max_name_len;	/* 32 characters of an argument name */
@@ -122,6 +123,8 @@ struct trace_probe {
 	char *func;		/* the function as the language names it, or NULL */
 	uint64_t vaddr;		/* the probe address in the binary */
 	uint64_t offset;	/* the file offset written for the kernel */
+	uint64_t ref_ctr_offset;	/* file offset of an SDT semaphore the kernel counts up
+					 * while the probe is enabled, written "(0x...)"; 0: none */
 	bool is_return;		/* r: a uretprobe */
 	bool ret_at_sp;		/* the return address is at 0(%sp) here (an entry): --stack
 				 * takes the caller from $stack0 */
@@ -143,14 +146,15 @@ void trace_probe_copy(struct trace_probe *dst, const struct trace_probe *src);
 
 /**
  * fetcharg_format() - the uprobe_events line, without newline:
- *   "p:GROUP/EVENT PATH:0xOFFSET NAME=FETCH:TYPE ..."  ("r:" for a return probe)
+ *   "p:GROUP/EVENT PATH:0xOFFSET[(0xREF_CTR)] NAME=FETCH:TYPE ..."  ("r:" for a return probe)
  */
 int fetcharg_format(const struct trace_probe *tp, struct strbuf *out);
 
 /**
  * fetcharg_parse() - parse a uprobe_events line (as -D prints it or as tracefs lists it)
  * @line: "p:GRP/EVENT PATH:OFFSET[%return][(REF_CTR)] [NAME=]FETCH[:TYPE] ...", or "r:..."
- * @tp: zeroed, then filled with group, event, path, offset, is_return and fields (args
+ * @tp: zeroed, then filled with group, event, path, offset, ref_ctr_offset, is_return and
+ *      fields (args
  *      left empty); release with trace_probe_release() in any case. A missing group is
  *      the kernel's default "uprobes"; a missing event stays NULL; an argument without
  *      NAME= is "argN" (its 1-based position), as the kernel names it.

@@ -17,6 +17,7 @@
 #include "log.h"
 #include "parse.h"
 #include "resolve.h"
+#include "sdt.h"
 #include "session.h"
 #include "tracing.h"
 #include "util.h"
@@ -69,7 +70,8 @@ static const char usage_text[] =
 	"\n"
 	"PROBE := [EVENT=]PLACE [ARG ...]   (one shell word, as in perf probe)\n"
 	"PLACE := FUNC[@SRCFILE][:RELLINE | +OFFSET | %return] | SRCFILE:LINE | 0xADDR\n"
-	"ARG   := [NAME=]EXPR[:TYPE] | $params | $vars | $retval[:TYPE]\n"
+	"       | sdt_PROVIDER:NAME                  (a USDT probe; -F lists them)\n"
+	"ARG   := [NAME=]EXPR[:TYPE] | $params | $vars | $retval[:TYPE] | $argN (SDT)\n"
 	"EXPR  := VAR | EXPR.FIELD | EXPR->FIELD | EXPR[INDEX] | *EXPR | %REG | RAW-FETCHARG\n"
 	"TYPE  := s8..s64 | u8..u64 | x8..x64 | string | bool | float | double | sym | <kernel type>\n"
 	"\n"
@@ -435,6 +437,12 @@ static int mode_funcs(struct options *o, struct debuginfo *dbg)
 		code = report(&d);
 	for (size_t i = 0; i < names.nr; i++)
 		printf("%s\n", names.v[i]);
+	if (!code) {
+		strlist_release(&names);
+		sdt_list(dbg, o->nr_words ? o->words[0] : NULL, &names);	/* sdt_PROVIDER:NAME */
+		for (size_t i = 0; i < names.nr; i++)
+			printf("%s\n", names.v[i]);
+	}
 	diag_release(&d);
 	strlist_release(&names);
 	return code;

@@ -259,6 +259,56 @@ static int place_suffix(struct parser *p, int s, int e, enum suffix_kind *kind, 
 	return 0;
 }
 
+/* An SDT provider or probe name: identifier characters and glob characters. */
+static bool is_sdt_name(const char *t, int s, int e)
+{
+	for (int i = s; i < e; i++)
+		if (!is_ident_char(t[i]) && !strchr("*?[]", t[i]))
+			return false;
+	return s < e;
+}
+
+/*
+ * parse_sdt_place() - "sdt_PROVIDER:NAME" or "%sdt_PROVIDER:NAME" (perf's spellings)
+ * Return: 1 with @pl filled, 0 when t[s..e) is not an SDT place (a function "sdt_x:12"
+ * with a line), or -EINVAL.
+ */
+static int parse_sdt_place(struct parser *p, struct probe_place *pl, int s, int e)
+{
+	const char *t = p->t;
+	int ps = s, colon, k;
+
+	if (t[ps] == '%')
+		ps++;
+	if (e - ps < 4 || memcmp(t + ps, "sdt_", 4))
+		return 0;
+	for (colon = ps; colon < e && t[colon] != ':'; colon++)
+		;
+	if (colon == e || (colon + 1 < e && t[colon + 1] == ':'))
+		return ps > s ? diag_error(p->d, mkspan(s, e - s), "expected %%sdt_PROVIDER:NAME")
+			      : 0;
+	for (k = colon + 1; k < e && isdigit((unsigned char)t[k]); k++)
+		;
+	if (k == e && ps == s && k > colon + 1)
+		return 0;	/* FUNC:LINE of a function whose name starts with sdt_ */
+	if (e - colon > 7 && !memcmp(t + e - 7, "%return", 7))
+		return diag_error(p->d, mkspan(e - 7, 7), "an SDT probe has no '%%return'");
+	if (!is_sdt_name(t, ps + 4, colon))
+		return diag_error(p->d, mkspan(ps, colon - ps),
+				  "expected an SDT provider after 'sdt_'");
+	if (!is_sdt_name(t, colon + 1, e)) {
+		for (k = colon + 1; k < e && (is_ident_char(t[k]) || strchr("*?[]", t[k])); k++)
+			;
+		if (k == e)
+			return diag_error(p->d, mkspan(colon, 1), "expected an SDT probe name after ':'");
+		return diag_error(p->d, mkspan(k, 1), "unexpected '%c' in an SDT probe name", t[k]);
+	}
+	pl->kind = PLACE_SDT;
+	pl->provider = xstrndup(t + ps + 4, colon - ps - 4);
+	pl->func = xstrndup(t + colon + 1, e - colon - 1);
+	return 1;
+}
+
 static int parse_place(struct parser *p, struct probe_place *pl, int s, int e, bool had_event)
 {
 	const char *t = p->t;
@@ -281,6 +331,9 @@ static int parse_place(struct parser *p, struct probe_place *pl, int s, int e, b
 		pl->addr = val;
 		return 0;
 	}
+	r = parse_sdt_place(p, pl, s, e);
+	if (r)
+		return r < 0 ? r : 0;
 	if (isdigit((unsigned char)t[s])) {
 		diag_error(p->d, pl->span, "expected a function, SRCFILE:LINE or 0xADDR");
 		diag_hint(p->d, "an address is written in hex: 0x...");
@@ -1038,6 +1091,19 @@ static int parse_expr(struct parser *p, int s, int e, struct expr **out)
 		if (k < e)
 			return diag_error(p->d, mkspan(k, 1), "unexpected '%c' after '%.*s'", t[k],
 					  k - s, t + s);
+		if (e - s > 4 && !memcmp(t + s, "$arg", 4) &&
+		    strspn(t + s + 4, "0123456789") >= (size_t)(e - s - 4)) {
+			unsigned long n;
+
+			if (parse_num(t, s + 4, e, false, INT_MAX, &n) || !n)
+				return diag_error(p->d, mkspan(s, e - s),
+						  "SDT arguments count from $arg1");
+			x = expr_new(EXPR_SDT_ARG, mkspan(s, e - s));
+			x->name = xstrndup(t + s + 1, e - s - 1);
+			x->index = (long)n;
+			*out = x;
+			return 0;
+		}
 		if (word_is(t, s, e, "$params"))
 			x = expr_new(EXPR_PARAMS, mkspan(s, e - s));
 		else if (word_is(t, s, e, "$vars"))
@@ -1053,7 +1119,8 @@ static int parse_expr(struct parser *p, int s, int e, struct expr **out)
 		else {
 			diag_error(p->d, mkspan(s, e - s), "unknown special variable '%.*s'", e - s,
 				   t + s);
-			diag_hint(p->d, "known: $params, $vars, $retval, $goid, $stack, $stackN, $comm");
+			diag_hint(p->d, "known: $params, $vars, $retval, $goid, $stack, $stackN, $comm, "
+				  "$argN (SDT)");
 			return -EINVAL;
 		}
 		if (x->kind == EXPR_RAW)
@@ -1304,7 +1371,7 @@ int parse_probe(const char *text, struct probe_spec *spec, struct diag *d)
 	struct parser p = { .d = d };
 	size_t alloc = 0;
 	int pos = 0, ws, we, i, r;
-	bool had_event = false;
+	bool had_event = false, is_sdt;
 
 	memset(spec, 0, sizeof(*spec));
 	spec->text = xstrdup(text);
@@ -1330,6 +1397,7 @@ int parse_probe(const char *text, struct probe_spec *spec, struct diag *d)
 	r = parse_place(&p, &spec->place, ws, we, had_event);
 	if (r)
 		return r;
+	is_sdt = spec->place.kind == PLACE_SDT;
 
 	while (next_word(p.t, &pos, &ws, &we, true)) {
 		struct probe_arg *arg;
@@ -1340,6 +1408,12 @@ int parse_probe(const char *text, struct probe_spec *spec, struct diag *d)
 		r = parse_arg(&p, arg, ws, we, spec->place.is_return);
 		if (r)
 			return r;
+		if (arg->expr->kind == EXPR_SDT_ARG && !is_sdt) {
+			diag_error(d, arg->expr->span, "'$%s' is an SDT probe's argument",
+				   arg->expr->name);
+			diag_hint(d, "the place must be sdt_PROVIDER:NAME (upfront -F lists them)");
+			return -EINVAL;
+		}
 	}
 	pr_debug("parsed '%s': %zu argument(s)", spec->text, spec->nr_args);
 	return 0;
@@ -1358,6 +1432,7 @@ void probe_spec_release(struct probe_spec *spec)
 	}
 	free(spec->args);
 	free(spec->place.func);
+	free(spec->place.provider);
 	free(spec->place.srcfile);
 	free(spec->event);
 	free(spec->text);
@@ -1436,6 +1511,9 @@ void expr_format(const struct expr *e, struct strbuf *out)
 	case EXPR_VARS:
 		strbuf_addstr(out, "$vars");
 		break;
+	case EXPR_SDT_ARG:
+		strbuf_addf(out, "$%s", e->name);
+		break;
 	}
 }
 
@@ -1469,6 +1547,8 @@ const char *expr_last_name(const struct expr *e)
 		return "retval";
 	case EXPR_GOID:
 		return "goid";
+	case EXPR_SDT_ARG:
+		return e->name;	/* "arg2", as perf names SDT arguments */
 	default:
 		return NULL;
 	}

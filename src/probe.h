@@ -12,11 +12,13 @@ enum place_kind {
 	PLACE_FUNC,	/* FUNC[@SRCFILE][:RELLINE | +OFFSET | %return] */
 	PLACE_SRCLINE,	/* SRCFILE:LINE */
 	PLACE_ADDR,	/* 0xADDR, a virtual address in the binary */
+	PLACE_SDT,	/* sdt_PROVIDER:NAME or %sdt_PROVIDER:NAME: a USDT / SystemTap SDT note */
 };
 
 struct probe_place {
 	enum place_kind kind;
-	char *func;		/* PLACE_FUNC: name or glob as typed */
+	char *func;		/* PLACE_FUNC: name or glob as typed; PLACE_SDT: NAME (or glob) */
+	char *provider;		/* PLACE_SDT: PROVIDER (or glob), without "sdt_" */
 	char *srcfile;		/* @SRCFILE of PLACE_FUNC, or SRCFILE of PLACE_SRCLINE; NULL if none */
 	long line;		/* RELLINE (PLACE_FUNC, has_line) or LINE (PLACE_SRCLINE) */
 	unsigned long offset;	/* +OFFSET (has_offset) */
@@ -45,6 +47,7 @@ enum expr_kind {
 	EXPR_TYPEID,	/* typeid(base): the name of base's dynamic type (C++ polymorphic
 			 * object, Go interface value, Rust dyn Trait) */
 	EXPR_GOID,	/* $goid: the current goroutine's id (Go) */
+	EXPR_SDT_ARG,	/* $argN: the Nth argument of an SDT probe (index = N, from 1) */
 };
 
 /* The tag word a C type name starts with ("struct inner"); C++ class names need none. */
@@ -78,7 +81,7 @@ struct expr {
 	struct expr *base;	/* MEMBER, INDEX, DEREF, CAST, DYNCAST, TYPEASSERT, TYPEID */
 	char *name;		/* VAR, MEMBER field, REG (without %), RAW text */
 	struct type_ref *type;	/* CAST, DYNCAST, TYPEASSERT: the type named */
-	long index;		/* INDEX */
+	long index;		/* INDEX; SDT_ARG: N */
 	bool arrow;		/* MEMBER written with -> */
 	bool paren;		/* CAST: the operand was parenthesized, "(T)(p)": postfix after it
 				 * applies to the cast, as in Go's conversion "(*main.T)(p).x" */

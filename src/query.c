@@ -10,6 +10,7 @@
 #include "parse.h"
 #include "query.h"
 #include "resolve-internal.h"
+#include "sdt.h"
 
 /* ---- variables ---- */
 
@@ -71,6 +72,8 @@ int query_vars(const struct probe_spec *spec, struct debuginfo *dbg,
 
 	*out = NULL;
 	*nr = 0;
+	if (spec->place.kind == PLACE_SDT)
+		return sdt_query_vars(spec, dbg, out, nr, d);
 	ret = place_resolve(&spec->place, dbg, &sites, &nsites, d);
 	if (ret)
 		return ret;
@@ -122,8 +125,11 @@ int resolve_list_vars(const struct probe_spec *spec, struct debuginfo *dbg,
 	};
 	struct query_site *qs;
 	size_t nr;
-	int ret = query_vars(spec, dbg, o, &qs, &nr, d);
+	int ret;
 
+	if (spec->place.kind == PLACE_SDT)
+		return sdt_list_vars(spec, dbg, out, d);	/* with the notes' locations */
+	ret = query_vars(spec, dbg, o, &qs, &nr, d);
 	if (ret)
 		return ret;
 	for (size_t i = 0; i < nr; i++) {

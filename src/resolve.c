@@ -14,6 +14,7 @@
 #include "place.h"
 #include "resolve-internal.h"
 #include "resolve.h"
+#include "sdt.h"
 
 static char *arg_text(const struct probe_spec *spec, const struct probe_arg *pa)
 {
@@ -454,6 +455,8 @@ int resolve_probe(const struct probe_spec *spec, struct debuginfo *dbg,
 
 	*tps = NULL;
 	*nr = 0;
+	if (spec->place.kind == PLACE_SDT)
+		return sdt_resolve(spec, dbg, o, tps, nr, d);
 	ret = place_resolve(&spec->place, dbg, &sites, &nsites, d);
 	if (ret)
 		return ret;

@@ -60,6 +60,8 @@ void tracing_read_features(struct kernel_features *kf)
 	}
 	kf->has_char = readme_has_type(readme, "char");
 	kf->has_ustring = readme_has_type(readme, "ustring");
+	/* "place (uprobe): <path>:<offset>[%return][(ref_ctr_offset)]" */
+	kf->has_ref_ctr = strstr(readme, "ref_ctr_offset") != NULL;
 	pr_debug("kernel features: char=%d ustring=%d", kf->has_char, kf->has_ustring);
 	free(readme);
 }

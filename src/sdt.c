@@ -1,0 +1,1026 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* sdt.c - USDT / SystemTap SDT probes: .note.stapsdt, argument specs, sdt_PROVIDER:NAME */
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define LOG_DOMAIN "sdt"
+#include "elfinfo.h"
+#include "log.h"
+#include "parse.h"
+#include "sdt.h"
+
+#define NT_STAPSDT 3
+#define SDT_NOTE_SCN ".note.stapsdt"
+#define SDT_BASE_SCN ".stapsdt.base"
+
+/* ---- argument specs ---- */
+
+/* The x86-64 registers an SDT spec can name, by the kernel's name of the whole register. */
+static const struct {
+	const char *kreg;
+	const char *n64, *n32, *n16, *n8, *n8h;
+} gp_regs[] = {
+	{ "ax", "rax", "eax", "ax", "al", "ah" },
+	{ "bx", "rbx", "ebx", "bx", "bl", "bh" },
+	{ "cx", "rcx", "ecx", "cx", "cl", "ch" },
+	{ "dx", "rdx", "edx", "dx", "dl", "dh" },
+	{ "si", "rsi", "esi", "si", "sil", NULL },
+	{ "di", "rdi", "edi", "di", "dil", NULL },
+	{ "bp", "rbp", "ebp", "bp", "bpl", NULL },
+	{ "sp", "rsp", "esp", "sp", "spl", NULL },
+	{ "ip", "rip", "eip", "ip", NULL, NULL },
+};
+
+static const char *const r_regs[] = { "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15" };
+
+/*
+ * reg_lookup() - the kernel's name of register @name (without '%') and how much of it is
+ * meant: %r12d is r12 at 32 bits, %ah is ax at 8 bits shifted by 8. Return: false if unknown.
+ */
+static bool reg_lookup(const char *name, size_t len, const char **kreg, unsigned int *bits,
+		       unsigned int *shift)
+{
+	*shift = 0;
+	for (size_t i = 0; i < ARRAY_SIZE(gp_regs); i++) {
+		const char *names[] = { gp_regs[i].n64, gp_regs[i].n32, gp_regs[i].n16,
+					gp_regs[i].n8, gp_regs[i].n8h };
+		static const unsigned int widths[] = { 64, 32, 16, 8, 8 };
+
+		for (size_t k = 0; k < ARRAY_SIZE(names); k++) {
+			if (names[k] && strlen(names[k]) == len && !memcmp(names[k], name, len)) {
+				*kreg = gp_regs[i].kreg;
+				*bits = widths[k];
+				*shift = k == 4 ? 8 : 0;
+				return true;
+			}
+		}
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(r_regs); i++) {
+		size_t rl = strlen(r_regs[i]);
+
+		if (len < rl || memcmp(name, r_regs[i], rl))
+			continue;
+		*kreg = r_regs[i];
+		if (len == rl)
+			*bits = 64;
+		else if (len == rl + 1 && name[rl] == 'd')
+			*bits = 32;
+		else if (len == rl + 1 && name[rl] == 'w')
+			*bits = 16;
+		else if (len == rl + 1 && (name[rl] == 'b' || name[rl] == 'l'))
+			*bits = 8;
+		else
+			continue;
+		return true;
+	}
+	return false;
+}
+
+static int arg_bad(struct sdt_arg *a, const char *fmt, ...) PRINTF(2, 3);
+static int arg_bad(struct sdt_arg *a, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	free(a->err);
+	a->err = strbuf_detach(&sb);
+	a->kind = SDT_ARG_BAD;
+	return 0;
+}
+
+/* parse_int() - a decimal or 0x number with an optional sign over [s, e) */
+static bool parse_int(const char *s, const char *e, int64_t *out)
+{
+	char *buf, *end;
+	bool ok;
+
+	if (s >= e)
+		return false;
+	buf = xstrndup(s, e - s);
+	errno = 0;
+	*out = strtoll(buf, &end, 0);
+	ok = !errno && !*end && (isdigit((unsigned char)buf[0]) ||
+				 ((buf[0] == '-' || buf[0] == '+') &&
+				  isdigit((unsigned char)buf[1])));
+	free(buf);
+	return ok;
+}
+
+/* "%reg" at [s, e) */
+static bool parse_reg(const char *s, const char *e, const char **kreg, unsigned int *bits,
+		      unsigned int *shift)
+{
+	return e - s > 1 && *s == '%' && reg_lookup(s + 1, e - s - 1, kreg, bits, shift);
+}
+
+/* "SYM", "SYM+8", "SYM-8" at [s, e) */
+static bool parse_sym(struct sdt_arg *a, const char *s, const char *e)
+{
+	const char *p = s;
+
+	if (s >= e || !(isalpha((unsigned char)*s) || *s == '_' || *s == '.'))
+		return false;
+	while (p < e && (isalnum((unsigned char)*p) || *p == '_' || *p == '.' || *p == '$'))
+		p++;
+	if (p < e && !parse_int(p, e, &a->disp))
+		return false;
+	a->sym = xstrndup(s, p - s);
+	return true;
+}
+
+int sdt_arg_parse(const char *text, struct sdt_arg *a)
+{
+	const char *at = strchr(text, '@'), *op = text, *e, *open;
+	unsigned int bits, shift;
+	const char *kreg;
+
+	memset(a, 0, sizeof(*a));
+	a->text = xstrdup(text);
+	a->size = 8;
+	if (at) {
+		const char *s = text;
+		int64_t n;
+
+		if (*s == '-') {
+			a->is_signed = true;
+			s++;
+		}
+		if (!parse_int(s, at, &n) || (n != 1 && n != 2 && n != 4 && n != 8)) {
+			arg_bad(a, "'%s': the size before '@' is not 1, 2, 4 or 8", text);
+			return -EINVAL;
+		}
+		a->size = (unsigned int)n;
+		op = at + 1;
+	}
+	e = op + strlen(op);
+	if (op == e) {
+		arg_bad(a, "'%s' has no operand", text);
+		return -EINVAL;
+	}
+	if (*op == '%') {
+		if (!parse_reg(op, e, &kreg, &bits, &shift)) {
+			if (!strncmp(op, "%xmm", 4) || !strncmp(op, "%ymm", 4) ||
+			    !strncmp(op, "%st", 3))
+				return arg_bad(a, "'%s' is in %s, which uprobes cannot read", text,
+					       op);
+			arg_bad(a, "'%s': unknown register %s", text, op);
+			return -EINVAL;
+		}
+		a->kind = SDT_ARG_REG;
+		a->reg = kreg;
+		a->reg_bits = bits;
+		a->reg_shift = shift;
+		return 0;
+	}
+	if (*op == '$') {
+		if (!parse_int(op + 1, e, &a->disp))
+			return arg_bad(a, "'%s' is the address of a symbol, which uprobes cannot "
+				       "compute", text);
+		a->kind = SDT_ARG_IMM;
+		return 0;
+	}
+	if (e[-1] != ')' || !(open = memchr(op, '(', e - op))) {
+		int64_t n;
+
+		if (parse_int(op, e, &n))
+			return arg_bad(a, "'%s' is memory at an absolute address, which uprobes "
+				       "cannot read in a relocatable binary", text);
+		arg_bad(a, "'%s' is not an operand (%%REG, $IMM or DISP(%%REG))", text);
+		return -EINVAL;
+	}
+	if (memchr(open, ',', e - open))
+		return arg_bad(a, "'%s' adds an index register, which uprobes cannot do", text);
+	if (!parse_reg(open + 1, e - 1, &kreg, &bits, &shift) || bits != 64 || shift) {
+		arg_bad(a, "'%s': expected a 64-bit base register inside '()'", text);
+		return -EINVAL;
+	}
+	a->reg = kreg;
+	if (!strcmp(kreg, "ip")) {
+		if (!parse_sym(a, op, open))
+			return arg_bad(a, "'%s' is relative to the next instruction and names no "
+				       "symbol", text);
+		a->kind = SDT_ARG_RIP;
+		return 0;
+	}
+	if (open > op && !parse_int(op, open, &a->disp)) {
+		if (parse_sym(a, op, open))
+			return arg_bad(a, "'%s' adds a symbol's address to a register, which "
+				       "uprobes cannot do", text);
+		arg_bad(a, "'%s': expected a displacement before '('", text);
+		return -EINVAL;
+	}
+	a->kind = SDT_ARG_MEM;
+	return 0;
+}
+
+void sdt_arg_release(struct sdt_arg *a)
+{
+	if (!a)
+		return;
+	free(a->text);
+	free(a->sym);
+	free(a->err);
+	memset(a, 0, sizeof(*a));
+}
+
+const char *sdt_arg_type(const struct sdt_arg *a)
+{
+	static const char *const types[2][4] = {
+		{ "u8", "u16", "u32", "u64" },
+		{ "s8", "s16", "s32", "s64" },
+	};
+	unsigned int size = a->size;
+
+	if (a->kind == SDT_ARG_REG && a->reg_shift)
+		return "b8@8/64";	/* %ah: bits 8..15 of the register */
+	if (a->kind == SDT_ARG_REG && a->reg_bits / 8 < size)
+		size = a->reg_bits / 8;	/* "8@%eax": the rest is not the value's */
+	return types[a->is_signed][size == 1 ? 0 : size == 2 ? 1 : size == 4 ? 2 : 3];
+}
+
+/* ---- the notes ---- */
+
+static Elf_Scn *section_by_name(Elf *elf, const char *name, GElf_Shdr *shdr)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return NULL;
+	while ((scn = elf_nextscn(elf, scn))) {
+		const char *n;
+
+		if (!gelf_getshdr(scn, shdr))
+			continue;
+		n = elf_strptr(elf, shstrndx, shdr->sh_name);
+		if (n && !strcmp(n, name))
+			return scn;
+	}
+	return NULL;
+}
+
+/* read_addr() - an address of the note's descriptor in the file's class and byte order */
+static uint64_t read_addr(Elf *elf, const unsigned char *p, bool is64)
+{
+	unsigned char buf[8];
+	Elf_Data dst = { .d_buf = buf, .d_size = sizeof(buf), .d_version = EV_CURRENT };
+	Elf_Data src = { .d_buf = (void *)p, .d_size = is64 ? 8 : 4, .d_version = EV_CURRENT,
+			 .d_type = ELF_T_ADDR };
+
+	if (!gelf_xlatetom(elf, &dst, &src, elf_getident(elf, NULL)[EI_DATA]))
+		return 0;
+	if (is64) {
+		uint64_t v;
+
+		memcpy(&v, buf, 8);
+		return v;
+	} else {
+		uint32_t v;
+
+		memcpy(&v, buf, 4);
+		return v;
+	}
+}
+
+static void split_args(struct sdt_probe *p)
+{
+	size_t alloc = 0;
+	const char *s = p->args_text;
+
+	while (*s) {
+		const char *w;
+
+		while (*s == ' ' || *s == '\t')
+			s++;
+		if (!*s)
+			break;
+		for (w = s; *s && *s != ' ' && *s != '\t'; s++)
+			;
+		ALLOC_GROW(p->args, p->nr_args + 1, alloc);
+		{
+			char *t = xstrndup(w, s - w);
+
+			sdt_arg_parse(t, &p->args[p->nr_args++]);	/* a bad one says why */
+			free(t);
+		}
+	}
+}
+
+/* One note's descriptor: pc, base, semaphore, then provider, name and arguments. */
+static int note_probe(Elf *elf, const unsigned char *desc, size_t len, bool is64,
+		      struct sdt_probe *p, uint64_t *base)
+{
+	size_t asz = is64 ? 8 : 4;
+	const char *prov, *name, *args, *end = (const char *)desc + len;
+
+	if (len < 3 * asz + 3)
+		return -EINVAL;
+	p->pc = read_addr(elf, desc, is64);
+	*base = read_addr(elf, desc + asz, is64);
+	p->sem = read_addr(elf, desc + 2 * asz, is64);
+	prov = (const char *)desc + 3 * asz;
+	name = memchr(prov, '\0', end - prov);
+	if (!name++ || name >= end)
+		return -EINVAL;
+	args = memchr(name, '\0', end - name);
+	if (!args++ || args > end)
+		return -EINVAL;
+	p->provider = xstrdup(prov);
+	p->name = xstrdup(name);
+	p->args_text = args < end ? xstrndup(args, strnlen(args, end - args)) : xstrdup("");
+	split_args(p);
+	return 0;
+}
+
+int sdt_probes_read(Elf *elf, struct sdt_probe **out, size_t *nr, struct diag *d)
+{
+	GElf_Shdr shdr, base_shdr;
+	Elf_Scn *scn = NULL;
+	size_t alloc = 0, shstrndx;
+	bool is64 = gelf_getclass(elf) == ELFCLASS64, have_base;
+
+	*out = NULL;
+	*nr = 0;
+	have_base = section_by_name(elf, SDT_BASE_SCN, &base_shdr) != NULL;
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return 0;
+	while ((scn = elf_nextscn(elf, scn))) {
+		Elf_Data *data;
+		GElf_Nhdr nh;
+		size_t off = 0, noff, doff;
+		const char *sname;
+
+		if (!gelf_getshdr(scn, &shdr) || shdr.sh_type != SHT_NOTE)
+			continue;
+		sname = elf_strptr(elf, shstrndx, shdr.sh_name);
+		if (!sname || strcmp(sname, SDT_NOTE_SCN))
+			continue;
+		data = elf_getdata(scn, NULL);
+		if (!data)
+			continue;
+		while ((off = gelf_getnote(data, off, &nh, &noff, &doff)) > 0) {
+			const char *owner = (const char *)data->d_buf + noff;
+			struct sdt_probe p = { 0 };
+			uint64_t base = 0, adj = 0;
+			int ret;
+
+			if (nh.n_type != NT_STAPSDT || nh.n_namesz != 8 || memcmp(owner, "stapsdt", 8))
+				continue;
+			ret = note_probe(elf, (const unsigned char *)data->d_buf + doff,
+					 nh.n_descsz, is64, &p, &base);
+			if (ret) {
+				sdt_probes_free(*out, *nr);
+				*out = NULL;
+				*nr = 0;
+				return diag_fail(d, "malformed SDT note at offset 0x%zx of %s",
+						 doff, SDT_NOTE_SCN);
+			}
+			/* prelink moved the code after the note was written: so did the base */
+			if (have_base && base)
+				adj = base_shdr.sh_addr - base;
+			p.pc += adj;
+			if (p.sem)
+				p.sem += adj;
+			if (elfinfo_vaddr_to_offset(elf, p.pc, true, &p.pc_offset))
+				pr_info("SDT %s:%s at 0x%" PRIx64 " is in no executable segment",
+					p.provider, p.name, p.pc);
+			if (p.sem && elfinfo_vaddr_to_offset(elf, p.sem, false, &p.sem_offset))
+				pr_info("SDT %s:%s: semaphore 0x%" PRIx64 " is in no segment",
+					p.provider, p.name, p.sem);
+			ALLOC_GROW(*out, *nr + 1, alloc);
+			(*out)[(*nr)++] = p;
+		}
+	}
+	pr_debug("%zu SDT note(s)", *nr);
+	return 0;
+}
+
+void sdt_probes_free(struct sdt_probe *p, size_t nr)
+{
+	for (size_t i = 0; p && i < nr; i++) {
+		for (size_t k = 0; k < p[i].nr_args; k++)
+			sdt_arg_release(&p[i].args[k]);
+		free(p[i].args);
+		free(p[i].provider);
+		free(p[i].name);
+		free(p[i].args_text);
+	}
+	free(p);
+}
+
+/* ---- fetching an argument ---- */
+
+/* sym_value() - the value of symbol @name in .symtab or .dynsym */
+static bool sym_value(Elf *elf, const char *name, uint64_t *value)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr shdr;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		Elf_Data *data;
+		size_t n;
+
+		if (!gelf_getshdr(scn, &shdr) ||
+		    (shdr.sh_type != SHT_SYMTAB && shdr.sh_type != SHT_DYNSYM) || !shdr.sh_entsize)
+			continue;
+		data = elf_getdata(scn, NULL);
+		if (!data)
+			continue;
+		n = shdr.sh_size / shdr.sh_entsize;
+		for (size_t i = 0; i < n; i++) {
+			GElf_Sym sym;
+			const char *sn;
+
+			if (!gelf_getsym(data, (int)i, &sym) || sym.st_shndx == SHN_UNDEF)
+				continue;
+			sn = elf_strptr(elf, shdr.sh_link, sym.st_name);
+			if (sn && !strcmp(sn, name)) {
+				*value = sym.st_value;
+				return true;
+			}
+		}
+	}
+	return false;
+}
+
+int sdt_arg_fetch(Elf *elf, const struct sdt_probe *p, const struct sdt_arg *a, char **fetch,
+		  struct diag *d)
+{
+	uint64_t v;
+
+	*fetch = NULL;
+	switch (a->kind) {
+	case SDT_ARG_REG:
+		*fetch = xasprintf("%%%s", a->reg);
+		return 0;
+	case SDT_ARG_MEM:
+		*fetch = xasprintf("%c%" PRIu64 "(%%%s)", a->disp < 0 ? '-' : '+',
+				   a->disp < 0 ? -(uint64_t)a->disp : (uint64_t)a->disp, a->reg);
+		return 0;
+	case SDT_ARG_IMM:
+		*fetch = xasprintf("\\%" PRId64, a->disp);
+		return 0;
+	case SDT_ARG_RIP:
+		if (!elf || !sym_value(elf, a->sym, &v))
+			return diag_error(d, SPAN_NONE, "'%s': no symbol '%s' in the binary",
+					  a->text, a->sym);
+		/*
+		 * The kernel reads @+X at (where the probed page is mapped) - (the probe's file
+		 * offset) + X: X is the symbol's distance from the probe plus that offset, right
+		 * also when the data segment's offsets differ from its addresses.
+		 */
+		v += a->disp;
+		if (v - p->pc + p->pc_offset > INT64_MAX)
+			return diag_error(d, SPAN_NONE, "'%s': '%s' lies before the binary's start",
+					  a->text, a->sym);
+		*fetch = xasprintf("@+0x%" PRIx64, v - p->pc + p->pc_offset);
+		return 0;
+	case SDT_ARG_BAD:
+	default:
+		return diag_error(d, SPAN_NONE, "%s", a->err ? a->err : a->text);
+	}
+}
+
+/* ---- sdt_PROVIDER:NAME ---- */
+
+static bool probe_matches(const struct probe_place *pl, const struct sdt_probe *p)
+{
+	return glob_match(pl->provider, p->provider) && glob_match(pl->func, p->name);
+}
+
+static char *sdt_label(const struct sdt_probe *p)
+{
+	return xasprintf("sdt_%s:%s", p->provider, p->name);
+}
+
+/* no_match() - the error for a place that matches no note, with the closest names */
+static int no_match(const struct probe_place *pl, struct debuginfo *dbg,
+		    const struct sdt_probe *ps, size_t n, struct diag *d)
+{
+	struct strbuf hint = STRBUF_INIT;
+	char *want = xasprintf("sdt_%s:%s", pl->provider, pl->func);
+	int best = -1, ret;
+
+	if (!n) {
+		ret = diag_error(d, pl->span, "%s has no SDT probes (no %s section)",
+				 debuginfo_path(dbg), SDT_NOTE_SCN);
+		free(want);
+		return ret;
+	}
+	ret = diag_error(d, pl->span, "no SDT probe %s in %s", want, debuginfo_path(dbg));
+	for (size_t i = 0; i < n; i++) {
+		char *l = sdt_label(&ps[i]);
+		int dist = str_distance(want, l);
+
+		if (best < 0 || dist < best)
+			best = dist;
+		free(l);
+	}
+	for (size_t i = 0, k = 0; i < n && k < 8; i++) {
+		char *l = sdt_label(&ps[i]);
+		bool dup = false;
+
+		for (size_t j = 0; j < i; j++)
+			if (!strcmp(ps[j].provider, ps[i].provider) && !strcmp(ps[j].name, ps[i].name))
+				dup = true;
+		if (!dup && (n <= 8 || str_distance(want, l) <= best + 3)) {
+			strbuf_addf(&hint, "%s%s", k ? ", " : "", l);
+			k++;
+		}
+		free(l);
+	}
+	diag_hint(d, "SDT probes there: %s", hint.buf);
+	strbuf_release(&hint);
+	free(want);
+	return ret;
+}
+
+struct sdt_ctx {
+	const struct probe_spec *spec;
+	struct debuginfo *dbg;
+	const struct resolve_opts *o;
+	const struct sdt_probe *p;
+	struct trace_probe *tp;
+	struct diag *d;
+};
+
+static char *uniq_field_name(const struct trace_probe *tp, const char *base)
+{
+	char *s = sanitize_ident(base, 32), *cand = xstrdup(s);
+
+	for (int k = 1;; k++) {
+		bool used = false;
+
+		for (size_t i = 0; i < tp->nr_fields; i++)
+			if (!strcmp(tp->fields[i].name, cand))
+				used = true;
+		if (!used)
+			break;
+		free(cand);
+		cand = xasprintf("%.28s_%d", s, k);
+	}
+	free(s);
+	return cand;
+}
+
+/*
+ * add_value() - one user-visible value: a field NAME=FETCH:TYPE and its trace_arg
+ * @type: the user's :TYPE, or NULL for @def_type (the note's size and sign)
+ * @addr_fetch: for :string on an SDT argument, the fetch already names a pointer value:
+ *              the string is at +0() of it
+ */
+static int add_value(struct sdt_ctx *c, const char *name, const char *expr, const char *fetch,
+		     const char *type, const char *def_type, bool deref_for_string,
+		     struct span sp)
+{
+	enum value_kind kind = VK_RAW;
+	unsigned int size = 0, bits = 0;
+	char *f = NULL, *n;
+	const char *kt = type ? type : def_type;
+	bool is_signed = false;
+	struct trace_arg *a;
+	int field;
+
+	if (!strcmp(kt, "string") || !strcmp(kt, "ustring")) {
+		if (deref_for_string && fetch[0] == '\\')
+			return diag_error(c->d, sp, "'%s' is a constant, not a pointer to a string",
+					  expr);
+		kind = VK_CSTRING;
+		f = deref_for_string ? xasprintf("+0(%s)", fetch) : xstrdup(fetch);
+	} else if ((kt[0] == 's' || kt[0] == 'u' || kt[0] == 'x') &&
+		   (!strcmp(kt + 1, "8") || !strcmp(kt + 1, "16") || !strcmp(kt + 1, "32") ||
+		    !strcmp(kt + 1, "64"))) {
+		kind = kt[0] == 's' ? VK_SIGNED : kt[0] == 'u' ? VK_UNSIGNED : VK_HEX;
+		size = (unsigned int)atoi(kt + 1) / 8;
+		is_signed = kt[0] == 's';
+	} else if (!strcmp(kt, "b8@8/64")) {
+		kind = def_type[0] == 's' ? VK_SIGNED : VK_UNSIGNED;
+		size = 1;
+		bits = 8;
+		is_signed = kind == VK_SIGNED;
+	} else if (!strcmp(kt, "bool")) {
+		kind = VK_BOOL, size = 1, kt = "u8";
+	} else if (!strcmp(kt, "char")) {
+		kind = VK_CHAR, size = 1, is_signed = true, kt = c->o->kf.has_char ? "char" : "s8";
+	} else if (!strcmp(kt, "sym") || !strcmp(kt, "symbol")) {
+		kind = VK_SYM, size = 8, kt = "x64";
+	} else if (!strcmp(kt, "float")) {
+		kind = VK_FLOAT, size = 4, kt = "x32";
+	} else if (!strcmp(kt, "double")) {
+		kind = VK_FLOAT, size = 8, kt = "x64";
+	}
+	if (!f)
+		f = xstrdup(fetch);
+	n = uniq_field_name(c->tp, name);
+	field = trace_probe_add_field(c->tp, n, f, kt, false);
+	a = trace_probe_add_arg(c->tp);
+	a->name = n;
+	a->expr = xstrdup(expr);
+	a->kind = kind;
+	a->size = size;
+	a->is_signed = is_signed;
+	a->bit_width = bits;
+	a->field = field;
+	a->nr_fields = 1;
+	free(f);
+	return 0;
+}
+
+/* The note's argument @n (from 1) as a fetch, or an error at @sp. */
+static int arg_fetch(struct sdt_ctx *c, long n, struct span sp, char **fetch)
+{
+	struct diag tmp;
+	int ret;
+
+	if (n < 1 || (size_t)n > c->p->nr_args) {
+		char *l = sdt_label(c->p);
+
+		if (c->p->nr_args == 1)
+			ret = diag_error(c->d, sp, "%s has 1 argument ($arg1)", l);
+		else if (c->p->nr_args)
+			ret = diag_error(c->d, sp, "%s has %zu arguments ($arg1..$arg%zu)", l,
+					 c->p->nr_args, c->p->nr_args);
+		else
+			ret = diag_error(c->d, sp, "%s has no arguments", l);
+		free(l);
+		return ret;
+	}
+	diag_init(&tmp, NULL);
+	ret = sdt_arg_fetch(debuginfo_elf(c->dbg), c->p, &c->p->args[n - 1], fetch, &tmp);
+	if (ret) {
+		diag_error(c->d, sp, "$arg%ld of %s:%s: %s", n, c->p->provider, c->p->name,
+			   tmp.msg ? tmp.msg : "cannot be read");
+		diag_release(&tmp);
+		return ret;
+	}
+	diag_release(&tmp);
+	return 0;
+}
+
+static int add_note_arg(struct sdt_ctx *c, long n, const char *name, const char *type,
+			struct span sp)
+{
+	char *fetch = NULL, *expr = xasprintf("$arg%ld", n);
+	char *nm = name ? NULL : xasprintf("arg%ld", n);
+	int ret = arg_fetch(c, n, sp, &fetch);
+
+	if (!ret)
+		ret = add_value(c, name ? name : nm, expr, fetch, type,
+				sdt_arg_type(&c->p->args[n - 1]), true, sp);
+	if (!ret)
+		c->tp->args[c->tp->nr_args - 1].type_name = xstrdup(c->p->args[n - 1].text);
+	free(fetch);
+	free(expr);
+	free(nm);
+	return ret;
+}
+
+/* A raw fetcharg in which "$argN" stands for the note's argument N: "+8($arg1):u32". */
+static int add_raw(struct sdt_ctx *c, const struct probe_arg *pa, size_t pos)
+{
+	const char *s = pa->expr->name, *q;
+	struct strbuf f = STRBUF_INIT;
+	char *name = probe_arg_name(pa, pos), *expr;
+	int ret = 0;
+
+	while ((q = strstr(s, "$arg")) && isdigit((unsigned char)q[4])) {
+		char *end, *af;
+		long n = strtol(q + 4, &end, 10);
+		struct span sp = { pa->expr->span.start + (int)(q - pa->expr->name),
+				   (int)(end - q) };
+
+		strbuf_add(&f, s, q - s);
+		ret = arg_fetch(c, n, sp, &af);
+		if (ret)
+			goto out;
+		strbuf_addstr(&f, af);
+		free(af);
+		s = end;
+	}
+	strbuf_addstr(&f, s);
+	expr = xstrdup(pa->expr->name);
+	ret = add_value(c, name, expr, strbuf_cstr(&f), pa->type, "u64", false, pa->span);
+	free(expr);
+out:
+	strbuf_release(&f);
+	free(name);
+	return ret;
+}
+
+static int add_args(struct sdt_ctx *c)
+{
+	const struct probe_spec *spec = c->spec;
+	int ret = 0;
+
+	if (!spec->nr_args) {
+		/* as perf: every argument, arg1..argN */
+		for (size_t k = 0; !ret && k < c->p->nr_args; k++)
+			ret = add_note_arg(c, (long)k + 1, NULL, NULL, spec->place.span);
+		return ret;
+	}
+	for (size_t i = 0; !ret && i < spec->nr_args; i++) {
+		const struct probe_arg *pa = &spec->args[i];
+		const struct expr *e = pa->expr;
+		char *name, *expr;
+
+		switch (e->kind) {
+		case EXPR_SDT_ARG:
+			ret = add_note_arg(c, e->index, pa->name, pa->type, e->span);
+			break;
+		case EXPR_PARAMS:
+			for (size_t k = 0; !ret && k < c->p->nr_args; k++)
+				ret = add_note_arg(c, (long)k + 1, NULL, NULL, e->span);
+			break;
+		case EXPR_RAW:
+			ret = add_raw(c, pa, i);
+			break;
+		case EXPR_REG:
+			name = probe_arg_name(pa, i);
+			expr = xasprintf("%%%s", e->name);
+			ret = add_value(c, name, expr, expr, pa->type, "u64", false, pa->span);
+			free(name);
+			free(expr);
+			break;
+		default:
+			ret = diag_error(c->d, e->span, "an SDT probe's arguments are $arg1..$argN, "
+					 "not variables");
+			diag_hint(c->d, "upfront -V sdt_%s:%s lists them; +OFF($argN):TYPE reads "
+				  "memory they point to", c->p->provider, c->p->name);
+			break;
+		}
+	}
+	return ret;
+}
+
+static bool same_fields(const struct trace_probe *a, const struct trace_probe *b)
+{
+	if (a->nr_fields != b->nr_fields)
+		return false;
+	for (size_t i = 0; i < a->nr_fields; i++)
+		if (strcmp(a->fields[i].name, b->fields[i].name) ||
+		    strcmp(a->fields[i].type, b->fields[i].type))
+			return false;
+	return true;
+}
+
+/* event_ident() - @s as a tracefs name: kept as is when it is a C identifier ("gc__start",
+ * as perf keeps it), else made one by sanitize_ident() */
+static char *event_ident(const char *s)
+{
+	bool ok = (isalpha((unsigned char)*s) || *s == '_') && strlen(s) <= 63;
+
+	for (const char *p = s; ok && *p; p++)
+		ok = isalnum((unsigned char)*p) || *p == '_';
+	return ok ? xstrdup(s) : sanitize_ident(s, 63);
+}
+
+/*
+ * name_events() - event NAME (or EVENT=) in group sdt_PROVIDER (or -g), as perf names them;
+ * the copies of one probe share an event where the kernel allows it (same field names and
+ * types), else they get NAME_1, NAME_2 as perf names a second probe
+ */
+static void name_events(const struct probe_spec *spec, const struct resolve_opts *o,
+			struct trace_probe *tps, const struct sdt_probe **ps, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		char *g = o->group ? xstrdup(o->group) : xasprintf("sdt_%s", ps[i]->provider);
+		char *base = event_ident(spec->event ? spec->event : ps[i]->name);
+
+		tps[i].group = event_ident(g);
+		tps[i].event = xstrdup(base);
+		for (int k = 1;; k++) {
+			bool clash = false;
+
+			for (size_t j = 0; j < i; j++) {
+				if (strcmp(tps[j].group, tps[i].group) ||
+				    strcmp(tps[j].event, tps[i].event))
+					continue;
+				/* a copy of the same probe with the same fields joins the event */
+				if (!strcmp(ps[j]->provider, ps[i]->provider) &&
+				    !strcmp(ps[j]->name, ps[i]->name) && same_fields(&tps[j], &tps[i]))
+					continue;
+				clash = true;
+			}
+			if (!clash)
+				break;
+			free(tps[i].event);
+			tps[i].event = xasprintf("%.58s_%d", base, k);
+		}
+		free(base);
+		free(g);
+	}
+}
+
+int sdt_resolve(const struct probe_spec *spec, struct debuginfo *dbg,
+		const struct resolve_opts *o, struct trace_probe **tps, size_t *nr,
+		struct diag *d)
+{
+	const struct sdt_probe **match = NULL;
+	struct sdt_probe *ps = NULL;
+	struct trace_probe *out = NULL;
+	size_t nps = 0, n = 0;
+	int ret;
+
+	*tps = NULL;
+	*nr = 0;
+	ret = sdt_probes_read(debuginfo_elf(dbg), &ps, &nps, d);
+	if (ret)
+		return ret;
+	match = xcalloc(nps ? nps : 1, sizeof(*match));
+	for (size_t i = 0; i < nps; i++)
+		if (probe_matches(&spec->place, &ps[i]))
+			match[n++] = &ps[i];
+	if (!n) {
+		ret = no_match(&spec->place, dbg, ps, nps, d);
+		goto out;
+	}
+	out = xcalloc(n, sizeof(*out));
+	for (size_t i = 0; i < n; i++) {
+		const struct sdt_probe *p = match[i];
+		struct trace_probe *tp = &out[i];
+		struct sdt_ctx c = { spec, dbg, o, p, tp, d };
+
+		tp->path = xstrdup(debuginfo_path(dbg));
+		tp->build_id = debuginfo_build_id(dbg) ? xstrdup(debuginfo_build_id(dbg)) : NULL;
+		tp->func = sdt_label(p);
+		tp->vaddr = p->pc;
+		tp->offset = p->pc_offset;
+		tp->ref_ctr_offset = p->sem_offset;
+		if (!p->pc_offset) {
+			ret = diag_error(d, spec->place.span, "%s:%s at 0x%" PRIx64 " is in no "
+					 "executable segment of %s", p->provider, p->name, p->pc,
+					 debuginfo_path(dbg));
+			goto out;
+		}
+		if (p->sem && !p->sem_offset) {
+			ret = diag_error(d, spec->place.span, "the semaphore of %s:%s at 0x%" PRIx64
+					 " is in no segment of %s", p->provider, p->name, p->sem,
+					 debuginfo_path(dbg));
+			goto out;
+		}
+		if (p->sem && !o->kf.has_ref_ctr) {
+			ret = diag_error(d, spec->place.span, "sdt_%s:%s is guarded by a semaphore, "
+					 "and this kernel's uprobes cannot count one (no "
+					 "ref_ctr_offset in tracefs README; Linux 4.20+)", p->provider,
+					 p->name);
+			diag_hint(d, "the program only takes the probe's path while the semaphore at "
+				  "0x%" PRIx64 " is non-zero", p->sem);
+			goto out;
+		}
+		ret = add_args(&c);
+		if (ret)
+			goto out;
+	}
+	name_events(spec, o, out, match, n);
+	for (size_t i = 0; i < n; i++) {
+		ret = fetcharg_check_limits(&out[i], &o->kf, d);
+		if (ret)
+			goto out;
+	}
+	pr_debug("%zu SDT site(s) for sdt_%s:%s", n, spec->place.provider, spec->place.func);
+	*tps = out;
+	*nr = n;
+	out = NULL;
+out:
+	trace_probes_free(out, n);
+	free(match);
+	sdt_probes_free(ps, nps);
+	return ret;
+}
+
+int sdt_list_vars(const struct probe_spec *spec, struct debuginfo *dbg, struct strbuf *out,
+		  struct diag *d)
+{
+	struct sdt_probe *ps = NULL;
+	size_t nps = 0, n = 0;
+	int ret;
+
+	ret = sdt_probes_read(debuginfo_elf(dbg), &ps, &nps, d);
+	if (ret)
+		return ret;
+	for (size_t i = 0; i < nps; i++) {
+		const struct sdt_probe *p = &ps[i];
+		struct strbuf where = STRBUF_INIT;
+
+		if (!probe_matches(&spec->place, p))
+			continue;
+		n++;
+		strbuf_addf(out, "Available arguments at sdt_%s:%s\n", p->provider, p->name);
+		if (debuginfo_symbolize(dbg, p->pc, &where))
+			strbuf_addf(out, "        @<0x%" PRIx64 ">", p->pc);
+		else
+			strbuf_addf(out, "        @<%s> (0x%" PRIx64 ")", where.buf, p->pc);
+		if (p->sem)
+			strbuf_addf(out, ", semaphore at 0x%" PRIx64, p->sem);
+		strbuf_addch(out, '\n');
+		strbuf_release(&where);
+		if (!p->nr_args)
+			strbuf_addstr(out, "\t\t(no arguments)\n");
+		for (size_t k = 0; k < p->nr_args; k++) {
+			const struct sdt_arg *a = &p->args[k];
+			struct diag tmp;
+			char *fetch = NULL;
+
+			diag_init(&tmp, NULL);
+			if (sdt_arg_fetch(debuginfo_elf(dbg), p, a, &fetch, &tmp))
+				strbuf_addf(out, "\t\t%s\t$arg%zu\t%s\t(unreadable: %s)\n",
+					    sdt_arg_type(a), k + 1, a->text, tmp.msg ? tmp.msg : "?");
+			else
+				strbuf_addf(out, "\t\t%s\t$arg%zu\t%s\t%s\n", sdt_arg_type(a), k + 1,
+					    a->text, fetch);
+			diag_release(&tmp);
+			free(fetch);
+		}
+	}
+	if (!n)
+		ret = no_match(&spec->place, dbg, ps, nps, d);
+	sdt_probes_free(ps, nps);
+	return ret;
+}
+
+int sdt_query_vars(const struct probe_spec *spec, struct debuginfo *dbg,
+		   struct query_site **out, size_t *nr, struct diag *d)
+{
+	struct sdt_probe *ps = NULL;
+	struct query_site *qs;
+	size_t nps = 0, n = 0;
+	int ret;
+
+	*out = NULL;
+	*nr = 0;
+	ret = sdt_probes_read(debuginfo_elf(dbg), &ps, &nps, d);
+	if (ret)
+		return ret;
+	qs = xcalloc(nps ? nps : 1, sizeof(*qs));
+	for (size_t i = 0; i < nps; i++) {
+		const struct sdt_probe *p = &ps[i];
+		struct query_site *q = &qs[n];
+
+		if (!probe_matches(&spec->place, p))
+			continue;
+		n++;
+		q->label = sdt_label(p);
+		q->func = sdt_label(p);
+		q->has_dwarf = true;	/* the note is what describes the arguments */
+		q->vars = xcalloc(p->nr_args ? p->nr_args : 1, sizeof(*q->vars));
+		q->nr = p->nr_args;
+		for (size_t k = 0; k < p->nr_args; k++) {
+			q->vars[k].name = xasprintf("$arg%zu", k + 1);
+			q->vars[k].type = xstrdup(sdt_arg_type(&p->args[k]));
+			q->vars[k].state = p->args[k].kind == SDT_ARG_BAD ? QUERY_UNREADABLE :
+					   QUERY_READABLE;
+		}
+	}
+	if (!n) {
+		ret = no_match(&spec->place, dbg, ps, nps, d);
+		free(qs);
+		qs = NULL;
+	}
+	sdt_probes_free(ps, nps);
+	*out = qs;
+	*nr = n;
+	return ret;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int sdt_list(struct debuginfo *dbg, const char *glob, struct strlist *out)
+{
+	struct sdt_probe *ps = NULL;
+	struct strlist names = STRLIST_INIT;
+	size_t nps = 0;
+	struct diag d;
+	int added = 0;
+
+	diag_init(&d, NULL);
+	if (sdt_probes_read(debuginfo_elf(dbg), &ps, &nps, &d))
+		pr_info("%s", d.msg ? d.msg : "cannot read SDT notes");
+	diag_release(&d);
+	for (size_t i = 0; i < nps; i++) {
+		char *l = sdt_label(&ps[i]);
+
+		if (!glob || glob_match(glob, l))
+			strlist_add(&names, l);
+		free(l);
+	}
+	if (names.nr)
+		qsort(names.v, names.nr, sizeof(*names.v), cmp_str);
+	for (size_t i = 0; i < names.nr; i++) {
+		if (i && !strcmp(names.v[i], names.v[i - 1]))
+			continue;
+		strlist_add(out, names.v[i]);
+		added++;
+	}
+	strlist_release(&names);
+	sdt_probes_free(ps, nps);
+	return added;
+}
