@@ -94,6 +94,14 @@ if wants c/ && need "$CC"; then
 				-o "$out/c/entry-$o" "$src/c/entry.c"
 		done
 	fi
+	# sdt.c + sdt-guarded.c: SDT probes from <sys/sdt.h> (systemtap-sdt-dev), with and
+	# without semaphores (tests/e2e/sdt.sh)
+	if [ -e "$src/c/sdt.c" ]; then
+		for o in O0 O2; do
+			build "$out/c/sdt-$o" "$src/c/sdt.c $src/c/sdt-guarded.c" $CC -g -$o -Wall \
+				-o "$out/c/sdt-$o" "$src/c/sdt.c" "$src/c/sdt-guarded.c"
+		done
+	fi
 	if [ -e "$out/c/orders-O2" ]; then
 		build "$out/c/orders-stripped" "$out/c/orders-O2" \
 			strip -o "$out/c/orders-stripped" "$out/c/orders-O2"
