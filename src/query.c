@@ -61,6 +61,37 @@ static enum visit var_add(struct rctx *rc, Dwarf_Die *scope, Dwarf_Die *var, con
 	return VISIT_TAKE;
 }
 
+/* An SDT probe's arguments as its note gives them: "$arg1".. typed "s32" (sdt.h). */
+static int sdt_vars(const struct probe_spec *spec, struct debuginfo *dbg,
+		    struct query_site **out, size_t *nr, struct diag *d)
+{
+	struct sdt_probe *ps;
+	struct query_site *qs;
+	size_t n;
+	int ret = sdt_find(spec, dbg, &ps, &n, d);
+
+	if (ret)
+		return ret;
+	qs = xcalloc(n, sizeof(*qs));
+	for (size_t i = 0; i < n; i++) {
+		qs[i].label = xasprintf("sdt_%s:%s", ps[i].provider, ps[i].name);
+		qs[i].func = xstrdup(qs[i].label);
+		qs[i].has_dwarf = true;	/* the note describes the arguments */
+		qs[i].vars = xcalloc(ps[i].nr_args + 1, sizeof(*qs[i].vars));
+		qs[i].nr = ps[i].nr_args;
+		for (size_t k = 0; k < ps[i].nr_args; k++) {
+			qs[i].vars[k].name = xasprintf("$arg%zu", k + 1);
+			qs[i].vars[k].type = xstrdup(sdt_arg_type(&ps[i].args[k]));
+			qs[i].vars[k].state = ps[i].args[k].kind == SDT_ARG_BAD ?
+					      QUERY_UNREADABLE : QUERY_READABLE;
+		}
+	}
+	sdt_probes_free(ps, n);
+	*out = qs;
+	*nr = n;
+	return 0;
+}
+
 int query_vars(const struct probe_spec *spec, struct debuginfo *dbg,
 	       const struct resolve_opts *o, struct query_site **out, size_t *nr,
 	       struct diag *d)
@@ -73,7 +104,7 @@ int query_vars(const struct probe_spec *spec, struct debuginfo *dbg,
 	*out = NULL;
 	*nr = 0;
 	if (spec->place.kind == PLACE_SDT)
-		return sdt_query_vars(spec, dbg, out, nr, d);
+		return sdt_vars(spec, dbg, out, nr, d);
 	ret = place_resolve(&spec->place, dbg, &sites, &nsites, d);
 	if (ret)
 		return ret;

@@ -456,7 +456,7 @@ int resolve_probe(const struct probe_spec *spec, struct debuginfo *dbg,
 	*tps = NULL;
 	*nr = 0;
 	if (spec->place.kind == PLACE_SDT)
-		return sdt_resolve(spec, dbg, o, tps, nr, d);
+		return sdt_resolve(spec, dbg, o->group, &o->kf, tps, nr, d);
 	ret = place_resolve(&spec->place, dbg, &sites, &nsites, d);
 	if (ret)
 		return ret;

@@ -544,7 +544,7 @@ static int no_match(const struct probe_place *pl, struct debuginfo *dbg,
 struct sdt_ctx {
 	const struct probe_spec *spec;
 	struct debuginfo *dbg;
-	const struct resolve_opts *o;
+	const struct kernel_features *kf;
 	const struct sdt_probe *p;
 	struct trace_probe *tp;
 	struct diag *d;
@@ -607,7 +607,7 @@ static int add_value(struct sdt_ctx *c, const char *name, const char *expr, cons
 	} else if (!strcmp(kt, "bool")) {
 		kind = VK_BOOL, size = 1, kt = "u8";
 	} else if (!strcmp(kt, "char")) {
-		kind = VK_CHAR, size = 1, is_signed = true, kt = c->o->kf.has_char ? "char" : "s8";
+		kind = VK_CHAR, size = 1, is_signed = true, kt = c->kf->has_char ? "char" : "s8";
 	} else if (!strcmp(kt, "sym") || !strcmp(kt, "symbol")) {
 		kind = VK_SYM, size = 8, kt = "x64";
 	} else if (!strcmp(kt, "float")) {
@@ -785,11 +785,11 @@ static char *event_ident(const char *s)
  * the copies of one probe share an event where the kernel allows it (same field names and
  * types), else they get NAME_1, NAME_2 as perf names a second probe
  */
-static void name_events(const struct probe_spec *spec, const struct resolve_opts *o,
+static void name_events(const struct probe_spec *spec, const char *group,
 			struct trace_probe *tps, const struct sdt_probe **ps, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
-		char *g = o->group ? xstrdup(o->group) : xasprintf("sdt_%s", ps[i]->provider);
+		char *g = group ? xstrdup(group) : xasprintf("sdt_%s", ps[i]->provider);
 		char *base = event_ident(spec->event ? spec->event : ps[i]->name);
 
 		tps[i].group = event_ident(g);
@@ -817,8 +817,8 @@ static void name_events(const struct probe_spec *spec, const struct resolve_opts
 	}
 }
 
-int sdt_resolve(const struct probe_spec *spec, struct debuginfo *dbg,
-		const struct resolve_opts *o, struct trace_probe **tps, size_t *nr,
+int sdt_resolve(const struct probe_spec *spec, struct debuginfo *dbg, const char *group,
+		const struct kernel_features *kf, struct trace_probe **tps, size_t *nr,
 		struct diag *d)
 {
 	const struct sdt_probe **match = NULL;
@@ -844,7 +844,7 @@ int sdt_resolve(const struct probe_spec *spec, struct debuginfo *dbg,
 	for (size_t i = 0; i < n; i++) {
 		const struct sdt_probe *p = match[i];
 		struct trace_probe *tp = &out[i];
-		struct sdt_ctx c = { spec, dbg, o, p, tp, d };
+		struct sdt_ctx c = { spec, dbg, kf, p, tp, d };
 
 		tp->path = xstrdup(debuginfo_path(dbg));
 		tp->build_id = debuginfo_build_id(dbg) ? xstrdup(debuginfo_build_id(dbg)) : NULL;
@@ -864,7 +864,7 @@ int sdt_resolve(const struct probe_spec *spec, struct debuginfo *dbg,
 					 debuginfo_path(dbg));
 			goto out;
 		}
-		if (p->sem && !o->kf.has_ref_ctr) {
+		if (p->sem && !kf->has_ref_ctr) {
 			ret = diag_error(d, spec->place.span, "sdt_%s:%s is guarded by a semaphore, "
 					 "and this kernel's uprobes cannot count one (no "
 					 "ref_ctr_offset in tracefs README; Linux 4.20+)", p->provider,
@@ -877,9 +877,9 @@ int sdt_resolve(const struct probe_spec *spec, struct debuginfo *dbg,
 		if (ret)
 			goto out;
 	}
-	name_events(spec, o, out, match, n);
+	name_events(spec, group, out, match, n);
 	for (size_t i = 0; i < n; i++) {
-		ret = fetcharg_check_limits(&out[i], &o->kf, d);
+		ret = fetcharg_check_limits(&out[i], kf, d);
 		if (ret)
 			goto out;
 	}
@@ -888,7 +888,9 @@ int sdt_resolve(const struct probe_spec *spec, struct debuginfo *dbg,
 	*nr = n;
 	out = NULL;
 out:
-	trace_probes_free(out, n);
+	for (size_t i = 0; out && i < n; i++)
+		trace_probe_release(&out[i]);
+	free(out);
 	free(match);
 	sdt_probes_free(ps, nps);
 	return ret;
@@ -944,11 +946,10 @@ int sdt_list_vars(const struct probe_spec *spec, struct debuginfo *dbg, struct s
 	return ret;
 }
 
-int sdt_query_vars(const struct probe_spec *spec, struct debuginfo *dbg,
-		   struct query_site **out, size_t *nr, struct diag *d)
+int sdt_find(const struct probe_spec *spec, struct debuginfo *dbg, struct sdt_probe **out,
+	     size_t *nr, struct diag *d)
 {
 	struct sdt_probe *ps = NULL;
-	struct query_site *qs;
 	size_t nps = 0, n = 0;
 	int ret;
 
@@ -957,35 +958,31 @@ int sdt_query_vars(const struct probe_spec *spec, struct debuginfo *dbg,
 	ret = sdt_probes_read(debuginfo_elf(dbg), &ps, &nps, d);
 	if (ret)
 		return ret;
-	qs = xcalloc(nps ? nps : 1, sizeof(*qs));
 	for (size_t i = 0; i < nps; i++) {
-		const struct sdt_probe *p = &ps[i];
-		struct query_site *q = &qs[n];
+		struct sdt_probe tmp;
 
-		if (!probe_matches(&spec->place, p))
+		if (!probe_matches(&spec->place, &ps[i]))
 			continue;
-		n++;
-		q->label = sdt_label(p);
-		q->func = sdt_label(p);
-		q->has_dwarf = true;	/* the note is what describes the arguments */
-		q->vars = xcalloc(p->nr_args ? p->nr_args : 1, sizeof(*q->vars));
-		q->nr = p->nr_args;
-		for (size_t k = 0; k < p->nr_args; k++) {
-			q->vars[k].name = xasprintf("$arg%zu", k + 1);
-			q->vars[k].type = xstrdup(sdt_arg_type(&p->args[k]));
-			q->vars[k].state = p->args[k].kind == SDT_ARG_BAD ? QUERY_UNREADABLE :
-					   QUERY_READABLE;
-		}
+		tmp = ps[n];	/* matches move to the front, in note order */
+		ps[n++] = ps[i];
+		ps[i] = tmp;
 	}
 	if (!n) {
 		ret = no_match(&spec->place, dbg, ps, nps, d);
-		free(qs);
-		qs = NULL;
+		sdt_probes_free(ps, nps);
+		return ret;
 	}
-	sdt_probes_free(ps, nps);
-	*out = qs;
+	for (size_t i = n; i < nps; i++) {
+		for (size_t k = 0; k < ps[i].nr_args; k++)
+			sdt_arg_release(&ps[i].args[k]);
+		free(ps[i].args);
+		free(ps[i].provider);
+		free(ps[i].name);
+		free(ps[i].args_text);
+	}
+	*out = ps;
 	*nr = n;
-	return ret;
+	return 0;
 }
 
 static int cmp_str(const void *a, const void *b)

@@ -11,8 +11,6 @@
 #include "diag.h"
 #include "fetcharg.h"
 #include "probe.h"
-#include "query.h"
-#include "resolve.h"
 #include "util.h"
 
 enum sdt_arg_kind {
@@ -90,13 +88,15 @@ const char *sdt_arg_type(const struct sdt_arg *a);
  * @spec: PROVIDER and NAME may be globs; arguments are $argN (:TYPE, :string), raw
  *        fetchargs in which $argN stands for the argument's fetch ("+8($arg1):u32"),
  *        %REG, or $params (every argument); none: every argument, named arg1.. as perf
- * Group "sdt_PROVIDER" (or @o->group), event NAME, as perf names them; the notes of one
+ * @group: -g, or NULL for "sdt_PROVIDER"
+ * @kf: the running kernel's features and limits (ref_ctr_offset for a semaphore)
+ * Group "sdt_PROVIDER" (or @group), event NAME, as perf names them; the notes of one
  * probe (inlined at several places) share one event when their fields agree. A probe with
  * a semaphore gets its file offset as ref_ctr_offset.
  * Return: 0, or a negative errno with @d filled (spans index spec->text).
  */
-int sdt_resolve(const struct probe_spec *spec, struct debuginfo *dbg,
-		const struct resolve_opts *o, struct trace_probe **tps, size_t *nr,
+int sdt_resolve(const struct probe_spec *spec, struct debuginfo *dbg, const char *group,
+		const struct kernel_features *kf, struct trace_probe **tps, size_t *nr,
 		struct diag *d);
 
 /**
@@ -107,12 +107,12 @@ int sdt_list_vars(const struct probe_spec *spec, struct debuginfo *dbg, struct s
 		  struct diag *d);
 
 /**
- * sdt_query_vars() - query_vars() for a PLACE_SDT spec: per matching note, its arguments
- * as variables "$arg1".. typed as the note gives them ("s32"), for the curses view's
- * completion; label "sdt_PROVIDER:NAME"
+ * sdt_find() - the notes a PLACE_SDT spec names, in note order (for query_vars())
+ * @out: array for sdt_probes_free()
+ * Return: 0 with @nr >= 1, or -ENOENT with @d naming the probes there are.
  */
-int sdt_query_vars(const struct probe_spec *spec, struct debuginfo *dbg,
-		   struct query_site **out, size_t *nr, struct diag *d);
+int sdt_find(const struct probe_spec *spec, struct debuginfo *dbg, struct sdt_probe **out,
+	     size_t *nr, struct diag *d);
 
 /**
  * sdt_list() - -F: "sdt_PROVIDER:NAME" of every SDT probe in @dbg matching @glob (NULL: all;
