@@ -136,6 +136,65 @@ static bool one_range(Dwarf_Die *fn)
 	return n == 1;
 }
 
+/*
+ * UPFRONT_PLACEMENT=plain: every probe on its plain address (the entry, past the prologue at
+ * -O0, a line's first instruction), as before issue 10; bench/placement.sh compares the two
+ */
+static bool placement_costs(void)
+{
+	const char *e = getenv("UPFRONT_PLACEMENT");
+
+	return !e || strcmp(e, "plain");
+}
+
+/* the function holding @vaddr, [@start, @end), when nothing can jump into it from outside */
+static bool one_piece(struct debuginfo *dbg, uint64_t vaddr, uint64_t *start, uint64_t *end)
+{
+	Dwarf_Die die, cu;
+	const char *name;
+
+	return debuginfo_func_extent(dbg, vaddr, start, end, &name) &&
+	       debuginfo_subprogram_at(dbg, vaddr, &die, &cu) && one_range(&die);
+}
+
+/*
+ * line_end() - where the code of the line-table row at @vaddr ends: the first row after it
+ * of another line (or the end of its sequence); 0 when the table does not say
+ */
+static uint64_t line_end(struct debuginfo *dbg, uint64_t vaddr)
+{
+	Dwarf_Lines *lines;
+	Dwarf_Addr bias;
+	Dwarf_Die cu;
+	int line = -1;
+	size_t n;
+
+	if (!debuginfo_dwarf(dbg, &bias) || !debuginfo_addr_cu(dbg, vaddr, &cu) ||
+	    dwarf_getsrclines(&cu, &lines, &n) != 0)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		Dwarf_Line *l = dwarf_onesrcline(lines, i);
+		bool endseq = false;
+		Dwarf_Addr a;
+		int ln;
+
+		if (!l || dwarf_lineaddr(l, &a) != 0 || dwarf_lineno(l, &ln) != 0)
+			continue;
+		a += bias;
+		dwarf_lineendsequence(l, &endseq);
+		if (line < 0) {
+			if (a == vaddr && !endseq)
+				line = ln;
+			continue;
+		}
+		if (a > vaddr && (endseq || ln != line))
+			return a;
+		if (a < vaddr)
+			return 0;	/* another sequence */
+	}
+	return 0;
+}
+
 static int alt_cmp(const void *a, const void *b)
 {
 	const struct site_alt *x = a, *y = b;
@@ -152,10 +211,11 @@ static int alt_cmp(const void *a, const void *b)
  * jump, call or return (that one included, as the probe fires before it runs), no address of
  * it a jump goes to (a loop back would fire it again), nothing stored to memory before it
  * but by push. Those cheaper than @s's own instruction become its alternatives, best first;
- * with @abi the parameters are to be read from the ABI there, else from the DWARF.
+ * with @abi the parameters are to be read from the ABI there, else from the DWARF. A return
+ * probe's only where %sp has not moved (the kernel takes the return address from 0(%sp)).
  */
-static void site_alts(struct debuginfo *dbg, struct probe_site *s, const struct func *f,
-		      uint64_t from, uint64_t to, bool abi)
+static void site_alts(struct debuginfo *dbg, struct probe_site *s, uint64_t fstart,
+		      uint64_t fend, uint64_t from, uint64_t to, bool abi)
 {
 	struct x86_insn_info win[WINDOW];
 	Elf *elf = debuginfo_elf(dbg);
@@ -164,16 +224,18 @@ static void site_alts(struct debuginfo *dbg, struct probe_site *s, const struct 
 	uint32_t clobbered = 0;
 	bool indirect;
 
-	if (!f->end || x86_insn_straight(elf, from, f->end, win, WINDOW, &nw) || !nw)
+	if (!placement_costs() || !fend || x86_insn_straight(elf, from, fend, win, WINDOW, &nw) ||
+	    !nw)
 		return;
-	if (x86_insn_jump_targets(elf, f->entry, f->end, &targets, &nt, &indirect))
+	if (x86_insn_jump_targets(elf, fstart, fend, &targets, &nt, &indirect))
 		return;
 	for (size_t k = 0; k < nw && win[k].addr <= to; k++) {
 		const struct x86_insn_info *in = &win[k];
 
 		if (k && (indirect || addr_in(in->addr, targets, nt)))
 			break;
-		if (in->cost > s->cost && in->addr != s->vaddr) {
+		if (in->cost > s->cost && in->addr != s->vaddr &&
+		    (!s->is_return || !(clobbered & (1u << 7)))) {
 			struct site_alt *a;
 
 			ALLOC_GROW(s->alts, s->nr_alts + 1, alloc);
@@ -254,7 +316,8 @@ void place_take_alt(struct probe_site *s, const struct site_alt *alt)
 	free(s->insn);
 	s->insn = xstrdup(alt->insn);
 	s->entry_abi = alt->entry_abi;
-	s->ret_at_sp = alt->ret_at_sp;
+	if (!s->is_return)
+		s->ret_at_sp = alt->ret_at_sp;
 	s->after_prologue = false;
 }
 
@@ -511,11 +574,18 @@ static int resolve_lines(const struct probe_place *pl, struct debuginfo *dbg, st
 	for (size_t i = 0; i < n; i++) {
 		struct probe_site s;
 
+		uint64_t start, end, lend;
+
 		if (f) {
 			site_from_func(&s, f, la[i].vaddr);
 		} else {
 			site_at_addr(dbg, la[i].vaddr, la[i].file, la[i].line, &s);
 		}
+		/* the cheapest instruction of the line's run that every pass reaches first */
+		site_insn(dbg, &s, 0);
+		if (one_piece(dbg, s.vaddr, &start, &end) && (lend = line_end(dbg, s.vaddr)) &&
+		    lend <= end)
+			site_alts(dbg, &s, start, end, s.vaddr, lend - 1, false);
 		add_site(sites, nr, alloc, &s);
 	}
 	line_addrs_free(la, n);
@@ -531,8 +601,16 @@ static int resolve_return(const struct probe_place *pl, struct debuginfo *dbg, s
 	int ret;
 
 	if (!lang_is_go(f->lang)) {
+		/*
+		 * a uretprobe (the trampoline: measured cheaper than a single-stepped ret, see
+		 * bench/placement.sh): its breakpoint on the cheapest instruction before %sp moves
+		 */
 		site_from_func(&s, f, f->entry);
 		s.is_return = true;
+		site_insn(dbg, &s, f->end);
+		if (!f->inlined && f->has_die && one_range(&f->die))
+			site_alts(dbg, &s, f->entry, f->end, f->entry,
+				  skip_prologue(dbg, &f->cu, f->entry, f->end), false);
 		add_site(sites, nr, alloc, &s);
 		return 0;
 	}
@@ -638,7 +716,7 @@ static int resolve_func(const struct probe_place *pl, struct debuginfo *dbg,
 			 * prologue's end; else from here to the prologue's end (the DWARF)
 			 */
 			if (!f->inlined && f->has_die && one_range(&f->die))
-				site_alts(dbg, &s, f, abi ? f->entry : at,
+				site_alts(dbg, &s, f->entry, f->end, abi ? f->entry : at,
 					  abi ? at : skip_prologue(dbg, &f->cu, at, f->end), abi);
 			add_site(sites, nr, alloc, &s);
 		}

@@ -280,7 +280,8 @@ static int resolve_site(const struct probe_spec *spec, struct debuginfo *dbg,
 		at.vaddr = a->vaddr;
 		at.offset = a->offset;
 		at.entry_abi = a->entry_abi;
-		at.ret_at_sp = a->ret_at_sp;
+		if (!site->is_return)
+			at.ret_at_sp = a->ret_at_sp;
 		diag_init(&ad, d->input);
 		ok = !resolve_site_at(spec, dbg, o, &at, &atp, &ad) && place_alt_agrees(a, tp, &atp);
 		if (!ok)

@@ -129,9 +129,14 @@ for bin in "$o0" "$o2"; do
 	t_is "$UPFT_RC" 0 "-D FUNC:RELLINE exits 0 ($opt)"
 	t_is "$(defs "$UPFT_OUT" | wc -l)" 1 "a line in a loop body has one address ($opt)"
 	if command -v perf >/dev/null 2>&1; then
+		# perf probe puts it on the line's first instruction; upfront there or on a later
+		# instruction of the line that the kernel emulates (issue 10: the line's call)
 		pd=$(perf probe -x "$bin" -D "sum_loop:$((l_consume - sl))" 2>/dev/null)
-		t_is "$(offsets "$UPFT_OUT")" "$(offsets "$pd")" \
-			"FUNC:RELLINE is where perf probe puts it ($opt)"
+		uo=$(offsets "$UPFT_OUT")
+		po=$(offsets "$pd")
+		t_ok "$([ -n "$uo" ] && [ -n "$po" ] && [ $((uo)) -ge $((po)) ] &&
+			[ $((uo - po)) -lt 32 ]; echo $?)" \
+			"FUNC:RELLINE is where perf probe puts it, or a few bytes on ($opt: $uo, perf $po)"
 	fi
 
 	byfunc=$(offsets "$UPFT_OUT")

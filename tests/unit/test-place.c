@@ -301,6 +301,24 @@ static void test_choice(void)
 		CHOSEN(dbg, "pa_target a b c s", "+0 %di %si %dx +0(%cx)");
 		debuginfo_free(dbg);
 	}
+	dbg = open_target("c/orders-O2");
+	if (dbg) {
+		/* test %edi,%edi; jle: the jle, as nothing the probe reads has moved */
+		CHOSEN(dbg, "sum_loop n", "+2 %di");
+		/* a uretprobe's breakpoint too: %sp still points at the return address */
+		CHOSEN(dbg, "sum_loop%return $retval", "+2 $retval");
+		setenv("UPFRONT_PLACEMENT", "plain", 1);
+		CHOSEN(dbg, "sum_loop n", "+0 %di");
+		unsetenv("UPFRONT_PLACEMENT");
+		debuginfo_free(dbg);
+	}
+	dbg = open_target("c/entry-O0");
+	if (dbg) {
+		setenv("UPFRONT_PLACEMENT", "plain", 1);
+		CHOSEN_HAS(dbg, "pa_target a", "(%bp)");
+		unsetenv("UPFRONT_PLACEMENT");
+		debuginfo_free(dbg);
+	}
 }
 
 /* place_alt_agrees(): the same values, and no register read that was written in between */
