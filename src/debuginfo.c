@@ -17,6 +17,7 @@
 #include "elfinfo.h"
 #include "log.h"
 #include "symtab.h"
+#include "type-index.h"
 
 struct debuginfo {
 	char *path;
@@ -38,6 +39,7 @@ struct debuginfo {
 
 	struct dw_index *idx;	/* with dw; its functions read on first use (idx_built) */
 	bool idx_built;
+	struct type_index *types;	/* with dw; read on its first lookup */
 };
 
 static char *debuginfo_search_path = NULL;
@@ -138,6 +140,7 @@ void debuginfo_free(struct debuginfo *dbg)
 		return;
 	symtab_free(dbg->syms);
 	dw_index_free(dbg->idx);
+	type_index_free(dbg->types);
 	if (dbg->dwfl)
 		dwfl_end(dbg->dwfl);
 	free(dbg->path);
@@ -372,6 +375,15 @@ int debuginfo_symbolize(struct debuginfo *dbg, uint64_t vaddr, struct strbuf *ou
 }
 
 /* ---- DWARF: the function index and the function at an address ---- */
+
+struct type_index *debuginfo_types(struct debuginfo *dbg)
+{
+	if (!debuginfo_dwarf(dbg, NULL))
+		return NULL;
+	if (!dbg->types)
+		dbg->types = type_index_new(dbg->dw);
+	return dbg->types;
+}
 
 struct dw_index *debuginfo_index(struct debuginfo *dbg)
 {

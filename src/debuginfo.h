@@ -14,6 +14,7 @@
 struct debuginfo;
 struct symtab;
 struct dw_index;
+struct type_index;
 
 /**
  * debuginfo_open() - open a binary's symbols and DWARF
@@ -115,6 +116,13 @@ int debuginfo_getscopes(struct debuginfo *dbg, Dwarf_Die *cu, Dwarf_Addr pc, Dwa
  * Return: the index (owned by @dbg), or NULL without DWARF.
  */
 struct dw_index *debuginfo_index(struct debuginfo *dbg);
+
+/**
+ * debuginfo_types() - every named type of the DWARF by qualified name (type-index.h), read
+ * on its first lookup, once per binary
+ * Return: the index (owned by @dbg), or NULL without DWARF.
+ */
+struct type_index *debuginfo_types(struct debuginfo *dbg);
 
 /**
  * debuginfo_lang_guess() - the language of code DWARF does not describe, from the binary's

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* lang-cxx.c - C++ rules: libstdc++ std::string and std::vector, qualified type names */
+/* lang-cxx.c - C++ rules: libstdc++ std::string and std::vector, smart pointers, qualified type
+ * names */
 #define LOG_DOMAIN "lang-cxx"
 #include <dwarf.h>
 #include <string.h>
@@ -37,6 +38,26 @@ static bool cxx_slice_layout(Dwarf_Die *type, const char *name, struct lang_layo
 	return true;
 }
 
+/* std::unique_ptr, std::shared_ptr and std::weak_ptr of libstdc++ (std::) and libc++
+ * (std::__1::): their template parameter _Tp is what the held pointer points to */
+static bool cxx_smart_ptr(Dwarf_Die *type, const char *name, struct lang_smart *l)
+{
+	struct strbuf q = STRBUF_INIT;
+	bool std;
+
+	if (!starts(name, "unique_ptr<") && !starts(name, "shared_ptr<") &&
+	    !starts(name, "weak_ptr<"))
+		return false;
+	strbuf_init(&q);
+	lang_c_type_name(type, true, &q);
+	std = starts(q.buf, "std::");
+	strbuf_release(&q);
+	if (!std)
+		return false;
+	*l = (struct lang_smart){ .param = "_Tp" };
+	return true;
+}
+
 static void cxx_type_name(Dwarf_Die *type, struct strbuf *out)
 {
 	lang_c_type_name(type, true, out);
@@ -46,6 +67,7 @@ const struct lang_ops lang_cxx = {
 	.name			= "C++",
 	.string_layout		= cxx_string_layout,
 	.slice_layout		= cxx_slice_layout,
+	.smart_ptr		= cxx_smart_ptr,	/* std::unique_ptr<T> -> T * */
 	.type_name		= cxx_type_name,
 	.char_ptr_is_string	= true,
 };

@@ -43,6 +43,22 @@ static bool rust_slice_layout(Dwarf_Die *type, const char *name, struct lang_lay
 	return false;
 }
 
+/* Rc<T> and Arc<T> point to a block of counts with the value inside ("value", "data");
+ * Box<T> needs no rule: rustc describes it as a pointer type */
+static bool rust_smart_ptr(Dwarf_Die *type, const char *name, struct lang_smart *l)
+{
+	(void)type;
+	if (starts(name, "Rc<") || starts(name, "alloc::rc::Rc<")) {
+		*l = (struct lang_smart){ .inner = "value" };
+		return true;
+	}
+	if (starts(name, "Arc<") || starts(name, "alloc::sync::Arc<")) {
+		*l = (struct lang_smart){ .inner = "data" };
+		return true;
+	}
+	return false;
+}
+
 /* rustc names every type the way Rust spells it ("&str", "*const u8", "Vec<i32, ...>") */
 static void rust_type_name(Dwarf_Die *type, struct strbuf *out)
 {
@@ -58,5 +74,6 @@ const struct lang_ops lang_rust = {
 	.name		= "Rust",
 	.string_layout	= rust_string_layout,
 	.slice_layout	= rust_slice_layout,
+	.smart_ptr	= rust_smart_ptr,	/* Rc<T>, Arc<T> -> T */
 	.type_name	= rust_type_name,
 };

@@ -3,6 +3,7 @@
 #define LOG_DOMAIN "lang"
 #include <dwarf.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -161,15 +162,21 @@ static bool is_transparent(Dwarf_Die *m)
 	return false;
 }
 
-static bool find_member(Dwarf_Die *type, const char *name, Dwarf_Die *member, int64_t *offset,
-			int depth)
+/*
+ * find_member() - the shallowest member @name below @type (its own members at @depth, then
+ * what is embedded, in declaration order), as C++ and Go pick among bases and embedded
+ * structs: std::tuple's _M_head_impl of its first element (a base of a base) rather than
+ * the deleter's (a base of a base of a base). Return: the depth found, or INT_MAX.
+ */
+static int find_member(Dwarf_Die *type, const char *name, Dwarf_Die *member, int64_t *offset,
+		       int depth, int best)
 {
 	Dwarf_Die t, child;
 
-	if (depth > 16)
-		return false;
+	if (depth > 16 || depth >= best)
+		return INT_MAX;
 	if (!lang_strip(type, &t) || dwarf_child(&t, &child) != 0)
-		return false;
+		return INT_MAX;
 	/* the type's own members first, then what is embedded */
 	do {
 		const char *n;
@@ -181,18 +188,80 @@ static bool find_member(Dwarf_Die *type, const char *name, Dwarf_Die *member, in
 		if (n && !strcmp(n, name) && lang_member_offset(&child, &off)) {
 			*member = child;
 			*offset = off;
-			return true;
+			return depth;
 		}
 	} while (dwarf_siblingof(&child, &child) == 0);
 	dwarf_child(&t, &child);
 	do {
-		Dwarf_Die sub;
+		Dwarf_Die sub, m;
 		int64_t off, inner;
+		int r;
 
 		if (!is_transparent(&child) || !lang_member_offset(&child, &off) ||
 		    !lang_type_of(&child, &sub))
 			continue;
-		if (find_member(&sub, name, member, &inner, depth + 1)) {
+		r = find_member(&sub, name, &m, &inner, depth + 1, best);
+		if (r < best) {
+			best = r;
+			*member = m;
+			*offset = off + inner;
+		}
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return best;
+}
+
+bool lang_find_member(Dwarf_Die *type, const char *name, Dwarf_Die *member, int64_t *offset)
+{
+	return find_member(type, name, member, offset, 0, INT_MAX) != INT_MAX;
+}
+
+static bool tag_is_aggregate(int tag)
+{
+	return tag == DW_TAG_structure_type || tag == DW_TAG_class_type ||
+	       tag == DW_TAG_union_type;
+}
+
+/* @a and @b are the same type: the same DIE, or of one tag and one name (two units' copies) */
+static bool same_type(Dwarf_Die *a, Dwarf_Die *b)
+{
+	Dwarf_Die sa, sb;
+	int ta = lang_strip(a, &sa), tb = lang_strip(b, &sb);
+	const char *na, *nb;
+
+	if (!ta || ta != tb)
+		return false;
+	if (sa.addr == sb.addr)
+		return true;
+	na = dwarf_diename(&sa);
+	nb = dwarf_diename(&sb);
+	return na && nb && !strcmp(na, nb);
+}
+
+/* Depth-first: the first member below @type that is a pointer to @to (any pointer: NULL). */
+static bool find_pointer(Dwarf_Die *type, Dwarf_Die *to, Dwarf_Die *ptr_type, int64_t *offset,
+			 int depth)
+{
+	Dwarf_Die t, child;
+
+	if (depth > 16 || !tag_is_aggregate(lang_strip(type, &t)) || dwarf_child(&t, &child) != 0)
+		return false;
+	do {
+		int tag = dwarf_tag(&child), mtag;
+		Dwarf_Die mt, mts, pointee;
+		int64_t off, inner;
+
+		if ((tag != DW_TAG_member && tag != DW_TAG_inheritance) ||
+		    dwarf_hasattr(&child, DW_AT_external) || !lang_member_offset(&child, &off) ||
+		    !lang_type_of(&child, &mt))
+			continue;
+		mtag = lang_strip(&mt, &mts);
+		if (mtag == DW_TAG_pointer_type && tag == DW_TAG_member &&
+		    (!to || (lang_type_of(&mts, &pointee) && same_type(&pointee, to)))) {
+			*ptr_type = mt;
+			*offset = off;
+			return true;
+		}
+		if (find_pointer(&mt, to, ptr_type, &inner, depth + 1)) {
 			*offset = off + inner;
 			return true;
 		}
@@ -200,9 +269,15 @@ static bool find_member(Dwarf_Die *type, const char *name, Dwarf_Die *member, in
 	return false;
 }
 
-bool lang_find_member(Dwarf_Die *type, const char *name, Dwarf_Die *member, int64_t *offset)
+bool lang_smart_pointer(Dwarf_Die *type, const struct lang_smart *l, Dwarf_Die *ptr_type,
+			int64_t *offset)
 {
-	return find_member(type, name, member, offset, 0);
+	Dwarf_Die param;
+
+	if (l->param && lang_template_param(type, l->param, &param) &&
+	    find_pointer(type, &param, ptr_type, offset, 0))
+		return true;
+	return find_pointer(type, NULL, ptr_type, offset, 0);
 }
 
 static void list_members(Dwarf_Die *type, struct strlist *out, int depth)

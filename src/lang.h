@@ -24,6 +24,21 @@ struct lang_layout {
 				 * the data pointer's target type */
 };
 
+/*
+ * A smart pointer (std::unique_ptr, std::shared_ptr, std::weak_ptr; Rust's Rc, Arc): a struct
+ * that holds one raw pointer and is followed like it. The pointer is found in the member
+ * layout of the template instance (depth-first through members and base classes), never at
+ * a fixed offset: libstdc++'s unique_ptr keeps it in _M_t._M_t's _Head_base<0>, behind the
+ * deleter's _Head_base<1>; libc++'s in __ptr_'s __compressed_pair_elem<T *, 0>.
+ */
+struct lang_smart {
+	const char *param;	/* the template type parameter it points to ("_Tp"): the first
+				 * member whose type is a pointer to it; NULL or no match: the
+				 * first pointer member */
+	const char *inner;	/* what the pointer points to holds the value in this member
+				 * (Rust: Rc's RcInner.value, Arc's ArcInner.data), or NULL */
+};
+
 /* A language's rules, chosen by the CU's DW_AT_language. */
 struct lang_ops {
 	const char *name;
@@ -31,6 +46,8 @@ struct lang_ops {
 	bool (*string_layout)(Dwarf_Die *type, const char *name, struct lang_layout *l);
 	/* an indexable aggregate (Go slice, Rust &[T]/Vec<T>, std::vector) */
 	bool (*slice_layout)(Dwarf_Die *type, const char *name, struct lang_layout *l);
+	/* a smart pointer, followed by ->, ., * and casts like the raw pointer it holds */
+	bool (*smart_ptr)(Dwarf_Die *type, const char *name, struct lang_smart *l);
 	/* an interface: the member holding its type word (shown as a symbol), or NULL */
 	const char *(*iface_word)(Dwarf_Die *type, const char *name);
 	/* the type as the language spells it ("*dns.Msg", "struct foo *", "std::string") */
@@ -106,12 +123,24 @@ int lang_array_dims(Dwarf_Die *arr, int64_t *counts, int max);
 
 /**
  * lang_find_member() - member @name of struct/class/union @type, searching anonymous members,
- * Go embedded structs and C++ base classes recursively
+ * Go embedded structs and C++ base classes recursively; the shallowest one wins (as C++
+ * and Go choose), the first declared among equally deep ones
  * @member: the DW_TAG_member found
  * @offset: its byte offset from the start of @type
  * Return: true when found.
  */
 bool lang_find_member(Dwarf_Die *type, const char *name, Dwarf_Die *member, int64_t *offset);
+
+/**
+ * lang_smart_pointer() - where smart pointer @type (per @l from lang_ops.smart_ptr) keeps
+ * its raw pointer: depth-first through members and base classes, the first member whose
+ * type points to template parameter l->param, else the first pointer member
+ * @ptr_type: the member's type (a pointer)
+ * @offset: its byte offset from the start of @type
+ * Return: true when found.
+ */
+bool lang_smart_pointer(Dwarf_Die *type, const struct lang_smart *l, Dwarf_Die *ptr_type,
+			int64_t *offset);
 
 /**
  * lang_member_names() - the names lang_find_member() would find in @type

@@ -81,7 +81,7 @@ static struct trace_arg *new_arg(struct rctx *rc, const struct emit *em, struct 
 
 	a->name = xstrdup(rc->tp->fields[field].name);
 	a->expr = xstrdup(em->expr);
-	a->type_name = v->has_type ? rctx_type_name(rc, &v->type, true) : NULL;
+	a->type_name = v->has_type || v->ptrs ? val_type_name(rc, v) : NULL;
 	a->kind = kind;
 	a->size = size;
 	a->field = field;
@@ -413,7 +413,7 @@ static int emit_cast(struct rctx *rc, const struct emit *em, struct val *v)
 {
 	const char *c = em->cast;
 	Dwarf_Die t;
-	int tag = v->has_type ? lang_strip(&v->type, &t) : 0;
+	int tag = v->ptrs ? DW_TAG_pointer_type : v->has_type ? lang_strip(&v->type, &t) : 0;
 
 	/*
 	 * A raw memory fetcharg typed string or T[N] already names the address the kernel
@@ -499,7 +499,7 @@ static void set_last_type_name(struct rctx *rc, struct val *v)
 	struct trace_arg *a = &rc->tp->args[rc->tp->nr_args - 1];
 
 	free(a->type_name);
-	a->type_name = rctx_type_name(rc, &v->type, true);
+	a->type_name = val_type_name(rc, v);
 }
 
 static int emit_val(struct rctx *rc, const struct emit *em, struct val *v);
@@ -588,6 +588,16 @@ static int emit_pointer(struct rctx *rc, const struct emit *em, struct val *v, D
 	return emit_scalar(rc, em, v, "x64", VK_POINTER, 8, false, NULL);
 }
 
+/* A pointer without a DIE (a cast's "T *"): a C string when T is a character, else an
+ * address. */
+static int emit_synth_pointer(struct rctx *rc, const struct emit *em, struct val *v)
+{
+	if (v->ptrs == 1 && v->has_type && rc->lang->char_ptr_is_string &&
+	    lang_of_die(&v->type)->char_ptr_is_string && is_char_type(&v->type))
+		return emit_cstring_ptr(rc, em, v);
+	return emit_scalar(rc, em, v, "x64", VK_POINTER, 8, false, NULL);
+}
+
 /* An array: char[N] as text, else the kernel's T[N] of numbers or pointers. */
 static int emit_array(struct rctx *rc, const struct emit *em, struct val *v, Dwarf_Die *t)
 {
@@ -661,6 +671,30 @@ static int emit_part(struct rctx *rc, const struct emit *em, struct val *v, cons
  * type's symbol, a slice/vector alone as its length (std::vector: its data pointer);
  * anything else must be named by a field.
  */
+/* A smart pointer alone is its raw pointer (as gdb shows get()), named by its own type. */
+static int emit_smart_or_error(struct rctx *rc, const struct emit *em, struct val *v,
+			       Dwarf_Die *t)
+{
+	struct val w;
+	enum smart kind;
+	int ret;
+
+	memset(&w, 0, sizeof(w));
+	w.type = v->type;
+	w.has_type = true;
+	loc_copy(&w.loc, &v->loc);
+	w.what = xstrdup(v->what);
+	ret = val_smart_ptr(rc, &w, false, em->sp, &kind);
+	if (!ret && kind == SMART_NONE)
+		ret = emit_struct_error(rc, em, v, t);
+	else if (!ret)
+		ret = emit_scalar(rc, em, &w, "x64", VK_POINTER, 8, false, NULL);
+	if (!ret && kind != SMART_NONE)
+		set_last_type_name(rc, v);
+	val_release(&w);
+	return ret;
+}
+
 static int emit_aggregate(struct rctx *rc, const struct emit *em, struct val *v, Dwarf_Die *t)
 {
 	const struct lang_ops *lo = lang_of_die(t);
@@ -686,7 +720,7 @@ static int emit_aggregate(struct rctx *rc, const struct emit *em, struct val *v,
 		val_release(&w);
 		return ret;
 	}
-	return emit_struct_error(rc, em, v, t);
+	return emit_smart_or_error(rc, em, v, t);
 }
 
 /* @v as kernel fields, by its type. */
@@ -700,6 +734,8 @@ static int emit_val(struct rctx *rc, const struct emit *em, struct val *v)
 		return val_piece_error(rc, &v->loc.pieces[0], v->what, em->sp);
 	if (em->cast)
 		return emit_cast(rc, em, v);
+	if (v->ptrs)
+		return emit_synth_pointer(rc, em, v);
 	if (!v->has_type)	/* registers, raw fetchargs, void: as the kernel reads them */
 		return emit_scalar(rc, em, v, "u64", VK_RAW, 8, false, NULL);
 	tag = lang_strip(&v->type, &t);

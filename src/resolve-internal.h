@@ -50,6 +50,9 @@ struct val {
 	bool raw;			/* a raw fetcharg: kernel semantics, typed as written */
 	unsigned int dim;		/* an array @type: how many of its dimensions are indexed
 					 * already (m[1] of int m[3][4] is an int[4]) */
+	unsigned int ptrs;		/* pointer levels above @type that the DWARF has no DIE
+					 * for: a cast to "T *" where the binary never names T *
+					 * (1: a T *; @has_type false: a void *) */
 	char *what;			/* the expression so far, for messages ("r->Question") */
 };
 
@@ -226,6 +229,15 @@ int val_deref(struct rctx *rc, const struct val *v, int64_t off, Dwarf_Die *to,
 	      bool has_to, const char *what, struct span sp, struct val *out);
 
 /**
+ * val_at_offset() - @v replaced by its part of type @type at byte @off
+ * @what: the new value's expression for messages
+ * Return: 0, or a negative errno with rc->d filled (a part of a split location that cannot
+ * be read).
+ */
+int val_at_offset(struct rctx *rc, struct val *v, int64_t off, Dwarf_Die *type,
+		  const char *what, struct span sp);
+
+/**
  * val_path() - @v replaced by its member at dotted path @path ("_M_dataplus._M_p"); 0, or a
  * negative errno with rc->d filled
  */
@@ -294,6 +306,60 @@ void rctx_guards_clear(struct rctx *rc);
  * expr_text() - @e in source syntax, a new string ("r->Question[0].Name")
  */
 char *expr_text(const struct expr *e);
+
+/* ---- types named in the probe (resolve-type.c) ---- */
+
+/**
+ * val_type_name() - @v's type as the site's language spells it, pointer levels without a
+ * DIE (val.ptrs) included ("struct inner *", "*main.T")
+ * Return: a new string for free().
+ */
+char *val_type_name(struct rctx *rc, const struct val *v);
+
+/**
+ * rctx_find_type() - the type @ty names, from the binary's type index: its DIE, with the
+ * binary's own pointer DIEs for its '*'s while there are some, the rest in @out->ptrs
+ * @out: only its type, has_type and ptrs are set
+ * Return: 0, or -ENOENT with rc->d naming similar types.
+ */
+int rctx_find_type(struct rctx *rc, const struct type_ref *ty, struct val *out);
+
+/**
+ * val_cast() - @v read as type @to (from rctx_find_type()): same location, new type; a
+ * smart pointer cast to a pointer is its raw pointer; a scalar is not widened, an
+ * aggregate must be in memory
+ * @what: the new value's expression for messages
+ * Return: 0, or a negative errno with rc->d filled.
+ */
+int val_cast(struct rctx *rc, struct val *v, const struct val *to, const char *what,
+	     struct span sp);
+
+/**
+ * val_eval_cast() - EXPR_CAST @e: its operand evaluated and cast to its type
+ * Return: 0, or a negative errno with rc->d filled.
+ */
+int val_eval_cast(struct rctx *rc, const struct expr *e, struct val *out);
+
+/* What val_smart_ptr() made of a value. */
+enum smart {
+	SMART_NONE,	/* not a smart pointer: left as it was */
+	SMART_PTR,	/* now the raw pointer it holds */
+	SMART_VALUE,	/* now the value it points to (Rust's Rc and Arc keep it inside a
+			 * block of counts, which the pointer points to) */
+};
+
+/**
+ * val_smart_ptr() - when @v is a smart pointer (std::unique_ptr, std::shared_ptr,
+ * std::weak_ptr of libstdc++ or libc++; Rust's Rc, Arc), replace it with the raw pointer it
+ * holds, found from its type's member layout by the language's rules (lang_ops.smart_ptr)
+ * @to_value: where the pointer's target holds the value in a member (Rc, Arc), go on to it
+ *            (SMART_VALUE); else stop at the raw pointer
+ * @kind: what @v became
+ * Return: 0, or a negative errno with rc->d filled (a smart pointer whose layout has no
+ * pointer where the rules say).
+ */
+int val_smart_ptr(struct rctx *rc, struct val *v, bool to_value, struct span sp,
+		  enum smart *kind);
 
 /* ---- kernel fields (resolve-emit.c) ---- */
 

@@ -125,6 +125,21 @@ misaligned:
 			  "(bytes %" PRId64 "..%" PRId64 ")", v->what, off, off + size);
 }
 
+int val_at_offset(struct rctx *rc, struct val *v, int64_t off, Dwarf_Die *type,
+		  const char *what, struct span sp)
+{
+	int64_t size = lang_type_size(type);
+	struct val n;
+
+	if (loc_part(rc, v, off, size > 0 ? size : 8, &n, sp))
+		return -EINVAL;
+	n.type = *type;
+	n.has_type = true;
+	n.what = xstrdup(what);
+	val_move(v, &n);
+	return 0;
+}
+
 /* The fetcharg that reads @v as a word (a pointer, a length). */
 int val_word_fetch(struct rctx *rc, const struct val *v, struct span sp, char **fetch)
 {
@@ -203,19 +218,53 @@ int val_deref(struct rctx *rc, const struct val *v, int64_t off, Dwarf_Die *to,
 	return 0;
 }
 
-int val_follow_pointers(struct rctx *rc, struct val *v, struct span sp, int *tag_out,
-			Dwarf_Die *stripped)
+/* @v is a pointer without a DIE (val.ptrs): @out is what it points to, @off bytes on */
+static int val_deref_synth(struct rctx *rc, const struct val *v, int64_t off, const char *what,
+			   struct span sp, struct val *out)
+{
+	Dwarf_Die to = v->type;
+	int ret = val_deref(rc, v, off, &to, v->has_type, what, sp, out);
+
+	if (!ret)
+		out->ptrs = v->ptrs - 1;
+	return ret;
+}
+
+/*
+ * follow() - val_follow_pointers(), stopping at a struct that has a member @keep (a smart
+ * pointer's own members stay reachable: ptr._M_t, rc.ptr) when @keep is not NULL
+ */
+static int follow(struct rctx *rc, struct val *v, struct span sp, int *tag_out,
+		  Dwarf_Die *stripped, const char *keep)
 {
 	for (int i = 0; i < 16; i++) {
 		Dwarf_Die to;
 		struct val n;
+		enum smart smart;
+		int64_t off;
 		int tag;
 
+		if (v->ptrs) {
+			if (val_deref_synth(rc, v, 0, v->what, sp, &n))
+				return -EINVAL;
+			val_move(v, &n);
+			continue;
+		}
 		if (!v->has_type) {
 			*tag_out = 0;
 			return 0;
 		}
 		tag = lang_strip(&v->type, stripped);
+		if (tag_is_struct(tag) && keep && lang_find_member(stripped, keep, &to, &off)) {
+			*tag_out = tag;
+			return 0;
+		}
+		if (tag_is_struct(tag)) {
+			if (val_smart_ptr(rc, v, true, sp, &smart))
+				return -EINVAL;
+			if (smart)
+				continue;
+		}
 		if (!tag_is_pointer(tag) || !lang_type_of(stripped, &to)) {
 			*tag_out = tag;
 			return 0;
@@ -225,6 +274,12 @@ int val_follow_pointers(struct rctx *rc, struct val *v, struct span sp, int *tag
 		val_move(v, &n);
 	}
 	return diag_error(rc->d, sp, "'%s' is a pointer to a pointer to ... too deep", v->what);
+}
+
+int val_follow_pointers(struct rctx *rc, struct val *v, struct span sp, int *tag_out,
+			Dwarf_Die *stripped)
+{
+	return follow(rc, v, sp, tag_out, stripped, NULL);
 }
 
 /* Bitfield position of @member: in bits from the start of its container. */
@@ -304,13 +359,13 @@ static int val_member(struct rctx *rc, struct val *v, const char *name, const ch
 	struct val n;
 	int tag = 0, ret;
 
-	if (val_follow_pointers(rc, v, sp, &tag, &t))
+	if (follow(rc, v, sp, &tag, &t, name))
 		return -EINVAL;
 	if (!v->has_type)
 		return diag_error(rc->d, sp, "'%s' has no type; it has no field '%s'", v->what,
 				  name);
 	if (!tag_is_struct(tag)) {
-		char *tn = rctx_type_name(rc, &v->type, true);
+		char *tn = val_type_name(rc, v);
 
 		diag_error(rc->d, sp, "'%s' is a %s, not a struct; it has no field '%s'", v->what,
 			   tn, name);
@@ -649,8 +704,25 @@ static int index_slice(struct rctx *rc, struct val *v, Dwarf_Die *t, const struc
 	return 0;
 }
 
-/* @v[@idx]: arrays, pointers, slices, vectors and strings with a length; references are
- * followed first */
+/* @v[@idx] of a pointer without a DIE (a cast's "T *"): @idx elements on */
+static int index_synth(struct rctx *rc, struct val *v, long idx, const char *what,
+		       struct span sp)
+{
+	int64_t esize = v->ptrs > 1 ? 8 : v->has_type ? lang_type_size(&v->type) : -1, off = 0;
+	struct val n;
+
+	if (esize <= 0)
+		return diag_error(rc->d, sp, "cannot index '%s': the size of what it points to is "
+				  "unknown", v->what);
+	if (index_offset(rc, idx, esize, v->what, sp, &off) ||
+	    val_deref_synth(rc, v, off, what, sp, &n))
+		return -EINVAL;
+	val_move(v, &n);
+	return 0;
+}
+
+/* @v[@idx]: arrays, pointers, slices, vectors and strings with a length; references and
+ * smart pointers are followed first */
 static int val_index(struct rctx *rc, struct val *v, long idx, const char *what, struct span sp)
 {
 	Dwarf_Die t;
@@ -661,10 +733,19 @@ static int val_index(struct rctx *rc, struct val *v, long idx, const char *what,
 	for (int i = 0; i < 16; i++) {
 		Dwarf_Die to;
 		struct val n;
+		enum smart smart;
 
+		if (v->ptrs)
+			return index_synth(rc, v, idx, what, sp);
 		if (!v->has_type)
 			return diag_error(rc->d, sp, "'%s' has no type to index", v->what);
 		tag = lang_strip(&v->type, &t);
+		if (tag_is_struct(tag)) {
+			if (val_smart_ptr(rc, v, false, sp, &smart))
+				return -EINVAL;
+			if (smart)
+				continue;
+		}
 		if (tag != DW_TAG_reference_type && tag != DW_TAG_rvalue_reference_type)
 			break;
 		if (!lang_type_of(&t, &to) || val_deref(rc, v, 0, &to, true, v->what, sp, &n))
@@ -677,7 +758,7 @@ static int val_index(struct rctx *rc, struct val *v, long idx, const char *what,
 		return index_pointer(rc, v, &t, idx, what, sp);
 	if (tag_is_struct(tag) && (type_layout(&t, true, &l) || type_layout(&t, false, &l)))
 		return index_slice(rc, v, &t, &l, idx, what, sp);
-	tn = rctx_type_name(rc, &v->type, true);
+	tn = val_type_name(rc, v);
 	diag_error(rc->d, sp, "cannot index '%s': type %s is not an array, pointer, slice or "
 		   "vector", v->what, tn);
 	free(tn);
@@ -931,12 +1012,24 @@ int val_eval(struct rctx *rc, const struct expr *e, struct val *out)
 		Dwarf_Die t;
 		int tag;
 
+		enum smart smart = SMART_NONE;
+
 		ret = val_eval(rc, e->base, out);
 		if (ret)
 			return ret;
 		tag = out->has_type ? lang_strip(&out->type, &t) : 0;
+		if (tag_is_struct(tag) && !out->ptrs) {
+			if (val_smart_ptr(rc, out, true, e->span, &smart))
+				return -EINVAL;
+			tag = out->has_type ? lang_strip(&out->type, &t) : 0;
+		}
 		what = expr_text(e);
-		if (tag == DW_TAG_array_type || tag == DW_TAG_pointer_type) {
+		if (smart == SMART_VALUE) {
+			free(out->what);
+			out->what = what;
+			return 0;
+		}
+		if (out->ptrs || tag == DW_TAG_array_type || tag == DW_TAG_pointer_type) {
 			ret = val_index(rc, out, 0, what, e->span);
 		} else if (!out->has_type) {
 			struct val n;
@@ -945,7 +1038,7 @@ int val_eval(struct rctx *rc, const struct expr *e, struct val *out)
 			if (!ret)
 				val_move(out, &n);
 		} else {
-			char *tn = rctx_type_name(rc, &out->type, true);
+			char *tn = val_type_name(rc, out);
 
 			ret = diag_error(rc->d, e->span, "cannot dereference '%s' of type %s",
 					 out->what, tn);
@@ -955,6 +1048,7 @@ int val_eval(struct rctx *rc, const struct expr *e, struct val *out)
 		return ret;
 	}
 	case EXPR_CAST:
+		return val_eval_cast(rc, e, out);
 	case EXPR_DYNCAST:
 	case EXPR_TYPEASSERT:
 	case EXPR_TYPEID:

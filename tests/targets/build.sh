@@ -113,6 +113,19 @@ if wants cpp/ && need "$CXX"; then
 	cc=$src/cpp/actors.cpp
 	build "$out/cpp/actors-O0" "$cc" $CXX -g -O0 -Wall -o "$out/cpp/actors-O0" "$cc"
 	build "$out/cpp/actors-O2" "$cc" $CXX -g -O2 -Wall -o "$out/cpp/actors-O2" "$cc"
+	# mailbox.cpp: smart pointers, casts, dynamic types (the CAF note); also with libc++
+	cc=$src/cpp/mailbox.cpp
+	if [ -e "$cc" ]; then
+		for o in O0 O2; do
+			build "$out/cpp/mailbox-$o" "$cc" $CXX -g -$o -Wall -o "$out/cpp/mailbox-$o" "$cc"
+		done
+		if need "${CLANGXX:-clang++}"; then
+			for o in O0 O2; do
+				build "$out/cpp/mailbox-libcxx-$o" "$cc" "${CLANGXX:-clang++}" -g -$o \
+					-Wall -stdlib=libc++ -o "$out/cpp/mailbox-libcxx-$o" "$cc"
+			done
+		fi
+	fi
 fi
 
 # Go: default optimization (register ABI, DWARF present) and -N -l (no optimization).
@@ -147,6 +160,14 @@ if wants rust/ && need "$RUSTC"; then
 		build "$out/rust/orders-O$o" "$rs" $RUSTC -g -C opt-level=$o --crate-name orders \
 			-o "$out/rust/orders-O$o" "$rs"
 	done
+	# types.rs: Box, Rc, Arc and enums with data (crate "types": types::zoo::*)
+	rs=$src/rust/types.rs
+	if [ -e "$rs" ]; then
+		for o in 0 1; do
+			build "$out/rust/types-O$o" "$rs" $RUSTC -g -C opt-level=$o --crate-name types \
+				-o "$out/rust/types-O$o" "$rs"
+		done
+	fi
 fi
 
 exit $fail
