@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "abi-x86_64.h"
+#include "dwarf-aux.h"
 #include "lang.h"
 #include "log.h"
 #include "resolve-internal.h"
@@ -80,6 +81,60 @@ static int own_scopes(Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die **out)
 	return n;
 }
 
+/*
+ * dwarf_getscopes() goes from the innermost inlined call on into the callee's abstract
+ * definition and its parents: the caller's own parameters are not in the chain. Where an
+ * inlined call starts at the caller's first instruction (PyDict_GetItem's "op", whose
+ * inlined callee's scope starts at its entry), the caller's variables would be missing.
+ * Rebuild the chain from the code: from the out-of-line function holding the pc down to the
+ * pc, innermost first, then the function's own parents (namespaces, the unit).
+ */
+static void concrete_scopes(struct rctx *rc)
+{
+	Dwarf_Die fn, cu, *up = NULL, *chain;
+	Dwarf_Addr entry;
+	int k, n = 1, nup;
+
+	for (k = 0; k < rc->nscopes; k++)
+		if (dwarf_tag(&rc->scopes[k]) == DW_TAG_inlined_subroutine)
+			break;
+	if (k == rc->nscopes)
+		return;
+	if (rc->has_func && dwarf_tag(&rc->func) == DW_TAG_subprogram &&
+	    dwarf_haspc(&rc->func, rc->lc.pc) > 0)
+		fn = rc->func;
+	else if (!debuginfo_subprogram_at(rc->dbg, rc->lc.pc + rc->bias, &fn, &cu))
+		return;
+	chain = xmalloc(sizeof(*chain));
+	chain[0] = fn;
+	/*
+	 * At the probed function's own entry an inlined call starting there has not begun:
+	 * its variables are the caller's values under other names (and "this" would be the
+	 * callee's). Only below the entry do inner scopes come first.
+	 */
+	if (!(rc->has_here && dwarf_tag(&rc->here) == DW_TAG_subprogram &&
+	      dwarf_entrypc(&rc->here, &entry) == 0 && entry == rc->lc.pc))
+		scopes_walk(&fn, rc->lc.pc, &chain, &n, 0);
+	for (int i = 0; i < n / 2; i++) {
+		Dwarf_Die t = chain[i];
+
+		chain[i] = chain[n - 1 - i];
+		chain[n - 1 - i] = t;
+	}
+	nup = dwarf_getscopes_die(&fn, &up);
+	chain = xrealloc(chain, sizeof(*chain) * (n + (nup > 1 ? nup - 1 : 1)));
+	if (nup > 1) {
+		memcpy(chain + n, up + 1, sizeof(*chain) * (nup - 1));
+		n += nup - 1;
+	} else {
+		chain[n++] = rc->cu;
+	}
+	free(up);
+	free(rc->scopes);
+	rc->scopes = chain;
+	rc->nscopes = n;
+}
+
 /* The scopes at the pc, innermost first, and the subprogram holding it. */
 static void ensure_scopes(struct rctx *rc)
 {
@@ -93,6 +148,7 @@ static void ensure_scopes(struct rctx *rc)
 		rc->scopes = NULL;
 		rc->nscopes = own_scopes(&rc->cu, rc->lc.pc, &rc->scopes);
 	}
+	concrete_scopes(rc);
 	for (int i = 0; i < rc->nscopes; i++) {
 		int tag = dwarf_tag(&rc->scopes[i]);
 
@@ -111,6 +167,29 @@ static void ensure_scopes(struct rctx *rc)
 			rc->has_here = true;
 		}
 	}
+}
+
+/*
+ * An inlined copy is named by the function whose code holds it, as perf does
+ * ("luaH_get+0xd7" for luaH_getshortstr inlined there): its own name would say "+0x0" for
+ * every copy.
+ */
+static bool inlined_where(struct rctx *rc)
+{
+	const struct probe_site *site = rc->site;
+	Dwarf_Addr entry;
+	char *name;
+
+	if (!site->has_die || dwarf_tag(&rc->here) != DW_TAG_inlined_subroutine ||
+	    !site->has_frame_func || dwarf_entrypc((Dwarf_Die *)&site->frame_func, &entry) != 0 ||
+	    entry + rc->bias > site->vaddr)
+		return false;
+	name = die_func_name((Dwarf_Die *)&site->frame_func);
+	if (!name)
+		return false;
+	rc->where = xasprintf("%s+0x%" PRIx64, name, site->vaddr - (entry + rc->bias));
+	free(name);
+	return true;
 }
 
 int rctx_init(struct rctx *rc, const struct probe_spec *spec, struct debuginfo *dbg,
@@ -172,6 +251,8 @@ int rctx_init(struct rctx *rc, const struct probe_spec *spec, struct debuginfo *
 	}
 	if (rc->has_here && dwarf_entrypc(&rc->here, &entry) == 0)
 		fentry = entry + rc->bias;
+	if (inlined_where(rc))
+		return 0;
 	if (site->func && fentry <= site->vaddr)
 		rc->where = xasprintf("%s+0x%" PRIx64, site->func, site->vaddr - fentry);
 	else
