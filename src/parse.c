@@ -731,8 +731,8 @@ static struct expr *parse_group(struct parser *p, int open, int close)
 
 /*
  * parse_cast() - "(TYPE)EXPR" with t[open] '(' and t[close] ')': C's cast, whose operand is
- * a unary expression ("(T *)p->x" casts p->x); "(TYPE)(EXPR)" is Go's conversion, a primary
- * ("(*main.T)(p).x" is a field of the converted p)
+ * a unary expression ("(T *)p->x" and "(T *)(p)->x" cast p->x); with a Go type, "(TYPE)(EXPR)"
+ * is Go's conversion, a primary ("(*main.T)(p).x" is a field of the converted p)
  */
 static struct expr *parse_cast(struct parser *p, int open, int close)
 {
@@ -755,7 +755,8 @@ static struct expr *parse_cast(struct parser *p, int open, int close)
 	}
 	x = expr_new(EXPR_CAST, mkspan(open, 0));
 	x->type = ty;
-	x->paren = t[p->pos] == '(';
+	/* only Go's types ("*main.T", "main.T": a '.' no C or C++ type name has) convert */
+	x->paren = t[p->pos] == '(' && (ty->go_prefix || strchr(ty->name, '.'));
 	if (t[p->pos] == '%') {
 		int k;
 

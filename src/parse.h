@@ -24,8 +24,9 @@
  * language does: "(struct inner *)p", "dynamic_cast<caf::(anonymous namespace)::w *>(p)".
  * A parenthesized group followed by an operand ("(T *)p", "(*main.T)(p)"), or one that can
  * only be a type ("(struct s)x", "(T *)"), is a cast (EXPR_CAST): C's "(T)x" casts the unary
- * expression after it ("(T *)p->q" casts p->q); "(T)(x)", Go's conversion and C++'s
- * static_cast<T>(x) are primaries ("(*main.T)(p).f" is a field of the converted p).
+ * expression after it ("(T *)p->q" and "(T *)(p)->q" cast p->q); Go's conversion "(T)(x)"
+ * (a type with a '.', or Go's leading '*') and C++'s static_cast<T>(x) are primaries
+ * ("(*main.T)(p).f" is a field of the converted p).
  * "dynamic_cast<T *>(x)" (EXPR_DYNCAST) needs a pointer type; "typeid(x)" (EXPR_TYPEID)
  * takes no postfix; Go's "x.(T)" (EXPR_TYPEASSERT) is postfix; "$goid" is EXPR_GOID.
  *

@@ -28,9 +28,10 @@ static bool lang_is_go(int lang)
 static bool params_need_prologue(Dwarf_Die *fn)
 {
 	Dwarf_Die child;
+	Dwarf_Addr entry;
 	bool fbreg = false;
 
-	if (dwarf_child(fn, &child) != 0)
+	if (dwarf_child(fn, &child) != 0 || dwarf_entrypc(fn, &entry) != 0)
 		return false;
 	do {
 		int tag = dwarf_tag(&child);
@@ -44,8 +45,13 @@ static bool params_need_prologue(Dwarf_Die *fn)
 			continue;
 		if (dwarf_whatform(&attr) != DW_FORM_exprloc &&
 		    dwarf_whatform(&attr) != DW_FORM_block1 &&
-		    dwarf_whatform(&attr) != DW_FORM_block)
-			return false;	/* a location list: the compiler tracked it */
+		    dwarf_whatform(&attr) != DW_FORM_block) {
+			/* a location list: the compiler tracked it, unless it starts after the
+			 * entry (clang -O0: a class passed by reference, once it is stored) */
+			if (dwarf_getlocation_addr(&attr, entry, &ops, &nops, 1) > 0)
+				return false;
+			continue;
+		}
 		if (dwarf_getlocation(&attr, &ops, &nops) != 0 || !nops)
 			continue;
 		if (ops[0].atom == DW_OP_fbreg)

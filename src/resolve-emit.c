@@ -527,8 +527,13 @@ static int emit_base(struct rctx *rc, const struct emit *em, struct val *v, Dwar
 					  v->loc.pieces[0].fetch);
 		return emit_scalar(rc, em, v, size == 4 ? "x32" : "x64", VK_FLOAT, size, false,
 				   NULL);
-	case DW_ATE_signed_char:
 	case DW_ATE_unsigned_char:
+		/* unsigned char, uint8_t, lu_byte are bytes, numbers to their programmers; a
+		 * plain char that is unsigned (not on x86) is still a character */
+		if (!dwarf_diename(t) || strcmp(dwarf_diename(t), "char"))
+			return emit_scalar(rc, em, v, "u8", VK_UNSIGNED, 1, false, NULL);
+		/* fallthrough */
+	case DW_ATE_signed_char:
 		if (size == 1 && !v->bit_size)	/* a char bitfield is a number */
 			return emit_scalar(rc, em, v, enc == DW_ATE_signed_char ? "s8" : "u8",
 					   VK_CHAR, 1, enc == DW_ATE_signed_char, NULL);

@@ -164,6 +164,19 @@ static enum val_class val_class(const struct val *v, int64_t *size)
 	return VC_OTHER;
 }
 
+/* @v is a smart pointer of its language */
+static bool smart_pointer(struct val *v)
+{
+	const struct lang_ops *lo;
+	struct lang_smart l;
+	Dwarf_Die t;
+
+	if (v->ptrs || !v->has_type || !tag_is_struct(lang_strip(&v->type, &t)))
+		return false;
+	lo = lang_of_die(&t);
+	return lo->smart_ptr && lo->smart_ptr(&t, dwarf_diename(&t), &l);
+}
+
 int val_cast(struct rctx *rc, struct val *v, const struct val *to, const char *what,
 	     struct span sp)
 {
@@ -192,6 +205,15 @@ int val_cast(struct rctx *rc, struct val *v, const struct val *to, const char *w
 			return -EINVAL;
 		if (smart)
 			from = val_class(v, &from_size);
+	} else if (from == VC_AGGREGATE && smart_pointer(v)) {
+		fn = val_type_name(rc, v);
+		tn = val_type_name(rc, to);
+		diag_error(rc->d, sp, "cannot cast '%s' (%s) to %s: it holds a pointer", v->what,
+			   fn, tn);
+		diag_hint(rc->d, "cast it to a pointer: (%s *)%s", tn, v->what);
+		free(fn);
+		free(tn);
+		return -EINVAL;
 	}
 	fn = val_type_name(rc, v);
 	tn = val_type_name(rc, to);

@@ -397,6 +397,16 @@ static void test_casts(void)
 	TEST_EQ(spec.args[2].expr->kind, EXPR_MEMBER);
 	TEST_EQ(spec.args[2].expr->base->kind, EXPR_CAST);
 	TEST_STREQ(fmt(spec.args[2].expr), "(T *)(p)->x");
+
+	/* C: a parenthesized operand is still the cast's whole unary expression */
+	TEST_EQ(parse("f (struct a *)(p)->x ((struct b *)((struct a *)p)->q)->y"), 0);
+	TEST_EQ(spec.args[0].expr->kind, EXPR_CAST);
+	TEST_EQ(spec.args[0].expr->base->kind, EXPR_MEMBER);
+	TEST_STREQ(fmt(spec.args[0].expr), "(struct a *)p->x");
+	TEST_EQ(spec.args[1].expr->kind, EXPR_MEMBER);
+	TEST_EQ(spec.args[1].expr->base->kind, EXPR_CAST);
+	TEST_EQ(spec.args[1].expr->base->base->kind, EXPR_MEMBER);
+	TEST_STREQ(spec.args[1].expr->base->base->name, "q");
 }
 
 static void test_dynamic(void)
@@ -547,8 +557,8 @@ static void test_round_trip(void)
 		"r->Question[0].Name", "a.b.c", "p->q->r", "*p", "**pp", "(*p).x", "(*p)[3]",
 		"*p.x", "a[1][2]", "ns::g", "this->Base::m", "%di", "+0(+8(%di))", "$stack3",
 		"$retval", "@0x10", "~r1", "s[4096]", "(struct inner *)o->opaque",
-		"((struct inner *)o->opaque)->weight", "(*main.T)(p).x", "(T)((U)x)",
-		"*(int *)p", "((T *)p)[2]", "dynamic_cast<ns::D *>(b)->x", "typeid(*b)",
+		"((struct inner *)o->opaque)->weight", "(*main.T)(p).x", "(main.T)(p).x",
+		"*(int *)p", "((T *)p)[2]", "(T)(U)x", "dynamic_cast<ns::D *>(b)->x", "typeid(*b)",
 		"err.(*main.E).Code", "err.(main.V)", "$goid", "(T *)%si",
 		"(caf::(anonymous namespace)::w *)p",
 	};
