@@ -15,6 +15,7 @@
 #include "funcs.h"
 #include "lines.h"
 #include "log.h"
+#include "metrics.h"
 #include "parse.h"
 #include "resolve.h"
 #include "sdt.h"
@@ -56,6 +57,7 @@ struct options {
 	bool stack;
 	unsigned int string_size;
 	unsigned long ring_size;
+	struct metrics_opts metrics;	/* --metrics, --metrics-label, --metrics-label-max */
 };
 
 static const char usage_text[] =
@@ -96,6 +98,12 @@ static const char usage_text[] =
 	"      --keep              leave the probes installed on exit\n"
 	"      --string-size N     bytes captured for strings with a length (default 128)\n"
 	"      --ring N            events the curses view keeps (default 100000)\n"
+	"      --metrics ADDR:PORT serve Prometheus/OpenMetrics text at http://ADDR:PORT/metrics\n"
+	"                          while tracing: events per probe, lost events per CPU,\n"
+	"                          durations of FUNC..FUNC%%return as histograms\n"
+	"      --metrics-label PROBE:ARG\n"
+	"                          label PROBE's counter (and histogram) with ARG's value\n"
+	"      --metrics-label-max N  distinct ARG values before \"other\" (default 100)\n"
 	"  -v, --verbose           more messages (-vv: debug)\n"
 	"  -h, --help              this text\n"
 	"      --version           print the version\n"
@@ -117,6 +125,9 @@ enum long_only {
 	OPT_KEEP,
 	OPT_STRING_SIZE,
 	OPT_RING,
+	OPT_METRICS,
+	OPT_METRICS_LABEL,
+	OPT_METRICS_LABEL_MAX,
 	OPT_VERSION,
 };
 
@@ -143,6 +154,9 @@ static const struct option long_options[] = {
 	{ "keep", no_argument, NULL, OPT_KEEP },
 	{ "string-size", required_argument, NULL, OPT_STRING_SIZE },
 	{ "ring", required_argument, NULL, OPT_RING },
+	{ "metrics", required_argument, NULL, OPT_METRICS },
+	{ "metrics-label", required_argument, NULL, OPT_METRICS_LABEL },
+	{ "metrics-label-max", required_argument, NULL, OPT_METRICS_LABEL_MAX },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 },
 };
@@ -193,6 +207,38 @@ static int parse_ulong(const char *s, const char *opt, unsigned long *out)
 	if (errno || !*s || *end || *s == '-')
 		return bad_usage("%s wants a non-negative number, not '%s'", opt, s);
 	return 0;
+}
+
+/* --metrics ADDR:PORT (checked now: a bad one is an error before anything is resolved),
+ * --metrics-label PROBE:ARG (checked against the probes once resolved), --metrics-label-max */
+static int parse_metrics_option(int c, const char *arg, struct metrics_opts *m)
+{
+	unsigned long n;
+	struct diag d;
+	int code = 0;
+
+	switch (c) {
+	case OPT_METRICS:
+		diag_init(&d, NULL);
+		if (metrics_check_listen(arg, &d) < 0)
+			code = report(&d);
+		diag_release(&d);
+		m->listen = arg;
+		return code;
+	case OPT_METRICS_LABEL:
+		if (!strchr(arg, ':'))
+			return bad_usage("--metrics-label wants PROBE:ARG, not '%s'", arg);
+		m->label = arg;
+		return 0;
+	default:
+		if (parse_ulong(arg, "--metrics-label-max", &n))
+			return EXIT_BAD_INPUT;
+		if (n < 1 || n > 100000)
+			return bad_usage("--metrics-label-max must be between 1 and 100000, not %lu",
+					 n);
+		m->label_max = n;
+		return 0;
+	}
 }
 
 static int parse_args(int argc, char **argv, struct options *o)
@@ -297,6 +343,12 @@ static int parse_args(int argc, char **argv, struct options *o)
 				return bad_usage("--ring must be between 100 and 100000000, not %lu",
 						 o->ring_size);
 			break;
+		case OPT_METRICS:
+		case OPT_METRICS_LABEL:
+		case OPT_METRICS_LABEL_MAX:
+			if (parse_metrics_option(c, optarg, &o->metrics))
+				return EXIT_BAD_INPUT;
+			break;
 		case 'F': case 'V': case 'L': case 'D': case 'a': case 'l': case 'd':
 			break;
 		case ':':
@@ -316,6 +368,11 @@ static int parse_args(int argc, char **argv, struct options *o)
 	o->nr_words = argc - optind;
 	if (o->cmd && o->mode != MODE_TRACE)
 		return bad_usage("'-- CMD' is only for trace mode");
+	if (o->metrics.listen && o->mode != MODE_TRACE)
+		return bad_usage("--metrics is only for trace mode");
+	if ((o->metrics.label || o->metrics.label_max) && !o->metrics.listen)
+		return bad_usage("--metrics-label%s needs --metrics ADDR:PORT",
+				 o->metrics.label ? "" : "-max");
 	return 0;
 }
 
@@ -593,6 +650,7 @@ static int mode_probes(struct options *o, struct debuginfo *dbg, struct resolve_
 		topts.ring_size = o->ring_size;
 		topts.dbg = dbg;
 		topts.ropts = ropts;
+		topts.metrics = o->metrics.listen ? &o->metrics : NULL;
 		code = trace_run(&topts, p.tps, p.nr, &d);
 		if (diag_has_error(&d))
 			code = report(&d);

@@ -22,6 +22,7 @@
 
 #include "decode.h"
 #include "log.h"
+#include "metrics.h"
 #include "parse.h"
 #include "render.h"
 #include "resolve.h"
@@ -53,6 +54,7 @@ struct session {
 	struct stream *st;
 	struct render r;
 	bool render_open;
+	struct metrics *metrics;	/* --metrics, or NULL: counts beside the renderer */
 	struct session_event *evs;
 	size_t nr_evs, alloc_evs;
 	struct tp_batch *batches;
@@ -123,6 +125,7 @@ static struct session_event *session_event_new(struct session *s, const char *sy
 	memset(e, 0, sizeof(*e));
 	e->sys = xstrdup(sys);
 	e->name = xstrdup(name);
+	metrics_add_probe(s->metrics, name);
 	return e;
 }
 
@@ -303,6 +306,7 @@ int session_remove_event(struct session *s, const char *name, struct diag *d)
 	if (!e)
 		return diag_error(d, SPAN_NONE, "no event '%s' in this session", name);
 	decoder_remove(s->dc, e->sys, e->name);
+	metrics_forget_probe(s->metrics, e->name);
 	tracing_event_disable(s->t, e->sys, e->name);
 	if (!e->generic && !s->o->keep)
 		tracing_event_delete(s->t, e->name);
@@ -611,6 +615,8 @@ static int deliver(struct session *s, const struct stream_rec *rec)
 	if (!s->r.t0)
 		s->r.t0 = ev.ts ? ev.ts : 1;
 	ret = s->r.ops->event(&s->r, &ev);
+	if (s->metrics)
+		metrics_event(s->metrics, &ev);
 	/* ev.probe is the decoder's string for the event: the same pointer every time */
 	if (ev.probe != s->count_name || s->count_idx >= s->nr_evs ||
 	    s->evs[s->count_idx].removed) {
@@ -641,6 +647,15 @@ static int deliver(struct session *s, const struct stream_rec *rec)
 		s->stop = true;
 	}
 	return 0;
+}
+
+/* @rec->lost events were lost on @rec->cpu: tell the renderer (unless quiet) and the metrics */
+static void deliver_lost(struct session *s, const struct stream_rec *rec)
+{
+	if (!s->quiet)
+		s->r.ops->lost(&s->r, rec->cpu, rec->lost);
+	if (s->metrics)
+		metrics_lost(s->metrics, rec->cpu, rec->lost);
 }
 
 static int render_tick(struct session *s)
@@ -683,8 +698,8 @@ static void final_drain(struct session *s)
 			break;
 		if (w == STREAM_RECORD)
 			deliver(s, &rec);
-		else if (w == STREAM_LOST && !s->quiet)
-			s->r.ops->lost(&s->r, rec.cpu, rec.lost);
+		else if (w == STREAM_LOST)
+			deliver_lost(s, &rec);
 		/* showing the backlog may take longer: give up only when nothing comes */
 		if (w != STREAM_IDLE) {
 			give_up = 0;
@@ -720,8 +735,8 @@ static void main_loop(struct session *s)
 		w = stream_next(s->st, &rec, wait_ms);
 		if (w == STREAM_RECORD)
 			deliver(s, &rec);
-		else if (w == STREAM_LOST && !s->quiet)
-			s->r.ops->lost(&s->r, rec.cpu, rec.lost);
+		else if (w == STREAM_LOST)
+			deliver_lost(s, &rec);
 		else if (w == STREAM_END)
 			break;
 		if (atomic_load_explicit(&stop_signal, memory_order_relaxed)) {
@@ -800,6 +815,7 @@ static void session_release(struct session *s)
 	}
 	free(s->evs);
 	strbuf_release(&s->r.out);
+	metrics_free(s->metrics);	/* stops serving */
 }
 
 int trace_run(const struct trace_opts *o, struct trace_probe *tps, size_t nr, struct diag *d)
@@ -828,6 +844,19 @@ int trace_run(const struct trace_opts *o, struct trace_probe *tps, size_t nr, st
 	sa.sa_handler = SIG_IGN;
 	sigaction(SIGPIPE, &sa, &old_pipe);
 
+	if (o->metrics) {
+		/* before anything is installed: a bad label or a port in use changes nothing */
+		ret = o->metrics->label ? metrics_check_label(o->metrics->label, tps, nr,
+							      o->extra_events,
+							      o->nr_extra_events, d) : 0;
+		if (ret < 0)
+			goto out;
+		s->metrics = metrics_new(o->metrics, d);
+		if (!s->metrics) {
+			ret = -EINVAL;
+			goto out;
+		}
+	}
 	ret = session_setup(s, tps, nr, d);
 	if (ret < 0)
 		goto out;

@@ -11,6 +11,7 @@
 #include "fetcharg.h"
 
 struct resolve_opts;
+struct metrics_opts;
 
 enum render_mode { RENDER_AUTO, RENDER_TEXT, RENDER_JSON, RENDER_TUI };
 
@@ -30,6 +31,7 @@ struct trace_opts {
 	unsigned long ring_size;	/* --ring: events the curses view keeps, 0: its default */
 	struct debuginfo *dbg;		/* the binary (symbolizing, adding probes in the TUI) */
 	const struct resolve_opts *ropts;
+	const struct metrics_opts *metrics;	/* --metrics: serve statistics, or NULL */
 };
 
 /**

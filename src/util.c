@@ -221,6 +221,31 @@ void escape_untrusted(struct strbuf *sb, const char *s, size_t len)
 	}
 }
 
+void escape_label(struct strbuf *sb, const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0, n;
+
+	while (i < len) {
+		unsigned char c = p[i];
+
+		switch (c) {
+		case '\\': strbuf_addstr(sb, "\\\\"); i++; continue;
+		case '"': strbuf_addstr(sb, "\\\""); i++; continue;
+		case '\n': strbuf_addstr(sb, "\\n"); i++; continue;
+		}
+		n = c < 0x20 || c == 0x7f ? 0 : c < 0x80 ? 1 : utf8_len(p + i, len - i);
+		if (!n) {
+			/* the value reads \xHH: its backslash escaped as the format wants */
+			strbuf_addf(sb, "\\\\x%02x", c);
+			i++;
+			continue;
+		}
+		strbuf_add(sb, p + i, n);
+		i += n;
+	}
+}
+
 void escape_json(struct strbuf *sb, const char *s, size_t len)
 {
 	const unsigned char *p = (const unsigned char *)s;

@@ -115,6 +115,14 @@ void escape_untrusted(struct strbuf *sb, const char *s, size_t len);
 void escape_json(struct strbuf *sb, const char *s, size_t len);
 
 /**
+ * escape_label() - append @len bytes as a Prometheus/OpenMetrics label value (inside its
+ * quotes): backslash, '"' and newline escaped as the exposition formats want; other control
+ * bytes and bytes that are not valid UTF-8 become the text \xHH (its backslash escaped), so
+ * the value is valid UTF-8 and shows the bytes as escape_untrusted() would
+ */
+void escape_label(struct strbuf *sb, const char *s, size_t len);
+
+/**
  * glob_match() - fnmatch(3) without FNM_PATHNAME: '*' also matches '/' and '.'; the '*' of
  * a Go pointer receiver "(*T)" is literal
  */
