@@ -5,7 +5,8 @@
 # `perf record -e` and `upfront --json > file`: events/s, lost, slowdown, CPU per event.
 #
 # usage: bench/stream-rate.sh [-n CALLS_PER_THREAD] [-r REPEATS] [-b BUILDDIR] [-m METHODS]
-# (-m "kernel upfront": only those; the slowdown is relative to kernel, so keep it first)
+# (-m "kernel upfront": only those; the slowdown is relative to kernel, so keep it first;
+# "upfront_metrics" is upfront --json with --metrics on a loopback port, scraped every 0.5 s)
 # Needs root and tracefs. trace-cmd is not run: on hosts in lockdown mode (this project's
 # VM) Debian's trace-cmd 3.1.6 dies with SIGSEGV at start (see doc/kernel-facts.md).
 set -u
@@ -152,12 +153,32 @@ run_perf() {
 	echo "-:$G/work" >>"$T/uprobe_events"
 }
 
+# free_port - a TCP port on 127.0.0.1 nobody listens on now
+free_port() {
+	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+run_upfront_metrics() {
+	local port scraper
+	port=$(free_port)
+	# a scrape every 0.5 s while it runs, as a Prometheus server would (bounded: 600 tries)
+	( for _ in $(seq 600); do
+		curl -s -o /dev/null "http://127.0.0.1:$port/metrics"
+		sleep 0.5
+	  done ) &
+	scraper=$!
+	run_upfront "$1" --metrics "127.0.0.1:$port"
+	kill $scraper 2>/dev/null
+	wait $scraper 2>/dev/null
+}
+
 run_upfront() {
 	# upfront's own CPU: its rusage with the workload's (which it waits for) taken off
-	local out try w n
+	local out try w n thr=$1
+	shift
 	for try in 1 2 3; do
-		out=$( { /usr/bin/time -f "TIME %U %S" "$upfront" -x "$W" --json "$probe" \
-			-- "$W" "$calls" "$1" >"$tmp/up.json"; } 2>&1 )
+		out=$( { /usr/bin/time -f "TIME %U %S" "$upfront" -x "$W" --json "$@" "$probe" \
+			-- "$W" "$calls" "$thr" >"$tmp/up.json"; } 2>&1 )
 		w=$(echo "$out" | grep -E '^[0-9]+ [0-9.]+ [0-9.]+$')
 		n=$(echo "$out" | sed -n 's/^upfront: \([0-9]*\) events, \([0-9]*\) lost$/\1 \2/p')
 		[ -n "$w" ] && [ -n "$n" ] && break
@@ -168,7 +189,7 @@ run_upfront() {
 	echo "$1 $2 $3 $4 $5 $(echo "$6 + $7 - $3" | bc -l)"
 }
 
-printf '%-10s %3s %12s %10s %8s %9s %10s\n' method thr events/s lost lost% slowdown cpu/event
+printf '%-15s %3s %12s %10s %8s %9s %10s\n' method thr events/s lost lost% slowdown cpu/event
 for thr in $threads; do
 	declare -A rate
 	for m in $methods; do
@@ -192,7 +213,7 @@ for thr in $threads; do
 			cpuev=$(printf '%.3fus' "$(echo "$rcpu * 1000000 / ($events + 1)" | bc -l)")
 		fi
 		[ "$m" = none ] && events=$calls_done	# calls/s without any probe
-		printf '%-10s %3s %12.0f %10s %7.2f%% %8.2fx %10s\n' "$m" "$thr" \
+		printf '%-15s %3s %12.0f %10s %7.2f%% %8.2fx %10s\n' "$m" "$thr" \
 			"$(echo "$events / $secs" | bc -l)" "$lost" \
 			"$(echo "100 * $lost / $calls_done" | bc -l)" "$slow" "$cpuev"
 	done

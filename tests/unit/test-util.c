@@ -29,6 +29,16 @@ static const char *json(const char *s, size_t len)
 	return sb.buf;
 }
 
+static const char *label(const char *s, size_t len)
+{
+	static struct strbuf sb = STRBUF_INIT;
+
+	strbuf_release(&sb);
+	strbuf_init(&sb);
+	escape_label(&sb, s, len);
+	return sb.buf;
+}
+
 static const char *ident(const char *s, size_t max)
 {
 	static char *last;
@@ -40,6 +50,7 @@ static const char *ident(const char *s, size_t max)
 
 #define ESC(lit) esc(lit, sizeof(lit) - 1)
 #define JSON(lit) json(lit, sizeof(lit) - 1)
+#define LABEL(lit) label(lit, sizeof(lit) - 1)
 
 static void test_escape_untrusted(void)
 {
@@ -210,10 +221,26 @@ static void test_source_ext(void)
 	TEST_TRUE(has_source_ext("a.go:12", 4));	/* only @len bytes count */
 }
 
+/* Prometheus/OpenMetrics label values: the format's three escapes, \xHH for the rest */
+static void test_escape_label(void)
+{
+	TEST_STREQ(LABEL("cnn.com."), "cnn.com.");
+	TEST_STREQ(LABEL(""), "");
+	TEST_STREQ(LABEL("a\"b\\c\nd"), "a\\\"b\\\\c\\nd");
+	TEST_STREQ(LABEL("tab\there"), "tab\\\\x09here");
+	TEST_STREQ(LABEL("\x1b[2J"), "\\\\x1b[2J");
+	TEST_STREQ(LABEL("nul\0x"), "nul\\\\x00x");
+	TEST_STREQ(LABEL("caf\xc3\xa9 \xe2\x82\xac"), "caf\xc3\xa9 \xe2\x82\xac");
+	TEST_STREQ(LABEL("\xff\xc3"), "\\\\xff\\\\xc3");
+	TEST_STREQ(LABEL("\x7f"), "\\\\x7f");
+	TEST_STREQ(label("abcdef", 2), "ab");
+}
+
 int main(void)
 {
 	test_escape_untrusted();
 	test_escape_json();
+	test_escape_label();
 	test_sanitize_ident();
 	test_glob();
 	test_distance();
