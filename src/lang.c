@@ -356,7 +356,25 @@ static void add_scopes(Dwarf_Die *die, struct strbuf *out)
 	free(scopes);
 }
 
-static void c_name(Dwarf_Die *type, bool cxx, struct strbuf *out, int depth)
+enum { Q_CONST = 1, Q_VOLATILE = 2 };
+
+static void add_quals(struct strbuf *out, unsigned int quals, bool after)
+{
+	if (quals & Q_CONST)
+		strbuf_addstr(out, after ? "const" : "const ");
+	if ((quals & (Q_CONST | Q_VOLATILE)) == (Q_CONST | Q_VOLATILE) && after)
+		strbuf_addch(out, ' ');
+	if (quals & Q_VOLATILE)
+		strbuf_addstr(out, after ? "volatile" : "volatile ");
+}
+
+/*
+ * c_name() - @type as C spells it; @quals are qualifiers of an outer DW_TAG_const_type or
+ * volatile_type still to print: before a named type ("const char"), after a pointer's '*'
+ * ("char *const"), on an array's elements (gcc qualifies both the array and its elements:
+ * "const char[15]", once)
+ */
+static void c_name(Dwarf_Die *type, bool cxx, struct strbuf *out, int depth, unsigned int quals)
 {
 	Dwarf_Die inner;
 	const char *name = dwarf_diename(type);
@@ -371,31 +389,32 @@ static void c_name(Dwarf_Die *type, bool cxx, struct strbuf *out, int depth)
 	case DW_TAG_pointer_type:
 	case DW_TAG_reference_type:
 	case DW_TAG_rvalue_reference_type:
-		if (has_inner && dwarf_tag(&inner) == DW_TAG_subroutine_type) {
-			strbuf_addstr(out, "func *");
-			return;
-		}
-		if (has_inner)
-			c_name(&inner, cxx, out, depth + 1);
+		if (has_inner && dwarf_tag(&inner) == DW_TAG_subroutine_type)
+			strbuf_addstr(out, "func");
+		else if (has_inner)
+			c_name(&inner, cxx, out, depth + 1, 0);
 		else
 			strbuf_addstr(out, "void");
 		strbuf_addstr(out, tag == DW_TAG_pointer_type ? " *" :
 			      tag == DW_TAG_reference_type ? " &" : " &&");
+		add_quals(out, quals, true);
 		return;
 	case DW_TAG_const_type:
 	case DW_TAG_volatile_type:
-		strbuf_addstr(out, tag == DW_TAG_const_type ? "const " : "volatile ");
-		if (has_inner)
-			c_name(&inner, cxx, out, depth + 1);
-		else
+		quals |= tag == DW_TAG_const_type ? Q_CONST : Q_VOLATILE;
+		if (has_inner) {
+			c_name(&inner, cxx, out, depth + 1, quals);
+		} else {
+			add_quals(out, quals, false);
 			strbuf_addstr(out, "void");
+		}
 		return;
 	case DW_TAG_array_type: {
 		int64_t counts[8];
 		int n = lang_array_dims(type, counts, ARRAY_SIZE(counts));
 
 		if (has_inner)
-			c_name(&inner, cxx, out, depth + 1);
+			c_name(&inner, cxx, out, depth + 1, quals);
 		for (int i = 0; i < n; i++) {
 			if (counts[i] >= 0)
 				strbuf_addf(out, "[%" PRId64 "]", counts[i]);
@@ -405,17 +424,23 @@ static void c_name(Dwarf_Die *type, bool cxx, struct strbuf *out, int depth)
 		return;
 	}
 	case DW_TAG_subroutine_type:
+		add_quals(out, quals, false);
 		strbuf_addstr(out, "func");
 		return;
 	case DW_TAG_structure_type:
 	case DW_TAG_class_type:
 	case DW_TAG_union_type:
 	case DW_TAG_enumeration_type:
+		add_quals(out, quals, false);
 		if (!cxx)
 			strbuf_addstr(out, tag == DW_TAG_union_type ? "union " :
 				      tag == DW_TAG_enumeration_type ? "enum " : "struct ");
-		/* fallthrough */
+		if (cxx)
+			add_scopes(type, out);
+		strbuf_addstr(out, name ? name : "(anonymous)");
+		return;
 	default:
+		add_quals(out, quals, false);
 		if (cxx && tag != DW_TAG_base_type)
 			add_scopes(type, out);
 		strbuf_addstr(out, name ? name : "(anonymous)");
@@ -424,7 +449,7 @@ static void c_name(Dwarf_Die *type, bool cxx, struct strbuf *out, int depth)
 
 void lang_c_type_name(Dwarf_Die *type, bool cxx, struct strbuf *out)
 {
-	c_name(type, cxx, out, 0);
+	c_name(type, cxx, out, 0, 0);
 }
 
 bool lang_is_cxx(int lang)

@@ -233,6 +233,29 @@ static int emit_char_array(struct rctx *rc, const struct emit *em, struct val *v
 	return 0;
 }
 
+/*
+ * :string on a C char[N]: a C string at the array, as perf reads it. Where N is 0 or 1 (the
+ * struct hack: Lua's TString.contents[1], CPython's ob_sval[1]) or unknown, the string goes
+ * on past the array, as the program reads it; a longer array is cut at its N bytes.
+ */
+static int emit_char_array_cstring(struct rctx *rc, const struct emit *em, struct val *v,
+				   Dwarf_Die *arr)
+{
+	struct trace_arg *a = NULL;
+	int64_t count, inner;
+	char *f;
+
+	type_array_dim(arr, v->dim, &count, &inner);
+	count = count < 0 || inner < 0 ? -1 : count * inner;
+	if (val_addr_fetch(rc, v, em->sp, &f))
+		return -EINVAL;
+	emit_cstring_at(rc, em, v, f, &a);
+	if (count > 1)
+		a->max_len = (unsigned int)count;
+	free(f);
+	return 0;
+}
+
 /* A C string through pointer @v: +0(PTR):string */
 static int emit_cstring_ptr(struct rctx *rc, const struct emit *em, struct val *v)
 {
@@ -429,7 +452,7 @@ static int emit_cast(struct rctx *rc, const struct emit *em, struct val *v)
 
 		if (tag == DW_TAG_array_type && !strcmp(c, "string") && lang_type_of(&t, &et) &&
 		    is_char_type(&et))
-			return emit_char_array(rc, em, v, &t);
+			return emit_char_array_cstring(rc, em, v, &t);
 		if (tag == DW_TAG_array_type) {
 			if (val_addr_fetch(rc, v, em->sp, &f))
 				return -EINVAL;
