@@ -17,6 +17,7 @@
 #include "log.h"
 #include "metrics.h"
 #include "parse.h"
+#include "query.h"
 #include "resolve.h"
 #include "sdt.h"
 #include "session.h"
@@ -80,7 +81,7 @@ static const char usage_text[] =
 	"Options:\n"
 	"  -x, --exec BINARY       the program or library (path or soname, e.g. libc.so.6)\n"
 	"  -F, --funcs             list functions (matching GLOB)\n"
-	"  -V, --vars              list variables available at PLACE\n"
+	"  -V, --vars              list variables at PLACE ('PLACE EXPR': the fields of EXPR)\n"
 	"  -L, --line              show source of PLACE (FUNC or SRCFILE:START-END)\n"
 	"  -D, --definition        print uprobe_events definitions, install nothing\n"
 	"  -a, --add               add the probes to tracefs and keep them\n"
@@ -505,6 +506,42 @@ static int mode_funcs(struct options *o, struct debuginfo *dbg)
 	return code;
 }
 
+/*
+ * list_fields() - -V 'PLACE EXPR...': the fields of each EXPR's type at PLACE, a header line
+ * and one name per line after two tabs (where -V puts a variable's type and name)
+ */
+static int list_fields(const struct probe_spec *spec, struct debuginfo *dbg,
+		       const struct resolve_opts *ropts, struct strbuf *out, struct diag *d)
+{
+	const char *place_end = spec->text + strcspn(spec->text, " \t");
+
+	for (size_t i = 0; i < spec->nr_args; i++) {
+		const struct probe_arg *a = &spec->args[i];
+		const char *start = spec->text + a->span.start, *end = start + a->span.len;
+		struct strlist names = STRLIST_INIT;
+		char *expr;
+		int ret;
+
+		if (a->name && memchr(start, '=', end - start))
+			start = (const char *)memchr(start, '=', end - start) + 1;
+		if (a->type && a->type_span.start > 0)
+			end = spec->text + a->type_span.start - 1;	/* before ":TYPE" */
+		expr = xstrndup(start, end > start ? end - start : 0);
+		ret = query_fields(spec, expr, dbg, ropts, &names, d);
+		if (ret == 0) {
+			strbuf_addf(out, "Fields of %s at %.*s\n", expr,
+				    (int)(place_end - spec->text), spec->text);
+			for (size_t k = 0; k < names.nr; k++)
+				strbuf_addf(out, "\t\t%s\n", names.v[k]);
+		}
+		free(expr);
+		strlist_release(&names);
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
 static int mode_vars(struct options *o, struct debuginfo *dbg, const struct resolve_opts *ropts)
 {
 	struct strbuf out = STRBUF_INIT;
@@ -516,7 +553,8 @@ static int mode_vars(struct options *o, struct debuginfo *dbg, const struct reso
 		return bad_usage("-V takes one PLACE");
 	diag_init(&d, o->words[0]);
 	if (parse_probe(o->words[0], &spec, &d) < 0 ||
-	    resolve_list_vars(&spec, dbg, ropts, &out, &d) < 0)
+	    (spec.nr_args ? list_fields(&spec, dbg, ropts, &out, &d) :
+	     resolve_list_vars(&spec, dbg, ropts, &out, &d)) < 0)
 		code = report(&d);
 	else
 		fputs(strbuf_cstr(&out), stdout);
