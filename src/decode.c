@@ -645,6 +645,63 @@ static void decode_raw(struct decoder *dc, const struct dprobe *p, const char *r
 }
 
 static void decode_arg(struct decoder *dc, const struct dprobe *p, const char *rec, int size,
+		       uint64_t base, const struct trace_arg *a, struct value *v);
+
+/* @n values from the arena, aligned for them; NULL when it is full */
+static struct value *arena_values(struct decoder *dc, size_t n)
+{
+	char *p = arena_alloc(dc, n * sizeof(struct value) + _Alignof(struct value));
+	uintptr_t at;
+
+	if (!p)
+		return NULL;
+	at = ((uintptr_t)p + _Alignof(struct value) - 1) & ~(uintptr_t)(_Alignof(struct value) - 1);
+	return (struct value *)at;
+}
+
+/*
+ * a Rust enum with data: the discriminant picks the variant (the one of its value, else the
+ * default one), whose payload fields are decoded as values of their own
+ */
+static void decode_variant(struct decoder *dc, const struct dprobe *p, const char *rec,
+			   int size, uint64_t base, const struct trace_arg *a, struct value *v)
+{
+	const struct fld *fl = &p->flds[a->field];
+	uint64_t d = rd_u(rec + fl->off, fl->size);
+	const struct trace_variant *pick = NULL;
+	struct value *parts;
+
+	for (size_t i = 0; i < a->nr_variants && !pick; i++)
+		if (!a->variants[i].is_default && a->variants[i].discr == d)
+			pick = &a->variants[i];
+	for (size_t i = 0; i < a->nr_variants && !pick; i++)
+		if (a->variants[i].is_default)
+			pick = &a->variants[i];
+	if (!pick) {
+		/* a discriminant no variant has: not this enum (a wrong cast), shown as it is */
+		v->kind = VK_UNSIGNED;
+		v->num.u = d;
+		return;
+	}
+	v->text = pick->name;
+	v->tuple = pick->tuple;
+	v->more = pick->more;
+	if (!pick->nr || (size_t)(pick->first + pick->nr) > a->nr_parts)
+		return;
+	parts = arena_values(dc, (size_t)pick->nr);
+	if (!parts)
+		return;
+	for (int k = 0; k < pick->nr; k++) {
+		const struct trace_arg *pa = &a->parts[pick->first + k];
+
+		decode_arg(dc, p, rec, size, base, pa, &parts[k]);
+		parts[k].name = pa->expr ? pa->expr : pa->name;
+	}
+	v->parts = parts;
+	v->nr_parts = (size_t)pick->nr;
+}
+
+static void decode_arg(struct decoder *dc, const struct dprobe *p, const char *rec, int size,
 		       uint64_t base, const struct trace_arg *a, struct value *v)
 {
 	const struct fld *fl = &p->flds[a->field];
@@ -727,6 +784,9 @@ static void decode_arg(struct decoder *dc, const struct dprobe *p, const char *r
 			v->text = arena_str(dc, s, strlen(s));
 		break;
 	}
+	case VK_VARIANT:
+		decode_variant(dc, p, rec, size, base, a, v);
+		break;
 	case VK_RAW:
 	default:
 		decode_raw(dc, p, rec, size, a, v);

@@ -24,8 +24,14 @@ struct value {
 	const char *str;		/* VK_*STRING, VK_BYTES: bytes (not NUL-terminated) */
 	size_t len;
 	bool cut;			/* the string is longer than what was captured */
-	const char *text;		/* VK_ENUM name, VK_SYM "sym+0x10", VK_RAW as printed */
+	const char *text;		/* VK_ENUM name, VK_SYM "sym+0x10", VK_RAW as printed,
+					 * VK_VARIANT the variant's name ("Some") */
 	bool text_is_json;		/* VK_RAW: text is a JSON value (an array of numbers) */
+	const struct value *parts;	/* VK_VARIANT: the variant's payload, each named by
+					 * its member ("__0", "w") */
+	size_t nr_parts;
+	bool tuple;			/* VK_VARIANT: shown Some(5), else Rect { w: 4, h: 5 } */
+	bool more;			/* VK_VARIANT: a payload field was left out: ".." */
 };
 
 /* One decoded event; values point into the event's own storage. */

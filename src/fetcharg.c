@@ -78,6 +78,60 @@ static void trace_arg_release(struct trace_arg *a)
 	for (i = 0; i < a->nr_enums; i++)
 		free(a->enums[i].name);
 	free(a->enums);
+	for (i = 0; i < a->nr_variants; i++)
+		free(a->variants[i].name);
+	free(a->variants);
+	for (i = 0; i < a->nr_parts; i++)
+		trace_arg_release(&a->parts[i]);
+	free(a->parts);
+}
+
+/* deep copy of @s into @a */
+static void trace_arg_copy(struct trace_arg *a, const struct trace_arg *s)
+{
+	size_t j;
+
+	*a = *s;
+	a->name = dup_or_null(s->name);
+	a->expr = dup_or_null(s->expr);
+	a->type_name = dup_or_null(s->type_name);
+	for (j = 0; j < (size_t)s->nr_guards && j < TRACE_ARG_MAX_GUARDS; j++)
+		a->guard_exprs[j] = dup_or_null(s->guard_exprs[j]);
+	a->enums = NULL;
+	if (s->nr_enums) {
+		a->enums = xmalloc(s->nr_enums * sizeof(*a->enums));
+		for (j = 0; j < s->nr_enums; j++) {
+			a->enums[j].value = s->enums[j].value;
+			a->enums[j].name = dup_or_null(s->enums[j].name);
+		}
+	}
+	a->variants = NULL;
+	if (s->nr_variants) {
+		a->variants = xmalloc(s->nr_variants * sizeof(*a->variants));
+		for (j = 0; j < s->nr_variants; j++) {
+			a->variants[j] = s->variants[j];
+			a->variants[j].name = dup_or_null(s->variants[j].name);
+		}
+	}
+	a->parts = NULL;
+	if (s->nr_parts) {
+		a->parts = xmalloc(s->nr_parts * sizeof(*a->parts));
+		for (j = 0; j < s->nr_parts; j++)
+			trace_arg_copy(&a->parts[j], &s->parts[j]);
+	}
+}
+
+void trace_probe_truncate(struct trace_probe *tp, size_t nr_fields, size_t nr_args)
+{
+	while (tp->nr_args > nr_args)
+		trace_arg_release(&tp->args[--tp->nr_args]);
+	while (tp->nr_fields > nr_fields) {
+		struct fetch_field *f = &tp->fields[--tp->nr_fields];
+
+		free(f->name);
+		free(f->fetch);
+		free(f->type);
+	}
 }
 
 void trace_probe_release(struct trace_probe *tp)
@@ -105,7 +159,7 @@ void trace_probe_release(struct trace_probe *tp)
 
 void trace_probe_copy(struct trace_probe *dst, const struct trace_probe *src)
 {
-	size_t i, j;
+	size_t i;
 
 	*dst = *src;
 	dst->group = dup_or_null(src->group);
@@ -126,25 +180,8 @@ void trace_probe_copy(struct trace_probe *dst, const struct trace_probe *src)
 	}
 	if (src->nr_args) {
 		dst->args = xmalloc(src->nr_args * sizeof(*dst->args));
-		for (i = 0; i < src->nr_args; i++) {
-			const struct trace_arg *s = &src->args[i];
-			struct trace_arg *a = &dst->args[i];
-
-			*a = *s;
-			a->name = dup_or_null(s->name);
-			a->expr = dup_or_null(s->expr);
-			a->type_name = dup_or_null(s->type_name);
-			for (j = 0; j < (size_t)s->nr_guards && j < TRACE_ARG_MAX_GUARDS; j++)
-				a->guard_exprs[j] = dup_or_null(s->guard_exprs[j]);
-			a->enums = NULL;
-			if (s->nr_enums) {
-				a->enums = xmalloc(s->nr_enums * sizeof(*a->enums));
-				for (j = 0; j < s->nr_enums; j++) {
-					a->enums[j].value = s->enums[j].value;
-					a->enums[j].name = dup_or_null(s->enums[j].name);
-				}
-			}
-		}
+		for (i = 0; i < src->nr_args; i++)
+			trace_arg_copy(&dst->args[i], &src->args[i]);
 	}
 }
 

@@ -51,6 +51,23 @@ enum value_kind {
 	VK_BYTES,	/* a fixed array of bytes shown as text (C char[N] member) */
 	VK_SYM,		/* an address shown as symbol+off from the binary (x64 field) */
 	VK_RAW,		/* a raw fetcharg / kernel type: shown as the kernel would */
+	VK_VARIANT,	/* a Rust enum with data: the discriminant field picks one of the
+			 * variants, whose payload values (parts) are shown: Some(5) */
+};
+
+/*
+ * One variant of a VK_VARIANT value: chosen when the discriminant equals @discr (or, for the
+ * default variant, matches no other: rustc's niche layout keeps the other variants' tags in
+ * a field of the dataful one). Its payload is parts[first] .. parts[first + nr - 1].
+ */
+struct trace_variant {
+	uint64_t discr;
+	bool is_default;
+	bool tuple;		/* fields __0, __1 ...: shown Some(5); else Rect { w: 4, h: 5 } */
+	bool more;		/* a payload field that cannot be shown was left out: ".." */
+	char *name;		/* "Some", "Rect" */
+	int first;
+	int nr;
 };
 
 struct enum_value {
@@ -112,6 +129,15 @@ struct trace_arg {
 	unsigned int bit_width;
 	struct enum_value *enums;	/* VK_ENUM */
 	size_t nr_enums;
+	/*
+	 * VK_VARIANT: fields[field] is the discriminant (of size discr bytes, unsigned); the
+	 * parts are trace_args of their own (not in trace_probe.args), each with its field
+	 * name's member in @expr ("w", "__0")
+	 */
+	struct trace_variant *variants;
+	size_t nr_variants;
+	struct trace_arg *parts;
+	size_t nr_parts;
 };
 
 /* One probe point as the kernel gets it: a line of uprobe_events plus how to decode it. */
@@ -139,6 +165,11 @@ int trace_probe_add_field(struct trace_probe *tp, const char *name, const char *
 			  const char *type, bool hidden);
 /* trace_probe_add_arg() - append a zeroed arg (len_field = -1) and return it */
 struct trace_arg *trace_probe_add_arg(struct trace_probe *tp);
+/**
+ * trace_probe_truncate() - drop the fields and arguments past the first @nr_fields and
+ * @nr_args (what an emit that failed half-way added)
+ */
+void trace_probe_truncate(struct trace_probe *tp, size_t nr_fields, size_t nr_args);
 /* trace_probe_release() - free everything the probe owns; accepts a zeroed probe */
 void trace_probe_release(struct trace_probe *tp);
 /* trace_probe_copy() - deep copy of @src into @dst */

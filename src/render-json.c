@@ -67,6 +67,38 @@ static char *json_ident(struct strbuf *sb, char *p, const char *s, size_t after)
 	return p;
 }
 
+static void json_value(struct strbuf *sb, const struct value *v);
+
+/* "None", {"Some":5}, {"Pair":[1,2]}, {"Rect":{"w":4,"h":5}}: serde's externally tagged form */
+static void json_variant(struct strbuf *sb, const struct value *v)
+{
+	const char *name = v->text ? v->text : "?";
+
+	if (!v->nr_parts) {
+		json_str(sb, name, strlen(name));
+		return;
+	}
+	strbuf_addch(sb, '{');
+	json_str(sb, name, strlen(name));
+	strbuf_addch(sb, ':');
+	if (v->tuple && v->nr_parts == 1) {
+		json_value(sb, &v->parts[0]);
+	} else {
+		strbuf_addch(sb, v->tuple ? '[' : '{');
+		for (size_t i = 0; i < v->nr_parts; i++) {
+			if (i)
+				strbuf_addch(sb, ',');
+			if (!v->tuple) {
+				json_str(sb, v->parts[i].name, strlen(v->parts[i].name));
+				strbuf_addch(sb, ':');
+			}
+			json_value(sb, &v->parts[i]);
+		}
+		strbuf_addch(sb, v->tuple ? ']' : '}');
+	}
+	strbuf_addch(sb, '}');
+}
+
 static void json_value(struct strbuf *sb, const struct value *v)
 {
 	if (v->fault) {
@@ -74,6 +106,9 @@ static void json_value(struct strbuf *sb, const struct value *v)
 		return;
 	}
 	switch (v->kind) {
+	case VK_VARIANT:
+		json_variant(sb, v);
+		break;
 	case VK_SIGNED:
 		render_s64(sb, v->num.s);
 		break;

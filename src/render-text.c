@@ -109,6 +109,25 @@ static void render_double(struct strbuf *sb, double f)
 		strbuf_addf(sb, "%.17g", f);
 }
 
+/* Some(5), None, Rect { w: 4, h: 5 }, as Rust's {:?} shows them */
+static void render_variant_text(struct strbuf *sb, const struct value *v)
+{
+	strbuf_addstr(sb, v->text ? v->text : "?");
+	if (!v->nr_parts && !v->more)
+		return;
+	strbuf_addstr(sb, v->tuple ? "(" : " { ");
+	for (size_t i = 0; i < v->nr_parts; i++) {
+		if (i)
+			strbuf_addstr(sb, ", ");
+		if (!v->tuple)
+			strbuf_addf(sb, "%s: ", v->parts[i].name);
+		render_value_text(sb, &v->parts[i]);
+	}
+	if (v->more)
+		strbuf_addstr(sb, v->nr_parts ? ", .." : "..");
+	strbuf_addstr(sb, v->tuple ? ")" : " }");
+}
+
 void render_value_text(struct strbuf *sb, const struct value *v)
 {
 	if (v->fault) {
@@ -116,6 +135,9 @@ void render_value_text(struct strbuf *sb, const struct value *v)
 		return;
 	}
 	switch (v->kind) {
+	case VK_VARIANT:
+		render_variant_text(sb, v);
+		break;
 	case VK_SIGNED:
 		render_s64(sb, v->num.s);
 		break;

@@ -699,6 +699,167 @@ static int emit_part(struct rctx *rc, const struct emit *em, struct val *v, cons
  * type's symbol, a slice/vector alone as its length (std::vector: its data pointer);
  * anything else must be named by a field.
  */
+/* The DW_TAG_variant_part of a Rust enum's struct type (rustc's enums with data). */
+static bool variant_part(Dwarf_Die *t, Dwarf_Die *vp)
+{
+	if (dwarf_child(t, vp) != 0)
+		return false;
+	do {
+		if (dwarf_tag(vp) == DW_TAG_variant_part)
+			return true;
+	} while (dwarf_siblingof(vp, vp) == 0);
+	return false;
+}
+
+/* Take the argument emit_*() just appended out of rc->tp->args into @parts. */
+static void pop_arg(struct rctx *rc, struct trace_arg **parts, size_t *nr)
+{
+	*parts = xrealloc(*parts, (*nr + 1) * sizeof(**parts));
+	(*parts)[(*nr)++] = rc->tp->args[--rc->tp->nr_args];
+}
+
+/* @v's part at @off of type @type as one value, named NAME_MEMBER; false when it cannot be
+ * shown (a struct payload: only its name is) */
+static bool emit_part_value(struct rctx *rc, const struct emit *em, struct val *v, int64_t off,
+			    Dwarf_Die *type, const char *member, struct trace_arg **parts,
+			    size_t *nr)
+{
+	struct diag scratch, *save = rc->d;
+	struct emit sub = *em;
+	size_t before = rc->tp->nr_args, fields = rc->tp->nr_fields;
+	struct val w;
+	char *name = xasprintf("%s_%s", em->name, member[0] == '_' && member[1] == '_' ?
+			       member + 2 : member);
+	bool ok;
+
+	memset(&w, 0, sizeof(w));
+	w.type = v->type;
+	w.has_type = true;
+	loc_copy(&w.loc, &v->loc);
+	w.what = xasprintf("%s.%s", v->what, member);
+	sub.name = name;
+	sub.cast = NULL;
+	diag_init(&scratch, rc->spec->text);
+	rc->d = &scratch;
+	ok = !val_at_offset(rc, &w, off, type, w.what, em->sp) && !emit_val(rc, &sub, &w) &&
+	     rc->tp->nr_args == before + 1;
+	rc->d = save;
+	if (ok) {
+		free(rc->tp->args[before].expr);
+		rc->tp->args[before].expr = xstrdup(member);
+		pop_arg(rc, parts, nr);
+	} else {
+		pr_debug("%s.%s: not shown: %s", v->what, member, scratch.msg ? scratch.msg : "?");
+		trace_probe_truncate(rc->tp, fields, before);
+	}
+	diag_release(&scratch);
+	val_release(&w);
+	free(name);
+	return ok;
+}
+
+/* One variant (DW_TAG_variant @var): its name, discriminant value and payload. */
+static void emit_one_variant(struct rctx *rc, const struct emit *em, struct val *v,
+			     Dwarf_Die *var, uint64_t mask, struct trace_variant *tv,
+			     struct trace_arg **parts, size_t *nr)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Word dv;
+	Dwarf_Die m, pt, c;
+	int64_t moff = 0, off;
+
+	tv->is_default = !dwarf_attr(var, DW_AT_discr_value, &attr) || dwarf_formudata(&attr, &dv);
+	tv->discr = tv->is_default ? 0 : dv & mask;
+	tv->first = (int)*nr;
+	if (dwarf_child(var, &m) != 0 || dwarf_tag(&m) != DW_TAG_member)
+		return;
+	tv->name = xstrdup(dwarf_diename(&m) ? dwarf_diename(&m) : "?");
+	lang_member_offset(&m, &moff);
+	if (!lang_type_of(&m, &pt) || lang_strip(&pt, &pt) == 0 || dwarf_child(&pt, &c) != 0)
+		return;
+	tv->tuple = true;
+	do {
+		const char *n = dwarf_diename(&c);
+		Dwarf_Die ct;
+
+		if (dwarf_tag(&c) != DW_TAG_member || !n || !lang_member_offset(&c, &off) ||
+		    !lang_type_of(&c, &ct))
+			continue;
+		if (strncmp(n, "__", 2))
+			tv->tuple = false;
+		if (emit_part_value(rc, em, v, moff + off, &ct, n, parts, nr))
+			tv->nr++;
+		else
+			tv->more = true;
+	} while (dwarf_siblingof(&c, &c) == 0);
+}
+
+/*
+ * A Rust enum with data: the discriminant as a hidden field, then every variant's payload
+ * fetched (the kernel cannot choose), and the decoder shows the variant the discriminant
+ * names: Some(5), None, Err("no stock"), Rect { w: 4, h: 5 }. The tagged layout keeps the
+ * tag in a member of its own; the niche layout in a field of the dataful variant, whose
+ * variant is then the default one.
+ */
+static int emit_variant(struct rctx *rc, const struct emit *em, struct val *v, Dwarf_Die *vp)
+{
+	struct trace_variant *vars = NULL;
+	struct trace_arg *parts = NULL, *a;
+	size_t nvars = 0, nparts = 0;
+	Dwarf_Attribute attr;
+	Dwarf_Die discr, dt, c;
+	int64_t doff = 0, dsize = 1;
+	uint64_t mask;
+	struct trace_arg *da;
+	struct val w;
+	int field;
+	unsigned int bits;
+	struct emit dem = *em;
+
+	if (!dwarf_attr(vp, DW_AT_discr, &attr) || !dwarf_formref_die(&attr, &discr) ||
+	    !lang_member_offset(&discr, &doff) || !lang_type_of(&discr, &dt))
+		return emit_struct_error(rc, em, v, &v->type);	/* one variant: no tag */
+	dsize = lang_type_size(&dt);
+	if (dsize <= 0 || dsize > 8)
+		return diag_error(rc->d, em->sp, "'%s' is an enum whose discriminant has %" PRId64
+				  " bytes", v->what, dsize);
+	mask = dsize == 8 ? ~0ULL : (1ULL << (dsize * 8)) - 1;
+	memset(&w, 0, sizeof(w));
+	w.type = v->type;
+	w.has_type = true;
+	loc_copy(&w.loc, &v->loc);
+	w.what = xstrdup(v->what);
+	dem.cast = NULL;
+	/* the discriminant: a field of its own (a part of a register too), its arg dropped */
+	if (val_at_offset(rc, &w, doff, &dt, w.what, em->sp) ||
+	    emit_scalar(rc, &dem, &w, int_type((unsigned int)dsize, 'u'), VK_UNSIGNED,
+			(unsigned int)dsize, false, &da)) {
+		val_release(&w);
+		return -EINVAL;
+	}
+	val_release(&w);
+	field = da->field;
+	bits = da->bit_width;
+	trace_probe_truncate(rc->tp, rc->tp->nr_fields, rc->tp->nr_args - 1);
+	if (dwarf_child(vp, &c) == 0) {
+		do {
+			if (dwarf_tag(&c) != DW_TAG_variant)
+				continue;
+			vars = xrealloc(vars, (nvars + 1) * sizeof(*vars));
+			memset(&vars[nvars], 0, sizeof(*vars));
+			emit_one_variant(rc, &dem, v, &c, mask, &vars[nvars++], &parts, &nparts);
+		} while (dwarf_siblingof(&c, &c) == 0);
+	}
+	a = new_arg(rc, em, v, VK_VARIANT, (unsigned int)dsize, field);
+	a->bit_width = bits;
+	a->variants = vars;
+	a->nr_variants = nvars;
+	a->parts = parts;
+	a->nr_parts = nparts;
+	attach_guards(rc, a);
+	return 0;
+}
+
 /* A smart pointer alone is its raw pointer (as gdb shows get()), named by its own type. */
 static int emit_smart_or_error(struct rctx *rc, const struct emit *em, struct val *v,
 			       Dwarf_Die *t)
@@ -728,9 +889,12 @@ static int emit_aggregate(struct rctx *rc, const struct emit *em, struct val *v,
 	const struct lang_ops *lo = lang_of_die(t);
 	struct lang_layout l;
 	const char *word;
+	Dwarf_Die vp;
 
 	if (type_layout(t, false, &l) && l.len)
 		return emit_lstring(rc, em, v, &l);
+	if (variant_part(t, &vp))
+		return emit_variant(rc, em, v, &vp);
 	if (lo->iface_word && (word = lo->iface_word(t, dwarf_diename(t))))
 		return emit_part(rc, em, v, word, "x64", VK_SYM);
 	if (type_layout(t, true, &l)) {
