@@ -185,7 +185,7 @@ static void test_cxx(void)
 
 		if (!dbg)
 			continue;
-		VARS(dbg, place, "this:const shop::Derived *, it:const shop::Item &, "
+		VARS(dbg, place, "this:shop::Derived *const, it:const shop::Item &, "
 		     "note:std::string");
 		/* the base class's members, its vtable pointer as gcc names it */
 		FIELDS(dbg, place, "this", "_vptr.Base, id, status, name, qty, level");
