@@ -51,6 +51,7 @@ struct options {
 	size_t nr_extra;
 	size_t alloc_pids, alloc_extra;
 	enum render_mode render;
+	const char *output;	/* -o FILE */
 	unsigned long max_events;
 	double duration;
 	const char *filter;
@@ -91,6 +92,7 @@ static const char usage_text[] =
 	"  -p, --pid PID           trace only this process (repeatable)\n"
 	"      --stdio             line-oriented text output even on a terminal\n"
 	"      --json              one JSON object per event per line\n"
+	"  -o, --output FILE       write the events to FILE (CMD's own output stays apart)\n"
 	"      --max-events N      stop after N events\n"
 	"      --duration SECS     stop after SECS seconds\n"
 	"      --filter FILTER     kernel event filter on the probe's arguments\n"
@@ -144,6 +146,7 @@ static const struct option long_options[] = {
 	{ "group", required_argument, NULL, 'g' },
 	{ "pid", required_argument, NULL, 'p' },
 	{ "event", required_argument, NULL, 'e' },
+	{ "output", required_argument, NULL, 'o' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "stdio", no_argument, NULL, OPT_STDIO },
@@ -265,7 +268,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 		}
 	}
 	opterr = 0;	/* one line on stderr, ours: getopt's own message would be a second */
-	while ((c = getopt_long(argc, argv, ":x:FVLDaldg:p:e:vh", long_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":x:FVLDaldg:p:e:o:vh", long_options, NULL)) != -1) {
 		for (i = 0; i < (int)ARRAY_SIZE(mode_options); i++) {
 			if (mode_options[i].opt != c)
 				continue;
@@ -293,6 +296,11 @@ static int parse_args(int argc, char **argv, struct options *o)
 				return bad_usage("-e wants SYSTEM:EVENT, not '%s'", optarg);
 			ALLOC_GROW(o->extra_events, o->nr_extra + 1, o->alloc_extra);
 			o->extra_events[o->nr_extra++] = optarg;
+			break;
+		case 'o':
+			if (!*optarg)
+				return bad_usage("-o wants a file name");
+			o->output = optarg;
 			break;
 		case 'v':
 			log_level++;
@@ -374,6 +382,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 	if ((o->metrics.label || o->metrics.label_max) && !o->metrics.listen)
 		return bad_usage("--metrics-label%s needs --metrics ADDR:PORT",
 				 o->metrics.label ? "" : "-max");
+	if (o->output && o->mode != MODE_TRACE)
+		return bad_usage("-o is only for trace mode");
 	return 0;
 }
 
@@ -674,6 +684,7 @@ static int mode_probes(struct options *o, struct debuginfo *dbg, struct resolve_
 		break;
 	default:
 		topts.mode = o->render;
+		topts.output = o->output;
 		topts.cmd = o->cmd;
 		topts.pids = o->pids;
 		topts.nr_pids = o->nr_pids;

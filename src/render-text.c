@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -14,13 +15,33 @@
 
 #define FLUSH_AT (64 * 1024)
 
+/* the bytes of the next write(2) from @s: whole lines, at most PIPE_BUF of them if possible */
+static size_t line_chunk(const char *s, size_t len)
+{
+	const char *nl;
+
+	if (len <= PIPE_BUF)
+		return len;
+	nl = memrchr(s, '\n', PIPE_BUF);
+	if (nl)
+		return nl - s + 1;
+	/* one line longer than PIPE_BUF: whole, in one call */
+	nl = memchr(s + PIPE_BUF, '\n', len - PIPE_BUF);
+	return nl ? (size_t)(nl - s + 1) : len;
+}
+
 int render_flush(struct render *r)
 {
 	size_t done = 0;
 	int ret = 0;
 
 	while (done < r->out.len) {
-		ssize_t n = write(r->fd, r->out.buf + done, r->out.len - done);
+		size_t want = r->out.len - done;
+		ssize_t n;
+
+		if (r->atomic_lines)
+			want = line_chunk(r->out.buf + done, want);
+		n = write(r->fd, r->out.buf + done, want);
 
 		if (n < 0) {
 			if (errno == EINTR)
@@ -84,19 +105,6 @@ void render_time(struct strbuf *sb, uint64_t ts, uint64_t t0)
 	frac[6] = '\0';
 	strbuf_addch(sb, '.');
 	strbuf_add(sb, frac, 6);
-}
-
-void render_time_ms(struct strbuf *sb, uint64_t ts, uint64_t t0)
-{
-	uint64_t us = ((ts > t0 ? ts - t0 : 0) + 500) / 1000;
-	char frac[4];
-
-	render_u64(sb, us / 1000);
-	frac[0] = '.';
-	frac[1] = '0' + us / 100 % 10;
-	frac[2] = '0' + us / 10 % 10;
-	frac[3] = '0' + us % 10;
-	strbuf_add(sb, frac, 4);
 }
 
 static void render_double(struct strbuf *sb, double f)
@@ -207,7 +215,7 @@ static int text_event(struct render *r, const struct event *ev)
 {
 	struct strbuf *sb = &r->out;
 
-	render_time_ms(sb, ev->ts, r->t0);
+	render_time(sb, ev->ts, r->t0);
 	strbuf_addch(sb, ' ');
 	escape_untrusted(sb, ev->comm, strnlen(ev->comm, sizeof(ev->comm)));
 	strbuf_addch(sb, '/');

@@ -52,7 +52,10 @@ struct render_ops {
 struct render {
 	const struct render_ops *ops;
 	struct session *session;
-	int fd;			/* output (stdout) */
+	int fd;			/* output: stdout, or the file of -o */
+	bool atomic_lines;	/* fd is a pipe or socket: render_flush() writes at most
+				 * PIPE_BUF bytes at a time, each ending at a line's end, so
+				 * that no other writer's bytes land inside a line */
 	int input_fd;		/* set by open() to an fd whose readability calls tick() (keys), or -1 */
 	uint64_t t0;		/* ns of the first event; set by the session before its event() */
 	struct strbuf out;	/* buffered output; render_flush() writes it */
@@ -66,7 +69,11 @@ extern const struct render_ops render_tui_ops;
 
 /**
  * render_flush() - write r->out to r->fd completely
- * @r: the renderer
+ * @r: the renderer; r->out holds whole lines (every op appends whole lines)
+ *
+ * Each write(2) ends at a line's end. To a pipe or socket (r->atomic_lines) each is also at
+ * most PIPE_BUF bytes, which the kernel writes without interleaving another writer's bytes
+ * (a single line longer than that is written whole, in one call).
  * Return: 0, or -EPIPE (reader gone) / -errno; the buffer is emptied in any case.
  */
 int render_flush(struct render *r);
@@ -78,15 +85,6 @@ int render_flush(struct render *r);
  * @t0: the first event's, ns
  */
 void render_time(struct strbuf *sb, uint64_t ts, uint64_t t0);
-
-/**
- * render_time_ms() - "12345.679": milliseconds since the first event, 3 decimals (perf
- * trace's time column; the text renderer's)
- * @sb: appended to
- * @ts: the event's time stamp, ns
- * @t0: the first event's, ns
- */
-void render_time_ms(struct strbuf *sb, uint64_t ts, uint64_t t0);
 
 /**
  * render_value_text() - one value as the text renderer shows it (no name)

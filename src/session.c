@@ -10,6 +10,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -370,8 +371,36 @@ out:
 	return ret;
 }
 
+/*
+ * Where CMD's stdin, stdout and stderr go: left as they are; all to /dev/null (the curses view
+ * owns the terminal); or stdout to upfront's stderr (the events go to upfront's stdout, which
+ * is a pipe or a file: CMD's own output must not land inside the event lines).
+ */
+enum cmd_stdio { CMD_STDIO_KEEP, CMD_STDIO_NULL, CMD_STDOUT_TO_STDERR };
+
+/* in the child, before exec: set up its stdin, stdout and stderr as @how says */
+static void cmd_stdio_setup(enum cmd_stdio how)
+{
+	int nul;
+
+	if (how == CMD_STDOUT_TO_STDERR) {
+		dup2(STDERR_FILENO, STDOUT_FILENO);
+		return;
+	}
+	if (how != CMD_STDIO_NULL)
+		return;
+	nul = open("/dev/null", O_RDWR);
+	if (nul >= 0) {
+		dup2(nul, STDIN_FILENO);
+		dup2(nul, STDOUT_FILENO);
+		dup2(nul, STDERR_FILENO);
+		if (nul > STDERR_FILENO)
+			close(nul);
+	}
+}
+
 /* fork CMD stopped before exec until go_fd gets a byte; exec errors come back on err_fd */
-static pid_t spawn_cmd(char **cmd, bool detach, int *go_fd, int *err_fd, struct diag *d)
+static pid_t spawn_cmd(char **cmd, enum cmd_stdio how, int *go_fd, int *err_fd, struct diag *d)
 {
 	int go[2], err[2];
 	pid_t pid;
@@ -397,18 +426,7 @@ static pid_t spawn_cmd(char **cmd, bool detach, int *go_fd, int *err_fd, struct 
 		signal(SIGHUP, SIG_DFL);
 		if (read(go[0], &c, 1) != 1)
 			_exit(127);	/* the session gave up before starting us */
-		if (detach) {
-			/* the view owns the terminal */
-			int nul = open("/dev/null", O_RDWR);
-
-			if (nul >= 0) {
-				dup2(nul, STDIN_FILENO);
-				dup2(nul, STDOUT_FILENO);
-				dup2(nul, STDERR_FILENO);
-				if (nul > STDERR_FILENO)
-					close(nul);
-			}
-		}
+		cmd_stdio_setup(how);
 		execvp(cmd[0], cmd);
 		e = errno;
 		if (write(err[1], &e, sizeof(e)) < 0)
@@ -506,12 +524,42 @@ static const struct render_ops *const renderers[] = {
 	[RENDER_TUI] = &render_tui_ops,
 };
 
-/* RENDER_AUTO: the curses view on a terminal, text otherwise */
-static const struct render_ops *pick_renderer(enum render_mode mode)
+/* RENDER_AUTO: the curses view when the output (stdout, or -o FILE) is a terminal, else text */
+static const struct render_ops *pick_renderer(enum render_mode mode, int fd)
 {
 	if ((size_t)mode < ARRAY_SIZE(renderers) && renderers[mode])
 		return renderers[mode];
-	return isatty(STDOUT_FILENO) ? &render_tui_ops : &render_text_ops;
+	return isatty(fd) ? &render_tui_ops : &render_text_ops;
+}
+
+/*
+ * The renderer's output: stdout, or -o FILE (created or truncated). A pipe or socket gets
+ * line-aligned writes of at most PIPE_BUF bytes (render_flush()).
+ */
+static int open_output(struct session *s, struct diag *d)
+{
+	struct stat st;
+
+	s->r.fd = STDOUT_FILENO;
+	if (s->o->output) {
+		s->r.fd = open(s->o->output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+		if (s->r.fd < 0)
+			return diag_error(d, SPAN_NONE, "cannot write -o %s: %s", s->o->output,
+					  strerror(errno));
+	}
+	s->r.atomic_lines = fstat(s->r.fd, &st) == 0 &&
+			    (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode));
+	return 0;
+}
+
+/* where CMD's output goes (enum cmd_stdio) */
+static enum cmd_stdio cmd_stdio_for(const struct session *s)
+{
+	if (s->r.ops->owns_terminal)
+		return CMD_STDIO_NULL;
+	if (s->r.fd == STDOUT_FILENO && !isatty(STDOUT_FILENO))
+		return CMD_STDOUT_TO_STDERR;
+	return CMD_STDIO_KEEP;
 }
 
 /* The output is a pipe whose reader has gone (| head -3 finished). */
@@ -828,11 +876,10 @@ int trace_run(const struct trace_opts *o, struct trace_probe *tps, size_t nr, st
 	memset(s, 0, sizeof(*s));
 	s->o = o;
 	s->child = -1;
-	s->r.fd = STDOUT_FILENO;
+	s->r.fd = -1;
 	s->r.input_fd = -1;
 	s->r.session = s;
 	strbuf_init(&s->r.out);
-	s->r.ops = pick_renderer(o->mode);
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
@@ -857,11 +904,15 @@ int trace_run(const struct trace_opts *o, struct trace_probe *tps, size_t nr, st
 			goto out;
 		}
 	}
+	ret = open_output(s, d);
+	if (ret < 0)
+		goto out;
+	s->r.ops = pick_renderer(o->mode, s->r.fd);
 	ret = session_setup(s, tps, nr, d);
 	if (ret < 0)
 		goto out;
 	if (o->cmd) {
-		s->child = spawn_cmd(o->cmd, s->r.ops->owns_terminal, &go_fd, &err_fd, d);
+		s->child = spawn_cmd(o->cmd, cmd_stdio_for(s), &go_fd, &err_fd, d);
 		if (s->child < 0) {
 			ret = -EIO;
 			goto out;
@@ -920,6 +971,8 @@ out:
 	tracing_free(s->t);	/* after the stream: its open files keep the instance busy */
 	s->t = NULL;
 	child_reap(s);
+	if (s->r.fd > STDERR_FILENO)
+		close(s->r.fd);
 	session_release(s);
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);

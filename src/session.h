@@ -17,6 +17,7 @@ enum render_mode { RENDER_AUTO, RENDER_TEXT, RENDER_JSON, RENDER_TUI };
 
 struct trace_opts {
 	enum render_mode mode;		/* AUTO: TUI on a terminal, text otherwise */
+	const char *output;		/* -o FILE: events go there instead of stdout */
 	char **cmd;			/* -- CMD ARGS (NULL-terminated), or NULL */
 	pid_t *pids;			/* -p PID ... */
 	size_t nr_pids;

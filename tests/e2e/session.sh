@@ -91,7 +91,7 @@ sleep 0.1
 HP=$(cat "$UPFT_TMP/h.pid")
 for i in $(seq 50); do kill -0 "$HP" 2>/dev/null || break; sleep 0.1; done
 t_ok "$(kill -0 "$HP" 2>/dev/null; [ $? -ne 0 ]; echo $?)" "| head -1: upfront ended"
-t_like "$(cat "$UPFT_TMP/h.out")" '^[0-9]+\.[0-9]{3} orders-O0/[0-9]+ process_order id=101$' \
+t_like "$(cat "$UPFT_TMP/h.out")" '^[0-9]+\.[0-9]{6} orders-O0/[0-9]+ process_order id=101$' \
 	"| head -1: the first line"
 clean_after "$HP" "| head -1"
 

@@ -61,7 +61,7 @@ t_like "$st" '^process_order\+0x0 main\+0x[0-9a-f]+' "-O2 without frame pointers
 
 # 5. text: frames indented under the event line, perf script style, the file in parentheses
 upft_run --stdio --stack -x "$FP" 'process_order o->id' 'process_batch n' -- "$FP" 1 300
-t_like "$UPFT_OUT" '^[0-9]+\.[0-9]{3} orders-O2-fp/[0-9]+ process_batch n=2$' "text: the event line"
+t_like "$UPFT_OUT" '^[0-9]+\.[0-9]{6} orders-O2-fp/[0-9]+ process_batch n=2$' "text: the event line"
 # (+0x2: the jle after a test, which the kernel emulates; issue 10)
 t_like "$UPFT_OUT" "^	 *[0-9a-f]+ process_batch\+0x[0-9a-f]+ \($FP\)$" "text: the probed frame with its file"
 t_like "$UPFT_OUT" "^	 *[0-9a-f]+ main\+0x[0-9a-f]+ \($FP\)$" "text: main's frame"

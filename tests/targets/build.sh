@@ -102,6 +102,13 @@ if wants c/ && need "$CC"; then
 				-o "$out/c/sdt-$o" "$src/c/sdt.c" "$src/c/sdt-guarded.c"
 		done
 	fi
+	# calls.c: output floods and durations (tests/e2e/output.sh, durations.sh)
+	if [ -e "$src/c/calls.c" ]; then
+		for o in O0 O2; do
+			build "$out/c/calls-$o" "$src/c/calls.c" $CC -g -$o -Wall -pthread \
+				-o "$out/c/calls-$o" "$src/c/calls.c"
+		done
+	fi
 	if [ -e "$out/c/orders-O2" ]; then
 		build "$out/c/orders-stripped" "$out/c/orders-O2" \
 			strip -o "$out/c/orders-stripped" "$out/c/orders-O2"

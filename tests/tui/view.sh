@@ -18,6 +18,9 @@ UPID=$(tui_pid)
 
 tui_wait 'work +i=[0-9]+ +value=' 15
 t_ok $? "events appear"
+# the time column: seconds since the first event with microseconds, as --stdio and --json
+t_like "$(tui_screen)" '^[0-9]+\.[0-9]{6} +spin/[0-9]+ +work ' \
+	"rows begin with the time in seconds, 6 decimals (the text and JSON time base)"
 # each row: value is (i % 7) * 100 - 200, name is names[i % 6]
 bad=$(tui_screen | python3 -c '
 import re, sys

@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * calls.c - target for trace mode's output and durations (tests/e2e/output.sh, durations.sh)
+ *
+ *   calls flood N        N calls of tick(i), each followed by a line on stdout (block-buffered
+ *                        into a pipe: its writes end anywhere in a line)
+ *   calls walk N         walk(n) recurses like fib (walk(n-1), walk(n-2)) and returns n:
+ *                        2*fib(N+1)-1 calls, nested up to N deep
+ *   calls down N         down(n) recurses N deep in a line, returns n (deeper than the
+ *                        kernel's 64 pending return probes per thread)
+ *   calls nest N         N times outer(): middle() twice, each inner() three times
+ *   calls threads T N    T threads, N calls each of job(id, usec) (id = thread*1000 + call;
+ *                        it sleeps usec = (thread + 1) * 1000 + call * 100, returns id)
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define NOINLINE __attribute__((noinline, noclone))
+
+volatile long sink;
+
+NOINLINE long tick(long i)
+{
+	sink += i;
+	return sink;
+}
+
+NOINLINE long walk(long n)
+{
+	if (n >= 2) {
+		sink += walk(n - 1);
+		sink += walk(n - 2);
+	}
+	return n;
+}
+
+NOINLINE long down(long n)
+{
+	if (n > 0)
+		sink += down(n - 1);
+	return n;
+}
+
+NOINLINE long inner(long k)
+{
+	for (volatile int i = 0; i < 1000; i++)
+		sink += k;
+	return k;
+}
+
+NOINLINE long middle(long k)
+{
+	for (long i = 0; i < 3; i++)
+		sink += inner(k * 10 + i);
+	return k;
+}
+
+NOINLINE long outer(long k)
+{
+	sink += middle(k * 10);
+	sink += middle(k * 10 + 1);
+	return k;
+}
+
+NOINLINE long job(long id, long usec)
+{
+	struct timespec ts = { usec / 1000000, usec % 1000000 * 1000 };
+
+	nanosleep(&ts, NULL);
+	sink += id;
+	return id;
+}
+
+static long per_thread;
+
+static void *thread_main(void *arg)
+{
+	long t = (long)arg;
+
+	for (long i = 0; i < per_thread; i++)
+		job(t * 1000 + i, (t + 1) * 1000 + i * 100);
+	return NULL;
+}
+
+static int run_threads(long nr, long n)
+{
+	pthread_t th[64];
+
+	if (nr < 1 || nr > 64)
+		return 2;
+	per_thread = n;
+	for (long t = 0; t < nr; t++)
+		pthread_create(&th[t], NULL, thread_main, (void *)t);
+	for (long t = 0; t < nr; t++)
+		pthread_join(th[t], NULL);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char *mode = argc > 1 ? argv[1] : "walk";
+	long n = argc > 2 ? atol(argv[2]) : 10;
+
+	if (!strcmp(mode, "flood")) {
+		for (long i = 0; i < n; i++) {
+			tick(i);
+			printf("calls: flood line %ld {\"not\":\"an event\"} filling the pipe\n", i);
+		}
+	} else if (!strcmp(mode, "walk")) {
+		walk(n);
+	} else if (!strcmp(mode, "down")) {
+		down(n);
+	} else if (!strcmp(mode, "nest")) {
+		for (long i = 1; i <= n; i++)
+			outer(i);
+	} else if (!strcmp(mode, "threads")) {
+		if (run_threads(n, argc > 3 ? atol(argv[3]) : 5))
+			return 2;
+	} else {
+		fprintf(stderr, "usage: calls flood|walk|down|nest|threads N [N]\n");
+		return 2;
+	}
+	fflush(stdout);	/* before the line on stderr, which may be the same file */
+	fprintf(stderr, "calls: %s %ld done, sink %ld\n", mode, n, sink);
+	return 0;
+}

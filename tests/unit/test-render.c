@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* test-render.c - renderers' output: whole-line writes to a pipe, one time base */
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "render.h"
+#include "unittest.h"
+
+/*
+ * render_flush() to a socket (as to a pipe): each write is at most PIPE_BUF bytes of whole
+ * lines. A SOCK_SEQPACKET socket keeps each write a message of its own, so the test sees
+ * where every write(2) began and ended.
+ */
+static void test_flush_lines(void)
+{
+	static char msg[3 * PIPE_BUF];
+	struct render r;
+	int sv[2], nr_msgs = 0, bad = 0;
+	size_t total = 0, want = 0;
+	char *longline;
+
+	TEST_EQ(socketpair(AF_UNIX, SOCK_SEQPACKET, 0, sv), 0);
+	memset(&r, 0, sizeof(r));
+	strbuf_init(&r.out);
+	r.fd = sv[0];
+	r.atomic_lines = true;
+	/* 500 lines of varying length, 3 of 90 bytes every so often */
+	for (int i = 0; i < 500; i++) {
+		size_t before = r.out.len;
+
+		strbuf_addf(&r.out, "{\"time\":%d.000000,\"probe\":\"p\",\"args\":{\"s\":\"%.*s\"}}\n",
+			    i, i % 97, "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+			    "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx");
+		want += r.out.len - before;
+	}
+	TEST_TRUE(r.out.len > 4 * PIPE_BUF);
+	TEST_EQ(render_flush(&r), 0);
+	TEST_EQ(r.out.len, 0);
+	for (;;) {
+		ssize_t n = recv(sv[1], msg, sizeof(msg), MSG_DONTWAIT);
+
+		if (n <= 0)
+			break;
+		nr_msgs++;
+		total += n;
+		if (n > PIPE_BUF || msg[n - 1] != '\n')
+			bad++;
+	}
+	TEST_EQ(total, want);
+	TEST_EQ(bad, 0);
+	TEST_TRUE(nr_msgs >= 5);
+
+	/* a line longer than PIPE_BUF goes whole, in one write, between whole lines */
+	longline = xmalloc(PIPE_BUF + 100);
+	memset(longline, 'y', PIPE_BUF + 99);
+	longline[PIPE_BUF + 99] = '\0';
+	strbuf_addstr(&r.out, "a\n");
+	strbuf_addf(&r.out, "%s\n", longline);
+	strbuf_addstr(&r.out, "b\n");
+	TEST_EQ(render_flush(&r), 0);
+	nr_msgs = 0;
+	bad = 0;
+	for (;;) {
+		ssize_t n = recv(sv[1], msg, sizeof(msg), MSG_DONTWAIT);
+
+		if (n <= 0)
+			break;
+		nr_msgs++;
+		if (msg[n - 1] != '\n')
+			bad++;
+		if (n > PIPE_BUF && n != PIPE_BUF + 100 && n != PIPE_BUF + 102)
+			bad++;
+	}
+	TEST_EQ(bad, 0);
+	TEST_TRUE(nr_msgs >= 2 && nr_msgs <= 3);
+	free(longline);
+
+	/* not a pipe: one write for everything */
+	r.atomic_lines = false;
+	for (int i = 0; i < 200; i++)
+		strbuf_addf(&r.out, "line %d of a buffer that is bigger than PIPE_BUF\n", i);
+	want = r.out.len;
+	TEST_EQ(render_flush(&r), 0);
+	TEST_EQ(recv(sv[1], msg, sizeof(msg), MSG_DONTWAIT), (ssize_t)want);
+	close(sv[0]);
+	close(sv[1]);
+	strbuf_release(&r.out);
+}
+
+/* seconds since the first event with microseconds, everywhere */
+static void test_time(void)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char buf[32], *end;
+
+	render_time(&sb, 1200179000ULL + 500, 1000000000ULL);
+	TEST_STREQ(strbuf_cstr(&sb), "0.200180");
+	end = render_put_time(buf, 1200179000ULL, 1000000000ULL);
+	*end = '\0';
+	TEST_STREQ(buf, "0.200179");
+	end = render_put_time(buf, 61000000000ULL, 0);
+	*end = '\0';
+	TEST_STREQ(buf, "61.000000");
+	strbuf_release(&sb);
+}
+
+int main(void)
+{
+	test_flush_lines();
+	test_time();
+	return TEST_DONE();
+}
