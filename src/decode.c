@@ -13,6 +13,7 @@
 #include <traceevent/trace-seq.h>
 
 #undef ARRAY_SIZE
+#include "calls.h"
 #include "debuginfo.h"
 #include "decode.h"
 #include "log.h"
@@ -38,6 +39,8 @@ struct dprobe {
 	const struct trace_probe *tp;
 	struct fld *flds;	/* one per tp->fields */
 	int ret0_off;		/* DECODE_RET0_FIELD, or -1 */
+	unsigned int func;	/* durations: calls_func() of a CALL_ENTRY/CALL_RETURN, or 0 */
+	int sp_off, g_off, hi_off;	/* DECODE_SP_FIELD, _G_, _STACK_HI_, or -1 */
 	bool at_entry;		/* the probe is at the function's first instruction */
 	bool in_dbg;		/* the probe is in the decoder's binary */
 };
@@ -72,6 +75,7 @@ struct decoder {
 	struct tep_handle *tep;
 	struct debuginfo *dbg;
 	struct symbolizer *sym;
+	struct calls *calls;	/* durations: pending calls */
 	bool lookup_tasks;
 	int pid_off, type_off, type_size;
 	struct dev **by_id;
@@ -97,6 +101,7 @@ struct decoder *decoder_new(struct tep_handle *tep, struct debuginfo *dbg, bool 
 	dc->tep = tep;
 	dc->dbg = dbg;
 	dc->sym = symbolizer_new(dbg);
+	dc->calls = calls_new();
 	dc->lookup_tasks = lookup_tasks;
 	dc->arena = xmalloc(ARENA_SIZE);
 	dc->pid_off = 4;
@@ -130,6 +135,7 @@ void decoder_free(struct decoder *dc)
 	}
 	free(dc->by_id);
 	symbolizer_free(dc->sym);
+	calls_free(dc->calls);
 	free(dc->arena);
 	trace_seq_destroy(&dc->seq);
 	free(dc);
@@ -188,6 +194,38 @@ static void fld_from(struct fld *fl, const struct tep_format_field *f)
 	fl->is_signed = f->flags & TEP_FIELD_IS_SIGNED;
 }
 
+/*
+ * Durations: a probe with a call role and the fields to tell its calls apart gets the number
+ * of its function (in its binary: a name may be in several)
+ */
+static void probe_call_setup(struct decoder *dc, struct dprobe *p)
+{
+	const struct trace_probe *tp = p->tp;
+	char *key;
+
+	if (tp->call == CALL_NONE || !tp->func || p->sp_off < 0 ||
+	    (tp->goroutines && (p->g_off < 0 || p->hi_off < 0)))
+		return;
+	key = xasprintf("%s:%s", tp->path ? tp->path : "", tp->func);
+	p->func = calls_func(dc->calls, key);
+	free(key);
+	if (tp->call == CALL_RETURN)
+		calls_expect_returns(dc->calls, p->func);
+}
+
+void decode_add_call_fields(struct trace_probe *tp, bool goroutines)
+{
+	for (size_t i = 0; i < tp->nr_fields; i++)
+		if (!strcmp(tp->fields[i].name, DECODE_SP_FIELD))
+			return;
+	trace_probe_add_field(tp, DECODE_SP_FIELD, "%sp", "x64", true);
+	if (!goroutines)
+		return;
+	/* g.stack.hi: runtime.g begins with its stack {lo, hi} (since Go 1.4) */
+	trace_probe_add_field(tp, DECODE_G_FIELD, "%r14", "x64", true);
+	trace_probe_add_field(tp, DECODE_STACK_HI_FIELD, "+8(%r14)", "x64", true);
+}
+
 int decoder_add_probe(struct decoder *dc, const struct trace_probe *tp, struct diag *d)
 {
 	struct dev *e = dev_get(dc, tp->group, tp->event, false, d);
@@ -200,6 +238,8 @@ int decoder_add_probe(struct decoder *dc, const struct trace_probe *tp, struct d
 	p->tp = tp;
 	p->ret0_off = -1;
 	p->at_entry = false;
+	p->func = 0;
+	p->sp_off = p->g_off = p->hi_off = -1;
 	p->flds = xcalloc(tp->nr_fields ? tp->nr_fields : 1, sizeof(*p->flds));
 	for (size_t i = 0; i < tp->nr_fields; i++) {
 		struct tep_format_field *f = tep_find_field(e->te, tp->fields[i].name);
@@ -213,7 +253,14 @@ int decoder_add_probe(struct decoder *dc, const struct trace_probe *tp, struct d
 		p->flds[i].type = tp->fields[i].type;
 		if (!strcmp(tp->fields[i].name, DECODE_RET0_FIELD))
 			p->ret0_off = f->offset;
+		else if (!strcmp(tp->fields[i].name, DECODE_SP_FIELD))
+			p->sp_off = f->offset;
+		else if (!strcmp(tp->fields[i].name, DECODE_G_FIELD))
+			p->g_off = f->offset;
+		else if (!strcmp(tp->fields[i].name, DECODE_STACK_HI_FIELD))
+			p->hi_off = f->offset;
 	}
+	probe_call_setup(dc, p);
 	p->in_dbg = dc->dbg && tp->path && !strcmp(tp->path, debuginfo_path(dc->dbg));
 	if (p->ret0_off >= 0 && !tp->is_return && p->in_dbg) {
 		/* at "func+0x0" the frame is not pushed yet: $stack0 is the return address */
@@ -450,7 +497,11 @@ static void task_lookup(struct decoder *dc, int tid, struct event *ev)
 	snprintf(path, sizeof(path), "/proc/%d/status", tid);
 	f = fopen(path, "re");
 	if (!f) {
-		/* gone already: the kernel's saved_cmdlines still knows its comm */
+		/* gone already: the kernel's saved_cmdlines and saved_tgids still know it */
+		int tgid = tracing_saved_tgid(tid);
+
+		if (tgid > 0)
+			ev->pid = tgid;
 		tracing_saved_comm(tid, ev->comm, sizeof(ev->comm));
 		goto cache;
 	}
@@ -855,6 +906,32 @@ static void decode_generic(struct decoder *dc, struct dev *e, const char *rec, i
 	ev->nr_vals = e->nr_gfields;
 }
 
+/*
+ * Durations: an entry is remembered, a return paired with its entry. The call is the
+ * thread's, or in Go the goroutine's; the frame's height is the stack pointer, or in Go its
+ * distance from the top of the goroutine's stack (which moves when it grows).
+ */
+static void decode_call(struct decoder *dc, const struct dprobe *p, const char *rec,
+			struct event *ev)
+{
+	const struct trace_probe *tp = p->tp;
+	struct call_key k = { .pid = ev->pid, .thread = (uint64_t)ev->tid, .func = p->func };
+	uint64_t sp = rd_u(rec + p->sp_off, 8);
+	call_height h = (call_height)sp;
+
+	if (tp->goroutines) {
+		k.thread = rd_u(rec + p->g_off, 8);
+		h = (call_height)(sp - rd_u(rec + p->hi_off, 8));
+	}
+	/* on a return instruction (Go %return) the return address is still on the stack */
+	if (tp->call == CALL_RETURN && !tp->is_return)
+		h += 8;
+	if (tp->call == CALL_ENTRY)
+		calls_entry(dc->calls, &k, ev->ts, h);
+	else
+		ev->duration_ns = calls_return(dc->calls, &k, ev->ts, h);
+}
+
 int decode_record(struct decoder *dc, void *data, int size, uint64_t ts, int cpu,
 		  struct event *ev)
 {
@@ -876,6 +953,7 @@ int decode_record(struct decoder *dc, void *data, int size, uint64_t ts, int cpu
 	ev->nr_ustack = 0;
 	ev->ustack_syms = NULL;
 	ev->ustack_paths = NULL;
+	ev->duration_ns = -1;
 	dc->last_ret0 = 0;
 	dc->last_base = UINT64_MAX;
 	if (e->generic || !e->nr_probes) {
@@ -899,6 +977,8 @@ int decode_record(struct decoder *dc, void *data, int size, uint64_t ts, int cpu
 			decode_arg(dc, p, rec, size, base, &tp->args[i], &e->vals[i]);
 		ev->vals = e->vals;
 		ev->nr_vals = tp->nr_args < e->max_vals ? tp->nr_args : e->max_vals;
+		if (p->func)
+			decode_call(dc, p, rec, ev);
 	}
 	return 0;
 }

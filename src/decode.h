@@ -52,6 +52,12 @@ struct event {
 	 * entries where unknown. Valid as long as the event. */
 	const char *const *ustack_syms;
 	const char *const *ustack_paths;
+	/*
+	 * A return event (FUNC%return) paired with its entry event (FUNC) on the same thread,
+	 * or goroutine in Go: the call's duration in ns. -1 for every other event, and for a
+	 * return whose entry was not seen (the call began before tracing did).
+	 */
+	int64_t duration_ns;
 };
 
 /*
@@ -59,6 +65,14 @@ struct event {
  * return address: the caller frame the kernel's frame-pointer walk misses there).
  */
 #define DECODE_RET0_FIELD "upft_ret0"
+
+/*
+ * Durations: the hidden fields every FUNC entry and FUNC%return probe gets in trace mode
+ * (decode_add_call_fields()), from which the decoder tells calls apart (calls.h).
+ */
+#define DECODE_SP_FIELD		"upft_sp"	/* %sp: the frame's height */
+#define DECODE_G_FIELD		"upft_g"	/* Go: %r14, the goroutine (runtime.g) */
+#define DECODE_STACK_HI_FIELD	"upft_stkhi"	/* Go: g.stack.hi, the top of its stack */
 
 struct decoder;
 struct tep_handle;
@@ -143,6 +157,16 @@ int decoder_enable_stacks(struct decoder *dc, struct diag *d);
  * from DECODE_RET0_FIELD is put in as the first caller. Call right after decode_record().
  */
 void decode_stack(struct decoder *dc, const void *data, int size, struct event *ev);
+
+/**
+ * decode_add_call_fields() - add the hidden fields that pair @tp's events into calls
+ * @tp: a probe before it is installed: one of role CALL_ENTRY or CALL_RETURN, or another
+ *      probe point of the same event (the kernel wants the same fields in every point of an
+ *      event; the decoder uses them only for the roles); added once
+ * @goroutines: the Go fields too (the goroutine and its stack's top), because some probe
+ *      point of the event is in Go code
+ */
+void decode_add_call_fields(struct trace_probe *tp, bool goroutines);
 
 /**
  * decoder_set_task() - what is known of a task before its events come (a CMD we started)

@@ -140,6 +140,13 @@ struct trace_arg {
 	size_t nr_parts;
 };
 
+/* What a probe point is to durations (calls.h): FUNC's entry and FUNC%return pair up. */
+enum call_role {
+	CALL_NONE,	/* a line, an offset, an address, an inlined copy (it has no return) */
+	CALL_ENTRY,	/* FUNC: the entry of its out-of-line code */
+	CALL_RETURN,	/* FUNC%return: a uretprobe, or a return instruction (Go) */
+};
+
 /* One probe point as the kernel gets it: a line of uprobe_events plus how to decode it. */
 struct trace_probe {
 	char *group;		/* C identifier, <= 63 */
@@ -154,6 +161,9 @@ struct trace_probe {
 	bool is_return;		/* r: a uretprobe */
 	bool ret_at_sp;		/* the return address is at 0(%sp) here (an entry): --stack
 				 * takes the caller from $stack0 */
+	enum call_role call;	/* set by the resolver (fetcharg_parse() leaves CALL_NONE) */
+	bool goroutines;	/* Go code: a call belongs to a goroutine (g in %r14), which
+				 * may move between threads during it */
 	struct fetch_field *fields;
 	size_t nr_fields;
 	struct trace_arg *args;

@@ -115,6 +115,8 @@ static const char usage_text[] =
 	"  upfront -x ./dnsfwd 'main.(*server).handleRequest r->Question[0].Name'\n"
 	"  upfront -x libc.so.6 --json 'getaddrinfo name service' -- curl -s example.com\n"
 	"  upfront -x ./dnsfwd -D 'main.(*server).handleRequest r->Question[0].Name'\n"
+	"Probing FUNC and FUNC%return gives each return its call's duration (per thread, per\n"
+	"goroutine in Go): duration=12.5us in text, \"duration\":0.0000125 (seconds) in JSON.\n"
 	"See upfront(1) for the probe syntax.\n";
 
 enum long_only {

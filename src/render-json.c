@@ -245,7 +245,19 @@ static int json_event(struct render *r, const struct event *ev)
 			continue;
 		}
 	}
-	if (r->priv) {
+	if (ev->duration_ns >= 0) {
+		/* a paired return: the call's duration in seconds */
+		p = render_put_lit(p, "},\"duration\":");
+		render_commit(sb, p);
+		render_seconds(sb, (uint64_t)ev->duration_ns);
+		p = render_reserve(sb, 4);
+		if (r->priv) {
+			render_commit(sb, p);
+			json_stack(sb, ev);
+			p = render_reserve(sb, 4);
+		}
+		p = render_put_lit(p, "}\n");
+	} else if (r->priv) {
 		*p++ = '}';
 		render_commit(sb, p);
 		json_stack(sb, ev);

@@ -107,6 +107,52 @@ void render_time(struct strbuf *sb, uint64_t ts, uint64_t t0)
 	strbuf_add(sb, frac, 6);
 }
 
+/* "12.500" -> "12.5", "3.000" -> "3" */
+static void trim_decimals(struct strbuf *sb, size_t start)
+{
+	if (!memchr(sb->buf + start, '.', sb->len - start))
+		return;
+	while (sb->len > start && sb->buf[sb->len - 1] == '0')
+		sb->len--;
+	if (sb->len > start && sb->buf[sb->len - 1] == '.')
+		sb->len--;
+	sb->buf[sb->len] = '\0';
+}
+
+void render_duration(struct strbuf *sb, uint64_t ns)
+{
+	static const struct {
+		uint64_t ns;
+		const char *unit;
+	} units[] = { { 1000000000ULL, "s" }, { 1000000ULL, "ms" }, { 1000ULL, "us" } };
+	size_t start = sb->len;
+
+	for (size_t i = 0; i < ARRAY_SIZE(units); i++) {
+		/* thousandths of the unit, rounded, in integers (a double loses the ns of hours) */
+		uint64_t milli = ns > UINT64_MAX / 1000 ? ns / (units[i].ns / 1000) :
+			(ns * 1000 + units[i].ns / 2) / units[i].ns;
+
+		/* the largest unit it is at least 1 of, once rounded (999.9996ms is 1s) */
+		if (milli < 1000)
+			continue;
+		strbuf_addf(sb, "%" PRIu64 ".%03u", milli / 1000, (unsigned int)(milli % 1000));
+		trim_decimals(sb, start);
+		strbuf_addstr(sb, units[i].unit);
+		return;
+	}
+	render_u64(sb, ns);
+	strbuf_addstr(sb, "ns");
+}
+
+void render_seconds(struct strbuf *sb, uint64_t ns)
+{
+	size_t start = sb->len;
+
+	strbuf_addf(sb, "%" PRIu64 ".%09u", (uint64_t)(ns / 1000000000ULL),
+		    (unsigned int)(ns % 1000000000ULL));
+	trim_decimals(sb, start);
+}
+
 static void render_double(struct strbuf *sb, double f)
 {
 	if (isnan(f))
@@ -227,6 +273,10 @@ static int text_event(struct render *r, const struct event *ev)
 		strbuf_addstr(sb, ev->vals[i].name);
 		strbuf_addch(sb, '=');
 		render_value_text(sb, &ev->vals[i]);
+	}
+	if (ev->duration_ns >= 0) {
+		strbuf_addstr(sb, " duration=");
+		render_duration(sb, (uint64_t)ev->duration_ns);
 	}
 	strbuf_addch(sb, '\n');
 	/* --stack: one frame a line, as perf script shows a callchain */

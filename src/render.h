@@ -87,6 +87,21 @@ int render_flush(struct render *r);
 void render_time(struct strbuf *sb, uint64_t ts, uint64_t t0);
 
 /**
+ * render_duration() - a duration as the text line shows it: "850ns", "12.5us", "3.25ms",
+ * "1.5s" (the largest unit under which it is at least 1, up to 3 decimals, no trailing zeros)
+ * @sb: appended to
+ * @ns: the duration in ns
+ */
+void render_duration(struct strbuf *sb, uint64_t ns);
+
+/**
+ * render_seconds() - a duration as JSON has it: seconds, exact to the ns ("0.0000125", "2")
+ * @sb: appended to
+ * @ns: the duration in ns
+ */
+void render_seconds(struct strbuf *sb, uint64_t ns);
+
+/**
  * render_value_text() - one value as the text renderer shows it (no name)
  * @sb: appended to: 42, 0x1f, "str"..., 'c', true, RED, sym+0x10, (fault)
  * @v: the value; bytes from the traced program are escaped (escape_untrusted())

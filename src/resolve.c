@@ -233,6 +233,20 @@ static int resolve_arg(struct rctx *rc, const struct probe_arg *pa)
 	return ret ? ret : check_arg_limits(rc, pa, nf);
 }
 
+/* FUNC's entry (not an inlined copy: it has no return) or FUNC%return, for durations */
+static enum call_role call_role_of(const struct probe_spec *spec, const struct probe_site *site)
+{
+	const struct probe_place *pl = &spec->place;
+
+	if (pl->kind != PLACE_FUNC || pl->has_line || pl->has_offset || !site->func)
+		return CALL_NONE;
+	if (site->is_return || site->at_ret_insn)
+		return CALL_RETURN;
+	if (site->has_die && dwarf_tag((Dwarf_Die *)&site->die) == DW_TAG_inlined_subroutine)
+		return CALL_NONE;
+	return pl->is_return ? CALL_NONE : CALL_ENTRY;
+}
+
 static int resolve_site_at(const struct probe_spec *spec, struct debuginfo *dbg,
 			const struct resolve_opts *o, const struct probe_site *site,
 			struct trace_probe *tp, struct diag *d)
@@ -251,6 +265,8 @@ static int resolve_site_at(const struct probe_spec *spec, struct debuginfo *dbg,
 	tp->ret_at_sp = site->ret_at_sp;
 	tp->offset = site->offset;
 	tp->is_return = site->is_return;
+	tp->call = call_role_of(spec, site);
+	tp->goroutines = site->lang == DW_LANG_Go;
 	for (size_t i = 0; i < spec->nr_args && !ret; i++)
 		ret = resolve_arg(&rc, &spec->args[i]);
 	rctx_release(&rc);

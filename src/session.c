@@ -207,6 +207,27 @@ static void add_ret0_field(struct trace_probe *tp)
 }
 
 /*
+ * Durations: every probe point of an event with a FUNC entry or FUNC%return point gets the
+ * fields that pair calls (the kernel wants the same fields in all points of an event), and
+ * the Go ones when a point of it is in Go code.
+ */
+static void add_call_fields(struct trace_probe *tps, size_t nr)
+{
+	for (size_t i = 0; i < nr; i++) {
+		bool call = false, go = false;
+
+		for (size_t k = 0; k < nr; k++) {
+			if (strcmp(tps[k].event, tps[i].event) || tps[k].call == CALL_NONE)
+				continue;
+			call = true;
+			go |= tps[k].goroutines;
+		}
+		if (call)
+			decode_add_call_fields(&tps[i], go);
+	}
+}
+
+/*
  * Add probes to uprobe_events in the session's group, teach the decoder, set the filter.
  * Enabling is separate (trace_run enables everything once the stream runs).
  */
@@ -218,6 +239,7 @@ static int session_add_tps(struct session *s, struct trace_probe *tps, size_t nr
 
 	for (size_t i = 0; i < nr && s->o->stack; i++)
 		add_ret0_field(&tps[i]);
+	add_call_fields(tps, nr);
 	ret = tracing_add(s->t, tps, nr, d);
 	if (ret < 0)
 		return ret;

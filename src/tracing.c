@@ -319,6 +319,27 @@ out:
 	return found;
 }
 
+int tracing_saved_tgid(int tid)
+{
+	char *text = tracefs_instance_file_read(NULL, "saved_tgids", NULL);
+	int tgid = 0;
+	char key[24];
+	int n;
+
+	if (!text)
+		return 0;
+	/* "<pid> <tgid>" lines */
+	n = snprintf(key, sizeof(key), "%d ", tid);
+	for (char *l = text; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		if (!strncmp(l, key, n)) {
+			tgid = atoi(l + n);
+			break;
+		}
+	}
+	free(text);
+	return tgid;
+}
+
 /*
  * tracing_error_text() - the kernel's reason for the last rejected write, from error_log of
  * @inst (NULL: top level): "trace_uprobe: error: Unknown type is specified at 'b=%si:u99'"
@@ -613,6 +634,12 @@ struct tracing *tracing_new(unsigned long buffer_kb, bool keep, struct diag *d)
 	tracefs_trace_off(t->inst);
 	if (tracefs_instance_file_write(t->inst, "trace_clock", "mono") < 0)
 		pr_warn("cannot set trace_clock mono: %s", strerror(errno));
+	/*
+	 * The process of each task that had an event goes to saved_tgids: a thread that exits
+	 * before its events are decoded is no longer in /proc (tracing_saved_tgid())
+	 */
+	if (tracefs_instance_file_write(t->inst, "options/record-tgid", "1") < 0)
+		pr_debug("cannot set options/record-tgid: %s", strerror(errno));
 	if (buffer_kb) {
 		char kb[32];
 

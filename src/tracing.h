@@ -69,6 +69,14 @@ char *tracing_header_page(int *size);
  */
 bool tracing_saved_comm(int tid, char *comm, size_t size);
 
+/**
+ * tracing_saved_tgid() - the process the kernel recorded for task @tid (saved_tgids, filled
+ * while a session's instance has options/record-tgid set)
+ * @tid: the task, which may have exited
+ * Return: its tgid, or 0 when the kernel does not know it.
+ */
+int tracing_saved_tgid(int tid);
+
 /*
  * A trace session in tracefs: the uprobe group and the instance that share the name
  * upfront_<pid of this process> (the man page's "private tracefs instance"). The pid in the

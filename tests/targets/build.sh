@@ -152,6 +152,12 @@ if wants go/ && need "$GO"; then
 		build "$out/go/churn" "$gosrc/go.mod $gosrc/main.go" \
 			sh -c 'cd "$1" && exec "$2" build -o "$3" .' sh "$gosrc" "$GO" "$out/go/churn"
 	fi
+	# calls: durations per goroutine (goroutines moving between threads, stacks that grow)
+	gosrc=$src/go/calls
+	if [ -e "$gosrc/go.mod" ]; then
+		build "$out/go/calls" "$gosrc/go.mod $gosrc/main.go" \
+			sh -c 'cd "$1" && exec "$2" build -o "$3" .' sh "$gosrc" "$GO" "$out/go/calls"
+	fi
 	# dnsfwd: the DNS forwarder of the README's examples (a miekg/dns look-alike in dns/)
 	gosrc=$src/go/dnsfwd
 	if [ -e "$gosrc/go.mod" ]; then

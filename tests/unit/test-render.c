@@ -108,9 +108,80 @@ static void test_time(void)
 	strbuf_release(&sb);
 }
 
+static void test_durations(void)
+{
+	static const struct {
+		uint64_t ns;
+		const char *text, *json;
+	} cases[] = {
+		{ 0, "0ns", "0" },
+		{ 850, "850ns", "0.00000085" },
+		{ 999, "999ns", "0.000000999" },
+		{ 1000, "1us", "0.000001" },
+		{ 12500, "12.5us", "0.0000125" },
+		{ 12345, "12.345us", "0.000012345" },
+		{ 999999, "1ms", "0.000999999" },
+		{ 999499, "999.499us", "0.000999499" },
+		{ 999999600, "1s", "0.9999996" },
+		{ 3250000, "3.25ms", "0.00325" },
+		{ 1500000000, "1.5s", "1.5" },
+		{ 2000000000, "2s", "2" },
+		{ 3600000000123ULL, "3600s", "3600.000000123" },
+	};
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		strbuf_reset(&sb);
+		render_duration(&sb, cases[i].ns);
+		TEST_STREQ(strbuf_cstr(&sb), cases[i].text);
+		strbuf_reset(&sb);
+		render_seconds(&sb, cases[i].ns);
+		TEST_STREQ(strbuf_cstr(&sb), cases[i].json);
+	}
+	strbuf_release(&sb);
+}
+
+/* a paired return event in text and JSON; an event without a duration has no key */
+static void test_duration_lines(void)
+{
+	struct value v = { .name = "retval", .kind = VK_SIGNED, .num.s = 3 };
+	struct event ev = {
+		.ts = 1000012500, .cpu = 1, .pid = 42, .tid = 43, .comm = "calls",
+		.probe = "walk__return", .vals = &v, .nr_vals = 1, .duration_ns = 12500,
+	};
+	struct render r;
+
+	memset(&r, 0, sizeof(r));
+	strbuf_init(&r.out);
+	r.t0 = 1000000000;
+	r.fd = -1;
+	TEST_EQ(render_text_ops.event(&r, &ev), 0);
+	TEST_STREQ(strbuf_cstr(&r.out), "0.000013 calls/42 walk__return retval=3 duration=12.5us\n");
+	strbuf_reset(&r.out);
+	TEST_EQ(render_json_ops.open(&r), 0);
+	TEST_EQ(render_json_ops.event(&r, &ev), 0);
+	TEST_STREQ(strbuf_cstr(&r.out),
+		   "{\"time\":0.000013,\"cpu\":1,\"pid\":42,\"tid\":43,\"comm\":\"calls\","
+		   "\"probe\":\"walk__return\",\"args\":{\"retval\":3},\"duration\":0.0000125}\n");
+	strbuf_reset(&r.out);
+	ev.duration_ns = -1;
+	ev.probe = "walk";
+	ev.nr_vals = 0;
+	TEST_EQ(render_json_ops.event(&r, &ev), 0);
+	TEST_STREQ(strbuf_cstr(&r.out),
+		   "{\"time\":0.000013,\"cpu\":1,\"pid\":42,\"tid\":43,\"comm\":\"calls\","
+		   "\"probe\":\"walk\",\"args\":{}}\n");
+	strbuf_reset(&r.out);
+	TEST_EQ(render_text_ops.event(&r, &ev), 0);
+	TEST_STREQ(strbuf_cstr(&r.out), "0.000013 calls/42 walk\n");
+	strbuf_release(&r.out);
+}
+
 int main(void)
 {
 	test_flush_lines();
 	test_time();
+	test_durations();
+	test_duration_lines();
 	return TEST_DONE();
 }

@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// calls - Go target for durations (tests/e2e/durations.sh): goroutines that move between
+// threads inside the probed function, and recursion that grows (moves) the goroutine's stack.
+//
+//	calls work G N    G goroutines, N calls each of work(id, ms) (id = g*1000 + call, ms =
+//	                  g + 1): it yields (runtime.Gosched) and sleeps ms three times, so the
+//	                  goroutine comes back on any thread; returns id
+//	calls deep G N    G goroutines, each deep(g, N): N+1 nested calls with 2 KiB frames (the
+//	                  8 KiB stack a goroutine starts with is copied several times); deep(id, n)
+//	                  returns id*1000 + n
+//	calls panics N    N times rec(i, 3): rec(i, 0) panics, rec(i, 2) recovers (rec(i, 1)
+//	                  and rec(i, 0) never return)
+package main
+
+import (
+	"fmt"
+	"os"
+	"runtime"
+	"strconv"
+	"sync"
+	"time"
+)
+
+var sink int
+
+//go:noinline
+func work(id int, ms int) int {
+	for i := 0; i < 3; i++ {
+		runtime.Gosched()
+		time.Sleep(time.Duration(ms) * time.Millisecond)
+	}
+	return id
+}
+
+//go:noinline
+func deep(id, n int) int {
+	var buf [2048]byte
+	buf[n%len(buf)] = byte(n)
+	if n > 0 {
+		sink += deep(id, n-1) + int(buf[(n*7)%len(buf)])
+	}
+	return id*1000 + n
+}
+
+// rec(i, n) returns i*1000 + n: rec(i, 0) panics, rec(i, 1) is unwound without returning,
+// rec(i, 2) recovers and returns, rec(i, 3) returns as usual.
+//
+//go:noinline
+func rec(i, n int) (r int) {
+	if n == 0 {
+		panic(fmt.Sprintf("rec %d", i))
+	}
+	if n == 2 {
+		defer func() {
+			if recover() != nil {
+				r = i*1000 + n
+			}
+		}()
+	}
+	sink += rec(i, n-1)
+	return i*1000 + n
+}
+
+func main() {
+	if len(os.Args) < 3 {
+		fmt.Fprintln(os.Stderr, "usage: calls work|deep G N | calls panics N")
+		os.Exit(2)
+	}
+	runtime.GOMAXPROCS(4)
+	a, _ := strconv.Atoi(os.Args[2])
+	b := 1
+	if len(os.Args) > 3 {
+		b, _ = strconv.Atoi(os.Args[3])
+	}
+	var wg sync.WaitGroup
+	switch os.Args[1] {
+	case "work":
+		for g := 0; g < a; g++ {
+			wg.Add(1)
+			go func(g int) {
+				defer wg.Done()
+				for j := 0; j < b; j++ {
+					sink += work(g*1000+j, g+1)
+				}
+			}(g)
+		}
+	case "deep":
+		for g := 0; g < a; g++ {
+			wg.Add(1)
+			go func(g int) {
+				defer wg.Done()
+				sink += deep(g, b)
+			}(g)
+		}
+	case "panics":
+		for i := 0; i < a; i++ {
+			sink += rec(i, 3)
+		}
+	default:
+		fmt.Fprintln(os.Stderr, "usage: calls work|deep G N | calls panics N")
+		os.Exit(2)
+	}
+	wg.Wait()
+	fmt.Fprintln(os.Stderr, "calls:", os.Args[1], "done", sink)
+}
