@@ -16,6 +16,7 @@
 #include "dwarf-index.h"
 #include "elfinfo.h"
 #include "log.h"
+#include "remote.h"
 #include "symtab.h"
 #include "type-index.h"
 
@@ -283,7 +284,9 @@ Dwarf *debuginfo_dwarf(struct debuginfo *dbg, Dwarf_Addr *bias)
 	if (!dbg->dwarf_tried) {
 		dbg->dwarf_tried = true;
 		inflate_debug_sections(dbg->elf);
+		remote_watch(dbg->dwfl, dbg->base);	/* a debuginfod download's progress */
 		dbg->dw = dwfl_module_getdwarf(dbg->mod, &dbg->bias);
+		remote_watch_end();
 		if (dbg->dw) {
 			const char *mainfile, *debugfile;
 
@@ -333,6 +336,7 @@ int debuginfo_require_dwarf(struct debuginfo *dbg, struct diag *d)
 	} else {
 		strbuf_addf(&looked, ", /usr/lib/debug%s.debug", dbg->path);
 	}
+	remote_explain(dbg->build_id, &looked);	/* DEBUGINFOD_URLS: the servers' answer */
 	diag_error(d, SPAN_NONE, "no debug information in %s (looked in: %s)", dbg->base,
 		   looked.buf);
 	diag_hint(d, "install the binary's -dbg/-dbgsym package or rebuild it with -g");

@@ -14,6 +14,7 @@
 #include "funcs.h"
 #include "lines.h"
 #include "log.h"
+#include "remote.h"
 
 /*
  * A "run" is a maximal stretch of consecutive line-table rows (in address order, inside one
@@ -857,22 +858,32 @@ static void source_release(struct source *src)
 	free(src->line);
 }
 
-static int source_read(const char *path, struct source *src, struct diag *d)
+/* source_read() - @path, or when it is not on disk the copy a debuginfod server has of the
+ * source of @build_id (remote.h) */
+static int source_read(const char *path, const char *build_id, struct source *src,
+		       struct diag *d)
 {
+	struct strbuf why = STRBUF_INIT;
 	size_t alloc = 0, len = 0;
-	char buf[65536];
+	char buf[65536], *local = NULL;
 	FILE *f;
 	char *p;
 
 	memset(src, 0, sizeof(*src));
 	f = fopen(path, "r");
+	if (!f && errno == ENOENT && !remote_find_source(build_id, path, &local, &why))
+		f = fopen(local, "r");
+	free(local);
 	if (!f) {
 		int err = errno;
 
 		diag_error(d, SPAN_NONE, "cannot read the source file: %s", strerror(err));
-		diag_hint(d, "looked at %s (the path the debug information gives)", path);
+		diag_hint(d, "looked at %s (the path the debug information gives)%s%s", path,
+			  why.len ? ", " : "", why.buf ? why.buf : "");
+		strbuf_release(&why);
 		return -err;
 	}
+	strbuf_release(&why);
 	for (;;) {
 		size_t n = fread(buf, 1, sizeof(buf), f);
 
@@ -948,13 +959,13 @@ static long runs_max_line(const struct runs *rs)
  * show() - lines [@first, @last] of @path, numbered (@line - @origin) where @rs has code;
  * @last < 0: through the last line with code plus TRAILING_LINES
  */
-static int show(const char *header_name, const char *path, long origin, long first, long last,
-		const struct runs *rs, struct strbuf *out, struct diag *d)
+static int show(struct debuginfo *dbg, const char *header_name, const char *path, long origin,
+		long first, long last, const struct runs *rs, struct strbuf *out, struct diag *d)
 {
 	struct source src;
 	int ret;
 
-	ret = source_read(path, &src, d);
+	ret = source_read(path, debuginfo_build_id(dbg), &src, d);
 	if (ret)
 		return ret;
 	if (last < 0)
@@ -1027,9 +1038,10 @@ static int show_func(struct debuginfo *dbg, const char *name, bool has_range, lo
 		func_runs(&funcs[i].die, f2, l2, &rs);
 	}
 	if (has_range)
-		ret = show(name, path, decl_line, decl_line + rstart, decl_line + rend, &rs, out, d);
+		ret = show(dbg, name, path, decl_line, decl_line + rstart, decl_line + rend, &rs,
+			   out, d);
 	else
-		ret = show(name, path, decl_line, decl_line, -1, &rs, out, d);
+		ret = show(dbg, name, path, decl_line, decl_line, -1, &rs, out, d);
 	free(path);
 	free(rs.v);
 	funcs_free(funcs, nfuncs);
@@ -1069,7 +1081,7 @@ static int show_file(struct debuginfo *dbg, const char *file, bool has_range, lo
 		start = 1;
 		end = LONG_MAX;
 	}
-	ret = show(NULL, names.v[0], 0, start, end, &rs, out, d);
+	ret = show(dbg, NULL, names.v[0], 0, start, end, &rs, out, d);
 	name_set_free(&names);
 	free(rs.v);
 	return ret;
@@ -1094,6 +1106,9 @@ int lines_show(struct debuginfo *dbg, const char *place, struct strbuf *out, str
 	}
 	if (!len)
 		return diag_error(d, SPAN_NONE, "-L wants FUNC[:RANGE] or SRCFILE[:RANGE]");
+	ret = debuginfo_require_dwarf(dbg, d);	/* the places looked in, debuginfod's answer */
+	if (ret)
+		return ret;
 	name = xstrndup(place, len);
 	if (looks_like_file(name, len)) {
 		ret = show_file(dbg, name, has_range, start, end, out, d);

@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* remote.c - debuginfo and sources from debuginfod servers (DEBUGINFOD_URLS, libdebuginfod) */
+#include <elfutils/debuginfod.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define LOG_DOMAIN "remote"
+#include "log.h"
+#include "remote.h"
+
+bool remote_enabled(void)
+{
+	const char *urls = getenv("DEBUGINFOD_URLS");
+
+	return urls && urls[strspn(urls, " \t")];
+}
+
+/* ---- progress on a terminal ---- */
+
+/*
+ * One download at a time (libdwfl fetches synchronously on the thread that asked): the
+ * line being shown. Redrawn at most every 100 ms; cleared by remote_watch_end().
+ */
+static struct {
+	char what[256];
+	bool shown;
+	struct timespec last;
+} progress;
+
+static double since(const struct timespec *t)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - t->tv_sec) + (now.tv_nsec - t->tv_nsec) / 1e9;
+}
+
+/* debuginfod_progressfn_t: @a bytes so far of @b (0 or less: unknown); 0 goes on */
+static int show_progress(debuginfod_client *c, long a, long b)
+{
+	const char *url = debuginfod_get_url(c);
+
+	if (progress.shown && since(&progress.last) < 0.1)
+		return 0;
+	clock_gettime(CLOCK_MONOTONIC, &progress.last);
+	if (!url || !*url)
+		url = getenv("DEBUGINFOD_URLS");
+	fprintf(stderr, "\r\033[Kupfront: downloading %s from %s: %ld KB", progress.what,
+		url ? url : "debuginfod", a / 1024);
+	if (b > 0)
+		fprintf(stderr, " of %ld KB", b / 1024);
+	fflush(stderr);
+	progress.shown = true;
+	return 0;
+}
+
+void remote_watch(Dwfl *dwfl, const char *what)
+{
+	debuginfod_client *c;
+
+	if (!remote_enabled() || !isatty(STDERR_FILENO))
+		return;
+	c = dwfl_get_debuginfod_client(dwfl);
+	if (!c)
+		return;
+	snprintf(progress.what, sizeof(progress.what), "debuginfo of %s", what);
+	debuginfod_set_progressfn(c, show_progress);
+}
+
+void remote_watch_end(void)
+{
+	if (progress.shown)
+		fputs("\r\033[K", stderr);
+	progress.shown = false;
+}
+
+/* ---- asking the servers ourselves ---- */
+
+/* describe() - a libdebuginfod result as words: "not found", "cannot connect: ..." */
+static void describe(int err, struct strbuf *out)
+{
+	switch (-err) {
+	case ENOENT:
+		strbuf_addstr(out, "not found");
+		break;
+	case ECONNREFUSED:
+	case EHOSTUNREACH:
+	case ENETUNREACH:
+		strbuf_addf(out, "cannot connect: %s", strerror(-err));
+		break;
+	case ETIME:
+	case ETIMEDOUT:
+		strbuf_addstr(out, "timed out (DEBUGINFOD_TIMEOUT)");
+		break;
+	default:
+		strbuf_addstr(out, strerror(-err));
+	}
+}
+
+static void add_servers(struct strbuf *out)
+{
+	const char *urls = getenv("DEBUGINFOD_URLS");
+
+	strbuf_addf(out, "debuginfod %s", urls ? urls : "");
+	while (out->len && (out->buf[out->len - 1] == ' ' || out->buf[out->len - 1] == '\t'))
+		out->buf[--out->len] = '\0';
+}
+
+void remote_explain(const char *build_id, struct strbuf *looked)
+{
+	debuginfod_client *c;
+	char *path = NULL;
+	int fd;
+
+	if (!build_id || !remote_enabled())
+		return;
+	c = debuginfod_begin();
+	if (!c)
+		return;
+	/* a repeated 404 comes from the client's cache of misses, not the network */
+	fd = debuginfod_find_debuginfo(c, (const unsigned char *)build_id, 0, &path);
+	strbuf_addstr(looked, ", ");
+	add_servers(looked);
+	strbuf_addstr(looked, " (");
+	if (fd >= 0) {
+		/* found now: the server was down or still scanning when libdwfl asked */
+		strbuf_addstr(looked, "has it now; run again");
+		close(fd);
+	} else {
+		describe(fd, looked);
+	}
+	strbuf_addch(looked, ')');
+	free(path);
+	debuginfod_end(c);
+}
+
+int remote_find_source(const char *build_id, const char *path, char **local, struct strbuf *why)
+{
+	debuginfod_client *c;
+	int fd;
+
+	*local = NULL;
+	if (!remote_enabled() || !build_id)
+		return -ENOSYS;
+	c = debuginfod_begin();
+	if (!c)
+		return -ENOMEM;
+	if (isatty(STDERR_FILENO)) {
+		snprintf(progress.what, sizeof(progress.what), "%s", path);
+		debuginfod_set_progressfn(c, show_progress);
+	}
+	fd = debuginfod_find_source(c, (const unsigned char *)build_id, 0, path, local);
+	remote_watch_end();
+	if (fd < 0 && why) {
+		add_servers(why);
+		strbuf_addstr(why, ": ");
+		describe(fd, why);
+	}
+	if (fd >= 0) {
+		close(fd);
+		pr_info("source %s from %s", path, *local);
+	}
+	debuginfod_end(c);
+	return fd < 0 ? fd : 0;
+}
