@@ -4,6 +4,8 @@
 #include <elfutils/libdwfl.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,7 +23,10 @@
 #include "type-index.h"
 
 struct debuginfo {
-	char *path;
+	int fd;			/* the file, opened once: libelf, libdw and the kernel read it */
+	uint64_t size;		/* its size when opened: every offset is checked against it */
+	char *path;		/* its absolute path, from the descriptor (what -D, -a print) */
+	char *kpath;		/* /proc/<pid>/fd/<fd>: the same file for the kernel, while we live */
 	char *base;
 	char *build_id;
 	Dwfl *dwfl;
@@ -52,73 +57,142 @@ static const Dwfl_Callbacks dwfl_callbacks = {
 	.debuginfo_path = &debuginfo_search_path,
 };
 
+/* @s escaped for a message: a path may hold any byte but '/' and NUL */
+static char *shown(const char *s)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	escape_untrusted(&sb, s, strlen(s));
+	return strbuf_detach(&sb);
+}
+
+static const char *file_kind(mode_t mode)
+{
+	return S_ISDIR(mode) ? "a directory" : S_ISFIFO(mode) ? "a FIFO" :
+	       S_ISCHR(mode) ? "a character device" : S_ISBLK(mode) ? "a block device" :
+	       S_ISSOCK(mode) ? "a socket" : "not a regular file";
+}
+
+/*
+ * open_regular() - @path opened for reading, when it is a regular file. A special file is
+ * not opened (a FIFO would block, a device could act on it); O_NONBLOCK and fstat() catch
+ * one swapped in after stat().
+ * Return: the descriptor with @st filled, or a negative errno with @d filled.
+ */
+static int open_regular(const char *path, struct stat *st, struct diag *d)
+{
+	char *name = shown(path);
+	int fd = -1, err;
+
+	if (stat(path, st) < 0) {
+		err = errno;
+		if (err == ENOENT || err == ENOTDIR)
+			diag_error(d, SPAN_NONE, "no such binary '%s'", name);
+		else
+			diag_error(d, SPAN_NONE, "cannot open %s: %s", name, strerror(err));
+		goto out;
+	}
+	if (!S_ISREG(st->st_mode)) {
+		diag_error(d, SPAN_NONE, "%s is %s, not a binary", name, file_kind(st->st_mode));
+		goto out;
+	}
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0) {
+		diag_fail(d, "cannot open %s: %s", name, strerror(errno));
+	} else if (fstat(fd, st) < 0 || !S_ISREG(st->st_mode)) {
+		diag_error(d, SPAN_NONE, "%s is %s, not a binary", name, file_kind(st->st_mode));
+		close(fd);
+		fd = -1;
+	}
+out:
+	free(name);
+	return fd < 0 ? -EINVAL : fd;
+}
+
+/* the absolute path of the file open at @fd, as the kernel names it; @path's realpath else */
+static char *fd_path(int fd, const char *path)
+{
+	char link[64], buf[PATH_MAX];
+	ssize_t n;
+
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, buf, sizeof(buf) - 1);
+	if (n > 0 && buf[0] == '/') {
+		buf[n] = '\0';
+		return xstrdup(buf);
+	}
+	return realpath(path, NULL) ?: xstrdup(path);
+}
+
+/* libdwfl reads the ELF from a duplicate of our descriptor (it closes what it is given) */
+static int report_elf(struct debuginfo *dbg, struct diag *d)
+{
+	int fd = fcntl(dbg->fd, F_DUPFD_CLOEXEC, 0);
+	Dwarf_Addr b;
+
+	if (fd < 0)
+		return diag_fail(d, "cannot duplicate a descriptor: %s", strerror(errno));
+	dbg->dwfl = dwfl_begin(&dwfl_callbacks);
+	if (!dbg->dwfl) {
+		close(fd);
+		return diag_fail(d, "libdwfl: %s", dwfl_errmsg(-1));
+	}
+	dwfl_report_begin(dbg->dwfl);
+	/* base 0, add_p_vaddr: a PIE's DWARF addresses stay the file's own virtual addresses;
+	 * the path only tells libdwfl where .gnu_debuglink files are */
+	dbg->mod = dwfl_report_elf(dbg->dwfl, dbg->base, dbg->path, fd, 0, true);
+	dwfl_report_end(dbg->dwfl, NULL, NULL);
+	if (!dbg->mod)
+		close(fd);
+	dbg->elf = dbg->mod ? dwfl_module_getelf(dbg->mod, &b) : NULL;
+	if (!dbg->elf || b != 0) {
+		char *name = shown(dbg->path);
+
+		diag_error(d, SPAN_NONE, "cannot read ELF %s: %s", name, dwfl_errmsg(-1));
+		free(name);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 struct debuginfo *debuginfo_open(const char *path, struct diag *d)
 {
 	struct strbuf looked = STRBUF_INIT;
-	struct debuginfo *dbg;
+	struct debuginfo *dbg = NULL;
 	const unsigned char *bits;
 	GElf_Addr bid_vaddr;
-	GElf_Ehdr ehdr;
-	char magic[4];
-	char *real;
+	char *found, *name;
+	struct stat st;
 	int fd, n;
 
-	real = elfinfo_find_binary(path, &looked);
-	if (!real) {
-		diag_error(d, SPAN_NONE, "no such binary '%s'", path);
+	found = elfinfo_find_binary(path, &looked);
+	if (!found) {
+		name = shown(path);
+		diag_error(d, SPAN_NONE, "no such binary '%s'", name);
 		if (looked.len && strcmp(looked.buf, path))
 			diag_hint(d, "looked in: %s", looked.buf);
 		strbuf_release(&looked);
+		free(name);
 		return NULL;
 	}
 	strbuf_release(&looked);
-	fd = open(real, O_RDONLY | O_CLOEXEC);
+	fd = open_regular(found, &st, d);
 	if (fd < 0) {
-		diag_fail(d, "cannot open %s: %s", real, strerror(errno));
-		free(real);
+		free(found);
 		return NULL;
 	}
-	n = read(fd, magic, sizeof(magic));
-	close(fd);
-	if (n != sizeof(magic) || memcmp(magic, ELFMAG, SELFMAG)) {
-		diag_error(d, SPAN_NONE, "%s is not an ELF binary", real);
-		free(real);
-		return NULL;
-	}
-
 	dbg = xcalloc(1, sizeof(*dbg));
-	dbg->path = real;
-	dbg->base = xstrdup(strrchr(real, '/') ? strrchr(real, '/') + 1 : real);
-	dbg->dwfl = dwfl_begin(&dwfl_callbacks);
-	if (!dbg->dwfl) {
-		diag_fail(d, "libdwfl: %s", dwfl_errmsg(-1));
+	dbg->fd = fd;
+	dbg->size = st.st_size;
+	dbg->path = fd_path(fd, found);
+	free(found);
+	dbg->base = xstrdup(strrchr(dbg->path, '/') ? strrchr(dbg->path, '/') + 1 : dbg->path);
+	dbg->kpath = xasprintf("/proc/%d/fd/%d", (int)getpid(), fd);
+	name = shown(dbg->path);
+	n = elfinfo_check(fd, dbg->size, name, d);
+	free(name);
+	if (n < 0 || report_elf(dbg, d) < 0)
 		goto err;
-	}
-	dwfl_report_begin(dbg->dwfl);
-	/* base 0, add_p_vaddr: a PIE's DWARF addresses stay the file's own virtual addresses */
-	dbg->mod = dwfl_report_elf(dbg->dwfl, dbg->base, real, -1, 0, true);
-	dwfl_report_end(dbg->dwfl, NULL, NULL);
-	if (!dbg->mod) {
-		diag_error(d, SPAN_NONE, "cannot read ELF %s: %s", real, dwfl_errmsg(-1));
-		goto err;
-	}
-	{
-		Dwarf_Addr b;
-
-		dbg->elf = dwfl_module_getelf(dbg->mod, &b);
-		if (!dbg->elf || b != 0) {
-			diag_error(d, SPAN_NONE, "cannot read ELF %s: %s", real, dwfl_errmsg(-1));
-			goto err;
-		}
-	}
-	if (!gelf_getehdr(dbg->elf, &ehdr)) {
-		diag_error(d, SPAN_NONE, "%s: %s", real, elf_errmsg(-1));
-		goto err;
-	}
-	if (ehdr.e_type != ET_EXEC && ehdr.e_type != ET_DYN) {
-		diag_error(d, SPAN_NONE, "%s is not an executable or shared library", real);
-		goto err;
-	}
 	n = dwfl_module_build_id(dbg->mod, &bits, &bid_vaddr);
 	if (n > 0) {
 		struct strbuf sb = STRBUF_INIT;
@@ -127,8 +201,7 @@ struct debuginfo *debuginfo_open(const char *path, struct diag *d)
 			strbuf_addf(&sb, "%02x", bits[i]);
 		dbg->build_id = strbuf_detach(&sb);
 	}
-	pr_debug("opened %s build-id %s %s", real, dbg->build_id ?: "-",
-		 ehdr.e_type == ET_DYN ? "ET_DYN" : "ET_EXEC");
+	pr_debug("opened %s as %s, build-id %s", dbg->path, dbg->kpath, dbg->build_id ?: "-");
 	return dbg;
 err:
 	debuginfo_free(dbg);
@@ -144,7 +217,10 @@ void debuginfo_free(struct debuginfo *dbg)
 	type_index_free(dbg->types);
 	if (dbg->dwfl)
 		dwfl_end(dbg->dwfl);
+	if (dbg->fd >= 0)
+		close(dbg->fd);
 	free(dbg->path);
+	free(dbg->kpath);
 	free(dbg->base);
 	free(dbg->build_id);
 	free(dbg);
@@ -153,6 +229,31 @@ void debuginfo_free(struct debuginfo *dbg)
 const char *debuginfo_path(const struct debuginfo *dbg)
 {
 	return dbg->path;
+}
+
+const char *debuginfo_kernel_path(const struct debuginfo *dbg)
+{
+	return dbg->kpath;
+}
+
+int debuginfo_fd(const struct debuginfo *dbg)
+{
+	return dbg->fd;
+}
+
+int debuginfo_same_file(const struct debuginfo *dbg, struct diag *d)
+{
+	struct stat now, mine;
+	char *name;
+
+	if (fstat(dbg->fd, &mine) == 0 && stat(dbg->path, &now) == 0 &&
+	    now.st_dev == mine.st_dev && now.st_ino == mine.st_ino)
+		return 0;
+	name = shown(dbg->path);
+	diag_error(d, SPAN_NONE, "%s is no longer the file upfront read (replaced or removed "
+		   "meanwhile)", name);
+	free(name);
+	return -ESTALE;
 }
 
 const char *debuginfo_build_id(const struct debuginfo *dbg)
@@ -347,7 +448,8 @@ int debuginfo_require_dwarf(struct debuginfo *dbg, struct diag *d)
 int debuginfo_vaddr_to_offset(struct debuginfo *dbg, uint64_t vaddr, uint64_t *offset,
 			      struct diag *d)
 {
-	if (!elfinfo_vaddr_to_offset(dbg->elf, vaddr, true, offset))
+	/* elfinfo_check() saw every PT_LOAD inside the file: checked again, it costs nothing */
+	if (!elfinfo_vaddr_to_offset(dbg->elf, vaddr, true, offset) && *offset < dbg->size)
 		return 0;
 	diag_error(d, SPAN_NONE, "address %#lx is not in an executable segment of %s",
 		   (unsigned long)vaddr, dbg->base);

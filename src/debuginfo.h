@@ -18,11 +18,16 @@ struct type_index;
 
 /**
  * debuginfo_open() - open a binary's symbols and DWARF
- * @path: executable or library, as given with -x: a path, or a soname / bare name
- *        resolved like the dynamic linker would (ld.so.cache, standard dirs) and then $PATH
- * @d: filled in on failure ("no such binary", not ELF)
+ * @path: executable or library, as given with -x: a path (/proc/PID/exe for -p), or a
+ *        soname / bare name resolved like the dynamic linker would (ld.so.cache, standard
+ *        dirs) and then $PATH, never in the current directory (elfinfo_find_binary())
+ * @d: filled in on failure ("no such binary", "X is a directory, not a binary", not ELF,
+ *     "X is ELF for i386, upfront probes x86-64 only", a segment past the end of the file)
  * Return: a handle for debuginfo_free(), or NULL; DIEs found through it stay valid until then.
  *
+ * The file is opened once, checked (elfinfo_check()) and read through that descriptor only,
+ * which stays open until debuginfo_free(): the kernel is given the same file through
+ * debuginfo_kernel_path(), whatever the path names by then.
  * A binary without DWARF opens fine (symbols only); debuginfo_require_dwarf() reports it.
  * Separate debuginfo is found by build-id and .gnu_debuglink under /usr/lib/debug.
  */
@@ -34,9 +39,29 @@ struct debuginfo *debuginfo_open(const char *path, struct diag *d);
 void debuginfo_free(struct debuginfo *dbg);
 
 /**
- * debuginfo_path() - the binary's absolute, canonical path (what the kernel is given)
+ * debuginfo_path() - the binary's absolute, canonical path, as the kernel names the file
+ * upfront opened (what -D and -a print; it may hold any byte, see fetcharg_path_check())
  */
 const char *debuginfo_path(const struct debuginfo *dbg);
+
+/**
+ * debuginfo_kernel_path() - "/proc/<pid>/fd/<n>": a path naming the very file upfront opened
+ * and checked, for uprobe_events while upfront runs (the kernel resolves it to the inode at
+ * the write; a file swapped in at debuginfo_path() later is not probed)
+ */
+const char *debuginfo_kernel_path(const struct debuginfo *dbg);
+
+/**
+ * debuginfo_fd() - the descriptor of the file upfront opened (owned by @dbg, close-on-exec)
+ */
+int debuginfo_fd(const struct debuginfo *dbg);
+
+/**
+ * debuginfo_same_file() - whether debuginfo_path() still names the file upfront opened
+ * (-a gives the kernel the path: it checks before and after writing)
+ * Return: 0, or -ESTALE with @d filled.
+ */
+int debuginfo_same_file(const struct debuginfo *dbg, struct diag *d);
 
 /**
  * debuginfo_build_id() - the binary's build-id in hex, or NULL
@@ -144,7 +169,8 @@ bool debuginfo_func_extent(struct debuginfo *dbg, uint64_t vaddr, uint64_t *star
 /**
  * debuginfo_vaddr_to_offset() - the file offset the kernel wants for a virtual address,
  * from the PT_LOAD program header containing it (PIE, non-PIE, Go's 0x400000 layout)
- * Return: 0, or -ERANGE with @d filled when no executable segment holds @vaddr.
+ * Return: 0, or -ERANGE with @d filled when no executable segment holds @vaddr (or its
+ * offset is not inside the file).
  */
 int debuginfo_vaddr_to_offset(struct debuginfo *dbg, uint64_t vaddr, uint64_t *offset,
 			      struct diag *d);

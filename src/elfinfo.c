@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* elfinfo.c - finding a binary like the dynamic linker does; ELF segments and offsets */
 #include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -94,10 +96,10 @@ out:
 	return ret;
 }
 
+/* @path when it is a regular file (a search skips directories, FIFOs, devices) */
 static char *try_path(const char *path, struct strbuf *looked)
 {
 	struct stat st;
-	char *rp;
 
 	if (looked) {
 		if (looked->len)
@@ -106,14 +108,14 @@ static char *try_path(const char *path, struct strbuf *looked)
 	}
 	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode))
 		return NULL;
-	rp = realpath(path, NULL);
-	if (!rp)
-		return NULL;
-	pr_debug("%s -> %s", path, rp);
-	return rp;
+	pr_debug("found %s", path);
+	return xstrdup(path);
 }
 
-/* each directory of a ':'-separated list */
+/*
+ * each absolute directory of a ':'-separated list: an empty or relative entry would mean
+ * the current directory, where a root user may be working among files of others
+ */
 static char *try_dirs(const char *list, const char *name, struct strbuf *looked)
 {
 	const char *p = list, *colon;
@@ -123,7 +125,7 @@ static char *try_dirs(const char *list, const char *name, struct strbuf *looked)
 		colon = strchr(p, ':');
 		size_t n = colon ? (size_t)(colon - p) : strlen(p);
 
-		if (n) {
+		if (n && *p == '/') {
 			char *path = xasprintf("%.*s/%s", (int)n, p, name);
 
 			ret = try_path(path, looked);
@@ -134,45 +136,139 @@ static char *try_dirs(const char *list, const char *name, struct strbuf *looked)
 	return ret;
 }
 
+static char *try_ldcache(const char *name, struct strbuf *looked)
+{
+	char *cached = elfinfo_ldcache_lookup(name), *ret = NULL;
+
+	if (cached && *cached == '/')
+		ret = try_path(cached, looked);
+	free(cached);
+	return ret;
+}
+
 char *elfinfo_find_binary(const char *name, struct strbuf *looked)
 {
 	static const char std_dirs[] =
 		"/lib/x86_64-linux-gnu:/usr/lib/x86_64-linux-gnu:/lib64:/usr/lib64:/lib:/usr/lib";
-	char *ret, *cached;
+	char *ret;
 
+	/* a path the user wrote is taken as written; the caller says what it is */
 	if (strchr(name, '/'))
-		return try_path(name, looked);
-	/* perf probe -x takes a file in the current directory; so do we */
-	ret = try_path(name, NULL);
-	if (ret)
-		return ret;
+		return xstrdup(name);
+	/* never the current directory (perf probe -x tries it first): write ./NAME for that */
 	if (strstr(name, ".so")) {
 		ret = try_dirs(getenv("LD_LIBRARY_PATH"), name, looked);
-		if (ret)
-			return ret;
-		cached = elfinfo_ldcache_lookup(name);
-		if (cached) {
-			ret = try_path(cached, looked);
-			free(cached);
-			if (ret)
-				return ret;
-		}
-		ret = try_dirs(std_dirs, name, looked);
+		if (!ret)
+			ret = try_ldcache(name, looked);
+		if (!ret)
+			ret = try_dirs(std_dirs, name, looked);
 		if (ret)
 			return ret;
 	}
 	ret = try_dirs(getenv("PATH") ? getenv("PATH") : "/usr/local/bin:/usr/bin:/bin", name,
 		       looked);
-	if (ret)
-		return ret;
-	if (!strstr(name, ".so")) {
-		cached = elfinfo_ldcache_lookup(name);
-		if (cached) {
-			ret = try_path(cached, looked);
-			free(cached);
-		}
-	}
+	if (!ret && !strstr(name, ".so"))
+		ret = try_ldcache(name, looked);
 	return ret;
+}
+
+/* ---- is it a binary upfront can probe ---- */
+
+static const struct {
+	unsigned int machine;
+	const char *name;
+} machines[] = {
+	{ EM_X86_64, "x86-64" },	{ EM_386, "i386" },		{ EM_ARM, "ARM" },
+	{ EM_AARCH64, "AArch64" },	{ EM_RISCV, "RISC-V" },		{ EM_PPC, "PowerPC" },
+	{ EM_PPC64, "PowerPC64" },	{ EM_S390, "s390" },		{ EM_MIPS, "MIPS" },
+	{ EM_SPARC, "SPARC" },		{ EM_SPARCV9, "SPARC64" },	{ EM_IA_64, "IA-64" },
+	{ EM_68K, "m68k" },		{ EM_SH, "SuperH" },		{ EM_PARISC, "PA-RISC" },
+	{ EM_LOONGARCH, "LoongArch" },	{ EM_BPF, "BPF" },		{ EM_NONE, "no machine" },
+};
+
+static const char *machine_name(unsigned int machine, char *buf, size_t size)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(machines); i++)
+		if (machines[i].machine == machine)
+			return machines[i].name;
+	snprintf(buf, size, "machine %u", machine);
+	return buf;
+}
+
+static bool read_at(int fd, void *buf, size_t len, uint64_t off, uint64_t size)
+{
+	return off <= size && len <= size - off && pread(fd, buf, len, off) == (ssize_t)len;
+}
+
+/* the number of program headers: e_phnum, or section 0's sh_info when it is PN_XNUM */
+static bool phdr_count(int fd, const Elf64_Ehdr *eh, uint64_t size, uint64_t *nr)
+{
+	Elf64_Shdr sh0;
+
+	*nr = eh->e_phnum;
+	if (eh->e_phnum != PN_XNUM)
+		return true;
+	if (!read_at(fd, &sh0, sizeof(sh0), eh->e_shoff, size))
+		return false;
+	*nr = sh0.sh_info;
+	return true;
+}
+
+/* the program headers inside the file, each PT_LOAD's bytes too */
+static int check_phdrs(int fd, const Elf64_Ehdr *eh, uint64_t size, const char *name,
+		       struct diag *d)
+{
+	uint64_t nr;
+	Elf64_Phdr ph;
+
+	if (!phdr_count(fd, eh, size, &nr) || (nr && eh->e_phentsize != sizeof(ph)) ||
+	    eh->e_phoff > size || nr > (size - eh->e_phoff) / sizeof(ph))
+		return diag_error(d, SPAN_NONE, "%s: its program headers are not inside the file "
+				  "(%lu bytes): truncated or corrupt", name, (unsigned long)size);
+	for (uint64_t i = 0; i < nr; i++) {
+		if (!read_at(fd, &ph, sizeof(ph), eh->e_phoff + i * sizeof(ph), size))
+			return diag_fail(d, "%s: cannot read program header %lu", name,
+					 (unsigned long)i);
+		if (ph.p_type != PT_LOAD)
+			continue;
+		if (ph.p_offset > size || ph.p_filesz > size - ph.p_offset)
+			return diag_error(d, SPAN_NONE, "%s: segment %lu (PT_LOAD at file offset "
+					  "%#lx, %#lx bytes) ends past the end of the file (%#lx "
+					  "bytes): truncated or corrupt", name, (unsigned long)i,
+					  (unsigned long)ph.p_offset, (unsigned long)ph.p_filesz,
+					  (unsigned long)size);
+	}
+	return 0;
+}
+
+int elfinfo_check(int fd, uint64_t size, const char *name, struct diag *d)
+{
+	unsigned char *id;
+	Elf64_Ehdr eh;
+	uint16_t machine;
+	char buf[32];
+	bool big;
+
+	if (!read_at(fd, &eh, EI_NIDENT, 0, size) || memcmp(eh.e_ident, ELFMAG, SELFMAG))
+		return diag_error(d, SPAN_NONE, "%s is not an ELF binary", name);
+	id = eh.e_ident;
+	big = id[EI_DATA] == ELFDATA2MSB;
+	if (!read_at(fd, &machine, sizeof(machine), offsetof(Elf64_Ehdr, e_machine), size))
+		return diag_error(d, SPAN_NONE, "%s: its ELF header is cut short: truncated", name);
+	machine = big ? (uint16_t)(machine >> 8 | machine << 8) : machine;
+	if (machine != EM_X86_64 || id[EI_CLASS] != ELFCLASS64 || id[EI_DATA] != ELFDATA2LSB)
+		return diag_error(d, SPAN_NONE, "%s is ELF for %s%s, upfront probes x86-64 only",
+				  name, machine == EM_X86_64 && id[EI_CLASS] == ELFCLASS32 ? "x32" :
+				  machine_name(machine, buf, sizeof(buf)),
+				  big ? " (big-endian)" : id[EI_DATA] != ELFDATA2LSB ?
+				  " (unknown byte order)" : "");
+	if (!read_at(fd, &eh, sizeof(eh), 0, size))
+		return diag_error(d, SPAN_NONE, "%s: its ELF header is cut short: truncated", name);
+	if (eh.e_type != ET_EXEC && eh.e_type != ET_DYN)
+		return diag_error(d, SPAN_NONE, "%s is not an executable or shared library (ELF "
+				  "type %s)", name, eh.e_type == ET_REL ? "relocatable, a .o" :
+				  eh.e_type == ET_CORE ? "core dump" : "unknown");
+	return check_phdrs(fd, &eh, size, name, d);
 }
 
 int elfinfo_vaddr_to_offset(Elf *elf, uint64_t vaddr, bool exec_only, uint64_t *offset)

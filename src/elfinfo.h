@@ -7,15 +7,18 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "diag.h"
 #include "util.h"
 
 /**
- * elfinfo_find_binary() - the canonical path of the binary -x names
- * @name: a path (has a '/'), a file in the current directory, a soname or library file name
- *        (LD_LIBRARY_PATH, /etc/ld.so.cache, the standard directories) or an executable's
- *        name ($PATH)
+ * elfinfo_find_binary() - the file -x names
+ * @name: a path (has a '/': returned as is, whatever it is), else a soname or library file
+ *        name (LD_LIBRARY_PATH, /etc/ld.so.cache, the standard directories) or an
+ *        executable's name ($PATH); never a file of the current directory, and only
+ *        absolute directories of LD_LIBRARY_PATH and $PATH, as the dynamic linker of a
+ *        target started elsewhere would see them
  * @looked: the places tried, ", "-separated (for the error message)
- * Return: a new string from realpath(), or NULL when nothing was found.
+ * Return: a new string to open (a search finds regular files only), or NULL.
  */
 char *elfinfo_find_binary(const char *name, struct strbuf *looked);
 
@@ -23,6 +26,21 @@ char *elfinfo_find_binary(const char *name, struct strbuf *looked);
  * elfinfo_ldcache_lookup() - the path /etc/ld.so.cache gives for @soname (x86-64), or NULL
  */
 char *elfinfo_ldcache_lookup(const char *soname);
+
+/**
+ * elfinfo_check() - whether the file open at @fd is a binary upfront can probe: ELF for
+ * x86-64 (64-bit, little-endian), an executable or shared library, its program headers and
+ * the bytes of every PT_LOAD segment inside the file
+ * @size: the file's size (fstat), which every offset is checked against
+ * @name: the file, as messages show it
+ * @d: filled on failure: "NAME is ELF for i386, upfront probes x86-64 only", "NAME: segment
+ *     2 (PT_LOAD at ...) ends past the end of the file (...): truncated or corrupt"
+ * Return: 0, or a negative errno.
+ *
+ * Read with pread(), before libelf sees the file: a foreign binary's DWARF register numbers
+ * would otherwise become x86-64 register names.
+ */
+int elfinfo_check(int fd, uint64_t size, const char *name, struct diag *d);
 
 /**
  * elfinfo_vaddr_to_offset() - file offset of @vaddr from the PT_LOAD segment holding it

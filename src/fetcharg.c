@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -143,6 +144,7 @@ void trace_probe_release(struct trace_probe *tp)
 	free(tp->group);
 	free(tp->event);
 	free(tp->path);
+	free(tp->kpath);
 	free(tp->build_id);
 	free(tp->func);
 	for (i = 0; i < tp->nr_fields; i++) {
@@ -165,6 +167,7 @@ void trace_probe_copy(struct trace_probe *dst, const struct trace_probe *src)
 	dst->group = dup_or_null(src->group);
 	dst->event = dup_or_null(src->event);
 	dst->path = dup_or_null(src->path);
+	dst->kpath = dup_or_null(src->kpath);
 	dst->build_id = dup_or_null(src->build_id);
 	dst->func = dup_or_null(src->func);
 	dst->fields = NULL;
@@ -185,18 +188,60 @@ void trace_probe_copy(struct trace_probe *dst, const struct trace_probe *src)
 	}
 }
 
+/* the byte of @path the kernel would not take as part of a PATH, or NULL */
+static const char *path_bad_byte(const char *path)
+{
+	for (const unsigned char *p = (const unsigned char *)path; *p; p++)
+		if (*p < 0x20 || *p == 0x7f || *p == ' ' || *p == '#' || *p == 0xa0)
+			return (const char *)p;
+	return NULL;
+}
+
+int fetcharg_path_check(const char *path, struct diag *d)
+{
+	const char *bad = path ? path_bad_byte(path) : NULL;
+	struct strbuf shown = STRBUF_INIT;
+	unsigned char c;
+	char what[48];
+
+	if (!path || !*path)
+		return diag_error(d, SPAN_NONE, "no binary path to write in uprobe_events");
+	if (!bad)
+		return 0;
+	c = (unsigned char)*bad;
+	if (c == '\n' || c == ' ' || c == '\t' || c == '#')
+		snprintf(what, sizeof(what), "%s", c == '\n' ? "a newline" : c == ' ' ? "a blank" :
+			 c == '\t' ? "a tab" : "a '#'");
+	else if (c == 0xa0)
+		snprintf(what, sizeof(what), "byte 0xa0 (a blank to the kernel)");
+	else
+		snprintf(what, sizeof(what), "control character 0x%02x", c);
+	escape_untrusted(&shown, path, strlen(path));
+	diag_error(d, SPAN_NONE, "the path %s cannot be written in uprobe_events: it has %s at "
+		   "byte %zu", shown.buf, what, (size_t)(bad - path) + 1);
+	diag_hint(d, "trace it live (upfront gives the kernel its open file), or name the file "
+		  "by a path without one (a hard link)");
+	strbuf_release(&shown);
+	return -EINVAL;
+}
+
 int fetcharg_format(const struct trace_probe *tp, struct strbuf *out)
+{
+	return fetcharg_format_at(tp, tp->path, out);
+}
+
+int fetcharg_format_at(const struct trace_probe *tp, const char *path, struct strbuf *out)
 {
 	size_t i;
 
-	if (!tp->path || !*tp->path)
+	if (!path || !*path || path_bad_byte(path))
 		return -EINVAL;
 	strbuf_addch(out, tp->is_return ? 'r' : 'p');
 	if (tp->event && tp->group)
 		strbuf_addf(out, ":%s/%s", tp->group, tp->event);
 	else if (tp->event)
 		strbuf_addf(out, ":%s", tp->event);
-	strbuf_addf(out, " %s:0x%" PRIx64, tp->path, tp->offset);
+	strbuf_addf(out, " %s:0x%" PRIx64, path, tp->offset);
 	if (tp->ref_ctr_offset)
 		strbuf_addf(out, "(0x%" PRIx64 ")", tp->ref_ctr_offset);
 	for (i = 0; i < tp->nr_fields; i++) {

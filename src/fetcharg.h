@@ -151,7 +151,9 @@ enum call_role {
 struct trace_probe {
 	char *group;		/* C identifier, <= 63 */
 	char *event;		/* C identifier, <= 63 */
-	char *path;		/* binary, absolute, as the kernel opens it */
+	char *path;		/* binary, absolute: what -D and -a write, -l shows */
+	char *kpath;		/* the same file as a trace session gives it to the kernel
+				 * (/proc/PID/fd/N, debuginfo_kernel_path()), or NULL */
 	char *build_id;		/* hex, or NULL */
 	char *func;		/* the function as the language names it, or NULL */
 	uint64_t vaddr;		/* the probe address in the binary */
@@ -190,6 +192,23 @@ void trace_probe_copy(struct trace_probe *dst, const struct trace_probe *src);
  *   "p:GROUP/EVENT PATH:0xOFFSET[(0xREF_CTR)] NAME=FETCH:TYPE ..."  ("r:" for a return probe)
  */
 int fetcharg_format(const struct trace_probe *tp, struct strbuf *out);
+
+/**
+ * fetcharg_format_at() - fetcharg_format() with @path instead of tp->path (a trace session
+ * writes tp->kpath)
+ * Return: 0, or -EINVAL when @path is empty or fails fetcharg_path_check().
+ */
+int fetcharg_format_at(const struct trace_probe *tp, const char *path, struct strbuf *out);
+
+/**
+ * fetcharg_path_check() - whether a uprobe_events line can carry @path as one PATH: the
+ * kernel splits a command at blanks (isspace(), which in its Latin-1 ctype includes byte
+ * 0xa0, so also UTF-8 letters like U+00E0), ends it at a newline and cuts it at '#'; a control
+ * character would reach the terminal from -D. A ':' is carried (the kernel splits PATH:OFFSET
+ * at the last one), measured on 6.18.
+ * Return: 0, or -EINVAL with @d naming the byte and its position.
+ */
+int fetcharg_path_check(const char *path, struct diag *d);
 
 /**
  * fetcharg_parse() - parse a uprobe_events line (as -D prints it or as tracefs lists it)

@@ -389,40 +389,27 @@ static int parse_args(int argc, char **argv, struct options *o)
 	return 0;
 }
 
-/* binary_from_pid() - /proc/PID/exe, for -p without -x */
-static char *binary_from_pid(pid_t pid)
-{
-	char link[64], buf[PATH_MAX];
-	ssize_t n;
-
-	snprintf(link, sizeof(link), "/proc/%d/exe", (int)pid);
-	n = readlink(link, buf, sizeof(buf) - 1);
-	if (n <= 0)
-		return NULL;
-	buf[n] = '\0';
-	return xstrdup(buf);
-}
-
-/* open_binary() - -x, or the command of "-- CMD", or the process of -p */
+/*
+ * open_binary() - -x, or the command of "-- CMD", or the process of -p: its /proc/PID/exe
+ * opened as is (the file the process runs, even when its path is gone or names another file
+ * by now), never the path that link shows
+ */
 static struct debuginfo *open_binary(const struct options *o, struct diag *d)
 {
-	struct debuginfo *dbg;
-	char *path = NULL;
+	char exe[64];
 
 	if (o->binary)
 		return debuginfo_open(o->binary, d);
 	if (o->cmd)
 		return debuginfo_open(o->cmd[0], d);
 	if (o->nr_pids) {
-		path = binary_from_pid(o->pids[0]);
-		if (!path) {
+		snprintf(exe, sizeof(exe), "/proc/%d/exe", (int)o->pids[0]);
+		if (access(exe, F_OK) < 0) {
 			diag_error(d, SPAN_NONE, "no process %d (or its executable is unreadable)",
 				   (int)o->pids[0]);
 			return NULL;
 		}
-		dbg = debuginfo_open(path, d);
-		free(path);
-		return dbg;
+		return debuginfo_open(exe, d);
 	}
 	diag_error(d, SPAN_NONE, "no binary: give -x BINARY, -p PID or -- CMD");
 	return NULL;
@@ -676,13 +663,26 @@ static int mode_probes(struct options *o, struct debuginfo *dbg, struct resolve_
 	diag_init(&d, NULL);
 	switch (o->mode) {
 	case MODE_DEFINE:
-		print_definitions(&p, dbg);
-		break;
-	case MODE_ADD:
-		if (tracing_add_probes(p.tps, p.nr, &d) < 0)
+		/* the path is printed: one the uprobe_events syntax cannot carry is refused */
+		if (fetcharg_path_check(debuginfo_path(dbg), &d) < 0)
 			code = report(&d);
 		else
+			print_definitions(&p, dbg);
+		break;
+	case MODE_ADD:
+		/*
+		 * The kernel keeps the path it is given and looks it up itself: it must still
+		 * name the file upfront read, before and after the write (else the events go)
+		 */
+		if (fetcharg_path_check(debuginfo_path(dbg), &d) < 0 ||
+		    debuginfo_same_file(dbg, &d) < 0 || tracing_add_probes(p.tps, p.nr, false, &d) < 0) {
+			code = report(&d);
+		} else if (debuginfo_same_file(dbg, &d) < 0) {
+			tracing_remove_probes(p.tps, p.nr);
+			code = report(&d);
+		} else {
 			print_added(&p);
+		}
 		break;
 	default:
 		topts.mode = o->render;
@@ -700,6 +700,7 @@ static int mode_probes(struct options *o, struct debuginfo *dbg, struct resolve_
 		topts.string_size = o->string_size;
 		topts.ring_size = o->ring_size;
 		topts.dbg = dbg;
+		topts.cmd_is_dbg = dbg && o->cmd && !o->binary;
 		topts.ropts = ropts;
 		topts.metrics = o->metrics.listen ? &o->metrics : NULL;
 		code = trace_run(&topts, p.tps, p.nr, &d);

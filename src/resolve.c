@@ -258,6 +258,7 @@ static int resolve_site_at(const struct probe_spec *spec, struct debuginfo *dbg,
 	rctx_init(&rc, spec, dbg, o, site, d);
 	rc.tp = tp;
 	tp->path = xstrdup(debuginfo_path(dbg));
+	tp->kpath = xstrdup(debuginfo_kernel_path(dbg));
 	bid = debuginfo_build_id(dbg);
 	tp->build_id = bid ? xstrdup(bid) : NULL;
 	tp->func = site->func ? xstrdup(site->func) : NULL;

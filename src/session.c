@@ -422,7 +422,8 @@ static void cmd_stdio_setup(enum cmd_stdio how)
 }
 
 /* fork CMD stopped before exec until go_fd gets a byte; exec errors come back on err_fd */
-static pid_t spawn_cmd(char **cmd, enum cmd_stdio how, int *go_fd, int *err_fd, struct diag *d)
+static pid_t spawn_cmd(char **cmd, int cmd_fd, enum cmd_stdio how, int *go_fd, int *err_fd,
+		       struct diag *d)
 {
 	int go[2], err[2];
 	pid_t pid;
@@ -449,7 +450,10 @@ static pid_t spawn_cmd(char **cmd, enum cmd_stdio how, int *go_fd, int *err_fd, 
 		if (read(go[0], &c, 1) != 1)
 			_exit(127);	/* the session gave up before starting us */
 		cmd_stdio_setup(how);
-		execvp(cmd[0], cmd);
+		if (cmd_fd >= 0)
+			fexecve(cmd_fd, cmd, environ);
+		else
+			execvp(cmd[0], cmd);
 		e = errno;
 		if (write(err[1], &e, sizeof(e)) < 0)
 			_exit(127);
@@ -934,7 +938,8 @@ int trace_run(const struct trace_opts *o, struct trace_probe *tps, size_t nr, st
 	if (ret < 0)
 		goto out;
 	if (o->cmd) {
-		s->child = spawn_cmd(o->cmd, cmd_stdio_for(s), &go_fd, &err_fd, d);
+		s->child = spawn_cmd(o->cmd, o->cmd_is_dbg ? debuginfo_fd(o->dbg) : -1,
+				     cmd_stdio_for(s), &go_fd, &err_fd, d);
 		if (s->child < 0) {
 			ret = -EIO;
 			goto out;

@@ -31,6 +31,8 @@ struct trace_opts {
 	unsigned int string_size;
 	unsigned long ring_size;	/* --ring: events the curses view keeps, 0: its default */
 	struct debuginfo *dbg;		/* the binary (symbolizing, adding probes in the TUI) */
+	bool cmd_is_dbg;		/* @dbg is CMD's binary, as upfront opened and probed
+					 * it: CMD runs that file (fexecve), no new PATH lookup */
 	const struct resolve_opts *ropts;
 	const struct metrics_opts *metrics;	/* --metrics: serve statistics, or NULL */
 };

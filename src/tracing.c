@@ -9,6 +9,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -169,6 +170,25 @@ static bool name_is_stale(const char *name)
 }
 
 /*
+ * A trace session gives the kernel the file it opened as /proc/PID/fd/N (the kernel keeps
+ * that text): shown as the path of that file while the session lives, as is after.
+ */
+static char *shown_path(const char *path)
+{
+	char buf[PATH_MAX];
+	int pid, fd, end = 0;
+	ssize_t n;
+
+	if (sscanf(path, "/proc/%d/fd/%d%n", &pid, &fd, &end) != 2 || path[end])
+		return xstrdup(path);
+	n = readlink(path, buf, sizeof(buf) - 1);
+	if (n <= 0 || buf[0] != '/')
+		return xstrdup(path);
+	buf[n] = '\0';
+	return xstrdup(buf);
+}
+
+/*
  * list_place() - "process_order+0x0 in /bin/x" for "/bin/x:0x14c0", as perf probe -l names
  * the place; the binary as is when it has no symbol there. @dbg caches the last binary.
  */
@@ -179,7 +199,7 @@ static void list_place(struct strbuf *out, const char *target, bool ret, struct 
 	struct strbuf sym = STRBUF_INIT;
 	uint64_t off, vaddr;
 	struct diag d;
-	char *path;
+	char *path, *shown;
 
 	if (!colon) {
 		strbuf_addf(out, "%s%s", target, ret ? "%return" : "");
@@ -196,12 +216,17 @@ static void list_place(struct strbuf *out, const char *target, bool ret, struct 
 		*dbg_path = xstrdup(path);
 	}
 	strbuf_init(&sym);
+	shown = shown_path(path);
 	if (*dbg && !debuginfo_offset_to_vaddr(*dbg, off, &vaddr) &&
-	    !debuginfo_symbolize(*dbg, vaddr, &sym))
-		strbuf_addf(out, "%s%s in %s", sym.buf, ret ? "%return" : "", path);
-	else
-		strbuf_addf(out, "%s%s", target, ret ? "%return" : "");
+	    !debuginfo_symbolize(*dbg, vaddr, &sym)) {
+		strbuf_addf(out, "%s%s in ", sym.buf, ret ? "%return" : "");
+		escape_untrusted(out, shown, strlen(shown));
+	} else {
+		escape_untrusted(out, shown, strlen(shown));
+		strbuf_addf(out, "%s%s", colon, ret ? "%return" : "");
+	}
 	strbuf_release(&sym);
+	free(shown);
 	free(path);
 }
 
@@ -390,7 +415,7 @@ static void tracing_error_text(struct tracefs_instance *inst, struct strbuf *out
 	free(log);
 }
 
-int tracing_add_probes(const struct trace_probe *tps, size_t nr, struct diag *d)
+int tracing_add_probes(const struct trace_probe *tps, size_t nr, bool by_fd, struct diag *d)
 {
 	/* events this call created, "group/event", for rollback */
 	char **created = NULL;
@@ -417,9 +442,10 @@ int tracing_add_probes(const struct trace_probe *tps, size_t nr, struct diag *d)
 			goto rollback;
 		}
 		strbuf_reset(&line);
-		ret = fetcharg_format(tp, &line);
+		ret = fetcharg_format_at(tp, by_fd && tp->kpath ? tp->kpath : tp->path, &line);
 		if (ret < 0) {
-			diag_fail(d, "cannot format probe %s:%s", tp->group, tp->event);
+			fetcharg_path_check(tp->path, d);
+			diag_error(d, SPAN_NONE, "cannot format probe %s:%s", tp->group, tp->event);
 			goto rollback;
 		}
 		strbuf_addch(&line, '\n');
@@ -459,6 +485,22 @@ out:
 	free(created);
 	strbuf_release(&line);
 	return ret;
+}
+
+void tracing_remove_probes(const struct trace_probe *tps, size_t nr)
+{
+	for (size_t i = 0; i < nr; i++) {
+		int ret;
+
+		/* the points of one event are next to each other: one removal takes them all */
+		if (i && !strcmp(tps[i].group, tps[i - 1].group) &&
+		    !strcmp(tps[i].event, tps[i - 1].event))
+			continue;
+		ret = tracing_remove_event(tps[i].group, tps[i].event);
+		if (ret < 0 && ret != -ENOENT)
+			pr_warn("could not remove %s:%s: %s", tps[i].group, tps[i].event,
+				strerror(-ret));
+	}
 }
 
 int tracing_delete(const char *glob, struct strbuf *removed, struct diag *d)
@@ -681,7 +723,7 @@ int tracing_add(struct tracing *t, struct trace_probe *tps, size_t nr, struct di
 		free(tps[i].group);
 		tps[i].group = xstrdup(t->group);
 	}
-	ret = tracing_add_probes(tps, nr, d);
+	ret = tracing_add_probes(tps, nr, true, d);
 	if (ret == 0 && nr)
 		t->have_events = true;
 	return ret;

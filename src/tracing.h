@@ -23,9 +23,18 @@ void tracing_read_features(struct kernel_features *kf);
 /**
  * tracing_add_probes() - -a: write each probe to uprobe_events, as perf probe -a does;
  * on any failure remove what this call added and quote error_log in @d
+ * @by_fd: give the kernel each probe's kpath (/proc/PID/fd/N, the file upfront opened: for
+ *         a session, whose probes go when it ends), else its path (-a: the probes stay, and
+ *         the kernel keeps the text it was given)
  * Return: 0, or -errno with @d filled.
  */
-int tracing_add_probes(const struct trace_probe *tps, size_t nr, struct diag *d);
+int tracing_add_probes(const struct trace_probe *tps, size_t nr, bool by_fd, struct diag *d);
+
+/**
+ * tracing_remove_probes() - remove the events of @tps (each GROUP/EVENT once), as after a
+ * failed tracing_add_probes(); a missing one is not an error
+ */
+void tracing_remove_probes(const struct trace_probe *tps, size_t nr);
 
 /**
  * tracing_list() - -l: uprobe events matching GROUP:EVENT @glob (NULL: all), perf-like,

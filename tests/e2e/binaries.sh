@@ -1,0 +1,147 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# binaries.sh - what -x accepts: x86-64 ELF executables and libraries only, checked before any
+# DWARF is read (a foreign binary's register numbers would become x86-64 names), with every
+# segment inside the file; special files named as what they are; a soname never found in the
+# current directory. Foreign binaries are built without cross compilers: gcc -m32/-mx32
+# -nostdlib, and hand-patched ELF headers on copies of an x86-64 one.
+. "$(dirname "$0")/lib.sh"
+
+T=$UPFT_TARGETS
+[ -x "$T/c/orders-O0" ] || t_bail "test targets not built (tests/targets/build.sh)"
+D=$UPFT_TMP
+
+cat >"$D/f.c" <<'EOF'
+int f(int a, int b) { return a * b + 1; }
+void _start(void) { f(2, 3); for (;;); }
+EOF
+gcc -g -O0 -nostdlib -static -o "$D/f64" "$D/f.c" || t_bail "gcc cannot build a -nostdlib binary"
+gcc -m32 -g -O0 -nostdlib -static -fno-pie -no-pie -o "$D/f32" "$D/f.c" ||
+	t_bail "gcc -m32 -nostdlib cannot build an i386 binary"
+gcc -mx32 -g -O0 -nostdlib -static -o "$D/fx32" "$D/f.c" ||
+	t_bail "gcc -mx32 -nostdlib cannot build an x32 binary"
+
+# patch FILE OFFSET HEXBYTES - overwrite bytes of FILE at OFFSET
+patch() {
+	printf "$(printf '%s' "$3" | sed 's/../\\x&/g')" |
+		dd of="$1" bs=1 seek="$2" conv=notrunc status=none
+}
+
+# one_error NAME ERE - exit 2, no output, one line on stderr matching ERE
+one_error() {
+	t_is "$UPFT_RC" 2 "$1: exit 2"
+	t_like "$UPFT_ERR" "$2" "$1: the reason"
+	t_is "$(printf '%s\n' "$UPFT_ERR" | wc -l)" 1 "$1: one line"
+	t_is "$UPFT_OUT" "" "$1: no definition"
+}
+
+# --- the x86-64 reference is accepted
+upft_run -x "$D/f64" -D 'f a b'
+t_is "$UPFT_RC" 0 "x86-64 -nostdlib binary: -D exits 0"
+t_like "$UPFT_OUT" '^p:probe_f64/f .*/f64:0x[0-9a-f]+ a=' "... with a definition"
+
+# --- foreign machines: e_machine (offset 18) and e_ident[EI_CLASS, EI_DATA] (4, 5)
+upft_run -x "$D/f32" -D 'f a b'
+one_error "i386 (gcc -m32)" '^upfront: .*/f32 is ELF for i386, upfront probes x86-64 only$'
+upft_run -x "$D/fx32" -D 'f a b'
+one_error "x32 (gcc -mx32)" 'is ELF for x32, upfront probes x86-64 only$'
+
+cp "$D/f64" "$D/arm" && patch "$D/arm" 4 01 && patch "$D/arm" 18 2800
+upft_run -x "$D/arm" -D 'f a b'
+one_error "ARM" 'arm is ELF for ARM, upfront probes x86-64 only$'
+cp "$D/f64" "$D/aarch64" && patch "$D/aarch64" 18 b700
+upft_run -x "$D/aarch64" -F
+one_error "AArch64 (-F)" 'is ELF for AArch64, upfront probes x86-64 only$'
+cp "$D/f64" "$D/riscv" && patch "$D/riscv" 18 f300
+upft_run -x "$D/riscv" -V f
+one_error "RISC-V (-V)" 'is ELF for RISC-V, upfront probes x86-64 only$'
+cp "$D/f64" "$D/ppc" && patch "$D/ppc" 4 0102 && patch "$D/ppc" 18 0014
+upft_run -x "$D/ppc" -D 'f a b'
+one_error "big-endian PowerPC" 'is ELF for PowerPC \(big-endian\), upfront probes x86-64 only$'
+cp "$D/f64" "$D/x86be" && patch "$D/x86be" 5 02 && patch "$D/x86be" 18 003e
+upft_run -x "$D/x86be" -D 'f a b'
+one_error "big-endian x86-64 header" 'is ELF for x86-64|big-endian'
+
+# in trace mode nothing is installed either
+upft_run --max-events 1 -x "$D/f32" 'f a b'
+t_is "$UPFT_RC" 2 "i386 in trace mode: exit 2"
+t_unlike "$(cat "$UPFT_TRACEFS/uprobe_events")" "/f32:" "... nothing in uprobe_events"
+
+# --- corrupt and cut files
+cp "$T/c/orders-O0" "$D/badoff"
+phoff=$(python3 -c 'import struct,sys; print(struct.unpack_from("<Q", open(sys.argv[1],"rb").read(), 32)[0])' "$D/badoff")
+nload=$(python3 - "$D/badoff" <<'EOF'
+import struct, sys
+b = open(sys.argv[1], "rb").read()
+phoff, = struct.unpack_from("<Q", b, 32)
+phnum, = struct.unpack_from("<H", b, 56)
+for i in range(phnum):
+	t, f = struct.unpack_from("<II", b, phoff + 56 * i)
+	if t == 1 and f & 1:		# the PT_LOAD with the code
+		print(i)
+		break
+EOF
+)
+[ -n "$nload" ] || t_bail "no executable PT_LOAD in orders-O0"
+# p_offset of that segment: 8 bytes at +8 of its header; 1 MiB past the start of the file
+patch "$D/badoff" $((phoff + 56 * nload + 8)) 0000100000000000
+upft_run -x "$D/badoff" -D process_order
+one_error "PT_LOAD p_offset past the end" \
+	"badoff: segment $nload \\(PT_LOAD at file offset 0x100000, 0x[0-9a-f]+ bytes\\) ends past the end of the file \\(0x[0-9a-f]+ bytes\\): truncated or corrupt\$"
+
+head -c 9000 "$T/c/orders-O0" >"$D/cut"
+upft_run -x "$D/cut" -D process_order
+one_error "a binary cut at 9000 bytes" 'cut: segment [0-9]+ \(PT_LOAD .* ends past the end of the file \(0x2328 bytes\)'
+head -c 40 "$T/c/orders-O0" >"$D/cut40"
+upft_run -x "$D/cut40" -D process_order
+one_error "a binary cut inside its ELF header" 'cut40: its ELF header is cut short'
+cp "$T/c/orders-O0" "$D/phoff" && patch "$D/phoff" 32 00000000ff000000
+upft_run -x "$D/phoff" -D process_order
+one_error "program headers past the end" 'phoff: its program headers are not inside the file'
+printf 'not a binary\n' >"$D/text"
+upft_run -x "$D/text" -D process_order
+one_error "a text file" 'text is not an ELF binary$'
+gcc -c -g -o "$D/f.o" "$D/f.c"
+upft_run -x "$D/f.o" -D f
+one_error "an object file" 'f.o is not an executable or shared library \(ELF type relocatable, a .o\)$'
+
+# --- special files: said what they are, never opened (a FIFO would block)
+mkfifo "$D/fifo"
+UPFT_TIMEOUT=10 upft_run -x "$D/fifo" -D f
+one_error "a FIFO" '^upfront: .*/fifo is a FIFO, not a binary$'
+upft_run -x "$D" -D f
+one_error "a directory" '^upfront: .* is a directory, not a binary$'
+upft_run -x /dev/null -D f
+one_error "a character device" '^upfront: /dev/null is a character device, not a binary$'
+upft_run -x "$D/none" -D f
+one_error "a missing file" "^upfront: no such binary '.*/none'\$"
+
+# --- a symbol-less binary (no .symtab, no .dynsym): an empty list, not qsort(NULL, 0)
+gcc -O0 -nostdlib -static -s -o "$D/bare" "$D/f.c"
+upft_run -x "$D/bare" -F
+t_is "$UPFT_RC" 0 "-F on a binary without symbols exits 0"
+t_is "$UPFT_OUT$UPFT_ERR" "" "... listing nothing (a UBSan build: no runtime error)"
+upft_run -x "$D/bare" -D f
+t_is "$UPFT_RC" 2 "-D FUNC on a binary without symbols exits 2"
+t_unlike "$UPFT_ERR" 'runtime error' "... without a UBSan runtime error"
+
+# --- a soname is never looked up in the current directory
+mkdir "$D/cwd" && cp "$T/c/orders-O0" "$D/cwd/libc.so.6"
+real=$(ldconfig -p | sed -n 's/^\s*libc\.so\.6 (libc6,x86-64.*) => //p' | head -1)
+[ -n "$real" ] || t_bail "ldconfig -p knows no x86-64 libc.so.6"
+(cd "$D/cwd" && upft_run -x libc.so.6 -D malloc && printf '%s\n%s\n' "$UPFT_RC" "$UPFT_OUT" \
+	>"$D/soname.out")
+t_is "$(sed -n 1p "$D/soname.out")" 0 "-x libc.so.6 in a directory holding a libc.so.6: exit 0"
+t_like "$(sed -n 2p "$D/soname.out")" "^# build-id [0-9a-f]+; binary $(readlink -f "$real")\$" \
+	"... the ld.so.cache one ($(readlink -f "$real")), not ./libc.so.6"
+t_unlike "$(cat "$D/soname.out")" "$D/cwd" "... no line names the planted file"
+(cd "$D/cwd" && upft_run -x ./libc.so.6 -D process_order && printf '%s\n' "$UPFT_OUT" \
+	>"$D/dot.out")
+t_like "$(cat "$D/dot.out")" "^p:.* $D/cwd/libc.so.6:0x" "-x ./libc.so.6 (a path) is that file"
+cp "$T/c/orders-O0" "$D/cwd/orders-here"
+(cd "$D/cwd" && PATH=.:$PATH upft_run -x orders-here -D process_order &&
+	printf '%s\n%s\n' "$UPFT_RC" "$UPFT_ERR" >"$D/path.out")
+t_is "$(sed -n 1p "$D/path.out")" 2 "a bare name is not found through a relative \$PATH entry"
+t_like "$(sed -n 2p "$D/path.out")" "^upfront: no such binary 'orders-here'" "... no such binary"
+
+t_done
