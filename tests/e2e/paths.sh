@@ -1,0 +1,113 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# paths.sh - a binary's path never goes raw into uprobe_events. -D and -a print or write it:
+# a path with a newline (a second command), a blank (splits PATH:OFFSET), a '#' (a comment),
+# byte 0xa0 (a blank to the kernel: UTF-8 'à' is c3 a0) or a control byte is refused with one
+# line. A trace session gives the kernel /proc/PID/fd/N of the file upfront opened and
+# checked: any path works, a file swapped in at the path afterwards is not probed, and -l
+# shows the file's path while the session lives.
+. "$(dirname "$0")/lib.sh"
+upft_need_root
+
+# the trap also removes what a broken -a would have added, whatever its group
+paths_cleanup() {
+	local l
+	grep -aE "^[pr]:[^/]*/upft_paths_$$ " "$UPFT_TRACEFS/uprobe_events" 2>/dev/null |
+		while read -r l _; do
+			echo "-:${l#*:}" >>"$UPFT_TRACEFS/uprobe_events"
+		done
+	upft_cleanup
+}
+trap paths_cleanup EXIT
+
+src=$UPFT_TARGETS/c/orders-O0
+[ -x "$src" ] || t_bail "$src not built (tests/targets/build.sh)"
+D=$UPFT_TMP
+
+# the dir names: a second command in our group, a blank, a '#', a tab, 0xa0, ESC
+evil=$'A:0x1000\np:'"$UPFT_GROUP"'/evil'
+names=("$evil" 'has blank' 'has#hash' $'tab\there' $'\xc3\xa0la' $'esc\x1b[31m')
+descs=(newline blank '#' tab 'byte 0xa0' 'ESC')
+whats=('a newline' 'a blank' "a '#'" 'a tab' 'byte 0xa0 \(a blank to the kernel\)'
+	'control character 0x1b')
+
+for i in "${!names[@]}"; do
+	dir=$D/${names[$i]}
+	mkdir -p "$dir" && cp "$src" "$dir/orders" || t_bail "cannot make $dir"
+	desc=${descs[$i]}
+
+	upft_run -x "$dir/orders" -D 'process_order o->id'
+	t_is "$UPFT_RC" 2 "-D, a path with a $desc: exit 2"
+	t_like "$UPFT_ERR" "^upfront: the path .* cannot be written in uprobe_events: it has ${whats[$i]} at byte [0-9]+;" \
+		"... naming what is wrong"
+	t_is "$(printf '%s\n' "$UPFT_ERR" | wc -l)" 1 "... on one line"
+	t_is "$UPFT_OUT" "" "... printing no definition"
+
+	upft_run -x "$dir/orders" -a "upft_paths_$$=process_order o->id"
+	t_is "$UPFT_RC" 2 "-a, a path with a $desc: exit 2"
+	t_unlike "$(cat "$UPFT_TRACEFS/uprobe_events")" "upft_paths_$$|^p:$UPFT_GROUP/evil" \
+		"... nothing written to uprobe_events"
+done
+t_unlike "$UPFT_ERR" $'\x1b' "the ESC of a path reaches the terminal escaped"
+
+# trace mode takes every one of them, by descriptor
+for i in "${!names[@]}"; do
+	dir=$D/${names[$i]}
+	upft_run --json --max-events 2 -x "$dir/orders" 'process_order o->id' -- "$dir/orders"
+	t_is "$UPFT_RC" 0 "trace mode, a path with a ${descs[$i]}: exit 0"
+	t_is "$(upft_json_arg "$UPFT_OUT" 1 id)/$(upft_json_arg "$UPFT_OUT" 2 id)" 101/102 \
+		"... both calls traced"
+done
+# without -x, -- CMD runs the very file that was opened (fexecve), found on $PATH
+upft_run --json --max-events 2 'process_order o->id' -- "$D/$evil/orders"
+t_is "$(upft_json_arg "$UPFT_OUT" 1 id)" 101 "-- CMD alone, a path with a newline: traced"
+(PATH="$D/has blank:$PATH" upft_run --json --max-events 1 'process_order o->id' -- orders &&
+	printf '%s\n' "$UPFT_OUT" >"$D/bare.out")
+t_is "$(upft_json_arg "$(cat "$D/bare.out")" 1 id)" 101 "-- CMD by name on \$PATH: traced"
+t_unlike "$(cat "$UPFT_TRACEFS/uprobe_events")" "^p:$UPFT_GROUP/evil" \
+	"no event of the injected command ever appeared"
+
+# --- a live session: /proc/PID/fd/N in uprobe_events, the path in -l; the inode is probed
+dir=$D/$evil
+"$UPFRONT" --json --duration 30 --max-events 2 -x "$dir/orders" \
+	'process_order o->id' >"$D/live.out" 2>"$D/live.err" &
+up=$!
+for _ in $(seq 100); do
+	line=$(grep -a "^p:upfront_$up/" "$UPFT_TRACEFS/uprobe_events")
+	[ -n "$line" ] && break
+	sleep 0.1
+done
+t_like "$line" "^p:upfront_$up/process_order /proc/$up/fd/[0-9]+:0x[0-9a-f]+ " \
+	"the session gives the kernel /proc/PID/fd/N"
+upft_run -l "upfront_$up:*"
+t_is "$UPFT_OUT" "  upfront_$up:process_order (on process_order+0x0 in $D/A:0x1000\\np:$UPFT_GROUP/evil/orders with id id_p1)" \
+	"-l shows the file's path (escaped), not /proc/PID/fd/N"
+# swap another binary in at the path: not probed; the file upfront opened still is
+mv "$dir/orders" "$dir/orders.opened"
+cp "$UPFT_TARGETS/c/orders-O2" "$dir/orders"
+"$dir/orders" >/dev/null
+"$dir/orders.opened" 3 >/dev/null
+wait "$up"
+t_is "$?" 0 "the session ends after 2 events"
+t_is "$(upft_json_count "$(cat "$D/live.out")")" 2 "... 2 events"
+t_is "$(sed -n 's/.*"comm":"\([^"]*\)".*/\1/p' "$D/live.out" | sort -u)" orders.opened \
+	"... both from the file upfront opened, none from the one swapped in at its path"
+t_unlike "$(cat "$UPFT_TRACEFS/uprobe_events")" "^p:upfront_$up/" "... and its probe is removed"
+
+# --- -p PID: /proc/PID/exe opened as is, also when the path is gone
+cp "$src" "$D/has blank/victim"
+"$D/has blank/victim" 0 20 >/dev/null &
+victim=$!
+sleep 0.3
+rm "$D/has blank/victim"
+upft_run --json --max-events 2 -p "$victim" 'process_order o->id'
+t_is "$UPFT_RC" 0 "-p PID of a deleted binary: exit 0"
+t_is "$(upft_json_arg "$UPFT_OUT" 1 id)" 101 "... traced through /proc/PID/exe"
+upft_run -D -p "$victim" 'process_order o->id'
+t_is "$UPFT_RC" 2 "-D -p PID of a deleted binary: exit 2"
+t_like "$UPFT_ERR" "^upfront: the path $D/has blank/victim \\(deleted\\) cannot be written in uprobe_events: it has a blank" \
+	"... its path cannot be written"
+kill "$victim"
+wait "$victim" 2>/dev/null
+
+t_done
