@@ -293,7 +293,8 @@ static void cu_ranges_build(struct dw_index *idx)
 				(struct cu_range){ .start = start, .end = end, .cu = cudie };
 		}
 	}
-	qsort(idx->cu_ranges, idx->nr_cu_ranges, sizeof(*idx->cu_ranges), cu_range_cmp);
+	if (idx->nr_cu_ranges > 1)
+		qsort(idx->cu_ranges, idx->nr_cu_ranges, sizeof(*idx->cu_ranges), cu_range_cmp);
 	pr_debug("%zu CU address ranges", idx->nr_cu_ranges);
 }
 
@@ -416,7 +417,8 @@ static bool cu_func_exact(struct dw_index *idx, Dwarf_Die *cu, Dwarf_Addr pc, Dw
 	if (!ct->built) {
 		ct->built = true;
 		cu_funcs_walk(ct, cu, 0);
-		qsort(ct->v, ct->nr, sizeof(*ct->v), cu_func_cmp);
+		if (ct->nr > 1)
+			qsort(ct->v, ct->nr, sizeof(*ct->v), cu_func_cmp);
 	}
 	/* the first one at pc: after every one below it */
 	i = pc ? upto(ct->v, ct->nr, sizeof(*ct->v), offsetof(struct cu_func, low), pc - 1) : 0;
@@ -474,7 +476,8 @@ static void cu_tops_build(struct cu_tables *ct, Dwarf_Die *cu)
 			};
 		}
 	} while (dwarf_siblingof(&child, &child) == 0);
-	qsort(ct->tops, ct->nr_tops, sizeof(*ct->tops), cu_top_cmp);
+	if (ct->nr_tops > 1)
+		qsort(ct->tops, ct->nr_tops, sizeof(*ct->tops), cu_top_cmp);
 	for (size_t i = 0; i < ct->nr_tops; i++)
 		ct->tops[i].max_end = i && ct->tops[i - 1].max_end > ct->tops[i].end ?
 				      ct->tops[i - 1].max_end : ct->tops[i].end;

@@ -478,7 +478,8 @@ static int ifunc_error(struct debuginfo *dbg, struct sym *s, const char *name, s
 			impls[nr++] = sym_name(t);
 		}
 	}
-	qsort(impls, nr, sizeof(*impls), strcmp_ptr);
+	if (nr > 1)
+		qsort(impls, nr, sizeof(*impls), strcmp_ptr);
 	for (size_t i = 0; i < nr; i++) {
 		if (i && !strcmp(impls[i], impls[i - 1]))
 			continue;
@@ -488,7 +489,8 @@ static int ifunc_error(struct debuginfo *dbg, struct sym *s, const char *name, s
 	}
 	/* the glob when it names exactly these: all of them start with the prefix (above), and
 	 * it matches no other name */
-	qsort(globbed, nr_glob, sizeof(*globbed), strcmp_ptr);
+	if (nr_glob > 1)
+		qsort(globbed, nr_glob, sizeof(*globbed), strcmp_ptr);
 	for (size_t i = 0; i < nr_glob; i++)
 		if (!i || strcmp(globbed[i], globbed[i - 1]))
 			uniq_glob++;
@@ -725,7 +727,8 @@ static void funcs_from_inlined(struct finder *fd)
 	struct dw_func *v = dw_index_funcs(idx, &nr);
 
 	origins_by_name(fd);
-	qsort(fd->origins, fd->nr_origins, sizeof(*fd->origins), ptr_cmp);
+	if (fd->nr_origins > 1)
+		qsort(fd->origins, fd->nr_origins, sizeof(*fd->origins), ptr_cmp);
 	for (size_t i = 0; i < nr; i++) {
 		struct dw_func *e = &v[i];
 		struct func f = { 0 };
@@ -820,7 +823,8 @@ int funcs_list(struct debuginfo *dbg, const char *glob, struct strlist *out, str
 			continue;
 		names[nr++] = n;
 	}
-	qsort(names, nr, sizeof(*names), strcmp_ptr);
+	if (nr > 1)
+		qsort(names, nr, sizeof(*names), strcmp_ptr);
 	for (size_t i = 0; i < nr; i++)
 		if (!i || strcmp(names[i], names[i - 1]))
 			strlist_add(out, names[i]);

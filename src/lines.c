@@ -250,7 +250,8 @@ static int *relabel_entries(Dwarf_Lines *lines, size_t nlines, struct file_match
 
 	if (!es || !es->nr)
 		return NULL;
-	qsort(es->v, es->nr, sizeof(*es->v), cmp_entry);
+	if (es->nr > 1)
+		qsort(es->v, es->nr, sizeof(*es->v), cmp_entry);
 	while (g < nlines) {
 		Dwarf_Addr addr, a2;
 		struct entry key, *e;
@@ -443,7 +444,8 @@ static size_t runs_to_addrs(const struct runs *rs, long line, Dwarf_Addr bias,
 	}
 	if (!nr)
 		return 0;
-	qsort(la, nr, sizeof(*la), cmp_line_addr);
+	if (nr > 1)
+		qsort(la, nr, sizeof(*la), cmp_line_addr);
 	for (size_t i = 0; i < nr; i++) {
 		if (n && la[n - 1].vaddr == la[i].vaddr) {
 			free(la[i].file);

@@ -86,7 +86,8 @@ struct symtab *symtab_load(Dwfl_Module *mod)
 		if (sym_read(mod, i, &st->v[st->nr]))
 			st->nr++;
 	}
-	qsort(st->v, st->nr, sizeof(*st->v), sym_cmp);
+	if (st->nr > 1)	/* none at all in a fully stripped binary: no qsort(NULL, 0) */
+		qsort(st->v, st->nr, sizeof(*st->v), sym_cmp);
 	pr_debug("%zu symbols", st->nr);
 	return st;
 }
