@@ -171,6 +171,9 @@ struct debuginfo *debuginfo_open(const char *path, struct diag *d)
 		diag_error(d, SPAN_NONE, "no such binary '%s'", name);
 		if (looked.len && strcmp(looked.buf, path))
 			diag_hint(d, "looked in: %s", looked.buf);
+		if (!strchr(path, '/') && !stat(path, &st))
+			diag_hint(d, "the current directory is not searched: write ./%s for the "
+				  "file there", name);
 		strbuf_release(&looked);
 		free(name);
 		return NULL;

@@ -421,15 +421,20 @@ struct probes {
 	struct trace_probe *tps;
 	size_t nr;
 	size_t *spec_of;	/* tps[i] came from specs[spec_of[i]] */
+	struct strlist *skipped;	/* per spec: glob matches that cannot be probed */
 };
 
 static void probes_release(struct probes *p)
 {
 	size_t i;
 
-	for (i = 0; i < p->nr_specs; i++)
+	for (i = 0; i < p->nr_specs; i++) {
 		probe_spec_release(&p->specs[i]);
+		if (p->skipped)
+			strlist_release(&p->skipped[i]);
+	}
 	free(p->specs);
+	free(p->skipped);
 	trace_probes_free(p->tps, p->nr);
 	free(p->spec_of);
 	memset(p, 0, sizeof(*p));
@@ -447,6 +452,7 @@ static int parse_and_resolve(struct options *o, struct debuginfo *dbg,
 	int code = 0;
 
 	p->specs = xcalloc(o->nr_words, sizeof(*p->specs));
+	p->skipped = xcalloc(o->nr_words, sizeof(*p->skipped));
 	p->nr_specs = o->nr_words;
 	for (i = 0; i < o->nr_words; i++) {
 		diag_init(&d, o->words[i]);
@@ -462,7 +468,7 @@ static int parse_and_resolve(struct options *o, struct debuginfo *dbg,
 		size_t nr = 0;
 
 		diag_init(&d, p->specs[i].text);
-		if (resolve_probe(&p->specs[i], dbg, ropts, &tps, &nr, &d) < 0) {
+		if (resolve_probe(&p->specs[i], dbg, ropts, &tps, &nr, &p->skipped[i], &d) < 0) {
 			code = report(&d);
 			diag_release(&d);
 			return code;
@@ -596,6 +602,35 @@ static void print_definitions(const struct probes *p, struct debuginfo *dbg)
 	strbuf_release(&line);
 }
 
+/*
+ * print_skipped() - one line per glob that skipped matches it cannot probe, once every probe
+ * resolved: "upfront: 'runtime.e*' skipped 1 match: runtime.etext (no code in the file)"
+ */
+static void print_skipped(const struct probes *p)
+{
+	enum { SHOWN = 8 };
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t i = 0; i < p->nr_specs; i++) {
+		const struct strlist *l = &p->skipped[i];
+
+		if (!l->nr)
+			continue;
+		strbuf_reset(&sb);
+		strbuf_addstr(&sb, "upfront: '");
+		escape_untrusted(&sb, p->specs[i].text, strlen(p->specs[i].text));
+		strbuf_addf(&sb, "' skipped %zu match%s: ", l->nr, l->nr > 1 ? "es" : "");
+		for (size_t k = 0; k < l->nr && k < SHOWN; k++) {
+			strbuf_addstr(&sb, k ? ", " : "");
+			escape_untrusted(&sb, l->v[k], strlen(l->v[k]));
+		}
+		if (l->nr > SHOWN)
+			strbuf_addf(&sb, " and %zu more (-v lists them)", l->nr - SHOWN);
+		fprintf(stderr, "%s\n", sb.buf);
+	}
+	strbuf_release(&sb);
+}
+
 /* check_limits() - every probe against the running kernel's limits, before anything is added */
 static int check_limits(const struct probes *p, const struct kernel_features *kf)
 {
@@ -654,28 +689,33 @@ static int mode_probes(struct options *o, struct debuginfo *dbg, struct resolve_
 
 	if (!o->nr_words && !(o->mode == MODE_TRACE && o->nr_extra))
 		return bad_usage("no PROBE given");
+	if (o->mode == MODE_DEFINE || o->mode == MODE_ADD) {
+		/* the path is written: one the uprobe_events syntax cannot carry is refused */
+		diag_init(&d, NULL);
+		code = fetcharg_path_check(debuginfo_path(dbg), &d) < 0 ? report(&d) : 0;
+		diag_release(&d);
+		if (code)
+			return code;
+	}
 	code = parse_and_resolve(o, dbg, ropts, &p);
 	if (code)
 		goto out;
 	code = check_limits(&p, &ropts->kf);
 	if (code)
 		goto out;
+	print_skipped(&p);
 	diag_init(&d, NULL);
 	switch (o->mode) {
 	case MODE_DEFINE:
-		/* the path is printed: one the uprobe_events syntax cannot carry is refused */
-		if (fetcharg_path_check(debuginfo_path(dbg), &d) < 0)
-			code = report(&d);
-		else
-			print_definitions(&p, dbg);
+		print_definitions(&p, dbg);
 		break;
 	case MODE_ADD:
 		/*
 		 * The kernel keeps the path it is given and looks it up itself: it must still
 		 * name the file upfront read, before and after the write (else the events go)
 		 */
-		if (fetcharg_path_check(debuginfo_path(dbg), &d) < 0 ||
-		    debuginfo_same_file(dbg, &d) < 0 || tracing_add_probes(p.tps, p.nr, false, &d) < 0) {
+		if (debuginfo_same_file(dbg, &d) < 0 ||
+		    tracing_add_probes(p.tps, p.nr, false, &d) < 0) {
 			code = report(&d);
 		} else if (debuginfo_same_file(dbg, &d) < 0) {
 			tracing_remove_probes(p.tps, p.nr);

@@ -635,11 +635,140 @@ static int resolve_return(const struct probe_place *pl, struct debuginfo *dbg, s
 	return 0;
 }
 
-static int resolve_func(const struct probe_place *pl, struct debuginfo *dbg,
-			struct probe_site **sites, size_t *nr, size_t *alloc, struct diag *d)
+/* FUNC+OFFSET: one site, at an instruction of @f */
+static int resolve_offset(const struct probe_place *pl, struct debuginfo *dbg, struct func *f,
+			  struct probe_site **sites, size_t *nr, size_t *alloc, struct diag *d)
 {
+	struct probe_site s;
+	int ret;
+
+	/* compared as a distance: entry + a huge offset wraps below the end */
+	if (f->end && pl->offset >= f->end - f->entry)
+		return diag_error(d, pl->span, "offset +%lu is beyond the end of %s (size %lu)",
+				  pl->offset, f->name, (unsigned long)(f->end - f->entry));
+	if (pl->offset > UINT64_MAX - f->entry)
+		return diag_error(d, pl->span, "offset +%lu is beyond the end of %s", pl->offset,
+				  f->name);
+	ret = check_insn_start(dbg, pl, f->name, f->entry, f->end, f->entry + pl->offset, d);
+	if (ret >= 0) {
+		site_from_func(&s, f, f->entry + pl->offset);
+		add_site(sites, nr, alloc, &s);
+	}
+	return ret;
+}
+
+/* FUNC: its entry, past the prologue where the parameters' locations need it */
+static void resolve_entry(struct debuginfo *dbg, struct func *f, struct probe_site **sites,
+			  size_t *nr, size_t *alloc)
+{
+	struct probe_site s;
+	uint64_t at = f->entry;
+	bool abi = false;
+
+	if (f->has_die && !lang_is_go(f->lang) && params_need_prologue(&f->die)) {
+		at = skip_prologue(dbg, &f->cu, f->entry, f->end);
+		abi = at != f->entry;
+	} else if (lang_is_go(f->lang) && !f->inlined) {
+		at = x86_insn_go_split_end(debuginfo_elf(dbg), f->entry, f->end);
+	}
+	site_from_func(&s, f, at);
+	s.after_prologue = at != f->entry;
+	s.ret_at_sp = at == f->entry || lang_is_go(f->lang);
+	site_insn(dbg, &s, f->end);
+	/*
+	 * -O0: from the entry (reading the parameters from the ABI) to the prologue's end;
+	 * else from here to the prologue's end (the DWARF)
+	 */
+	if (!f->inlined && f->has_die && one_range(&f->die))
+		site_alts(dbg, &s, f->entry, f->end, abi ? f->entry : at,
+			  abi ? at : skip_prologue(dbg, &f->cu, at, f->end), abi);
+	add_site(sites, nr, alloc, &s);
+}
+
+/* the sites of @f for FUNC, FUNC+OFFSET or FUNC%return */
+static int func_sites(const struct probe_place *pl, struct debuginfo *dbg, struct func *f,
+		      struct probe_site **sites, size_t *nr, size_t *alloc, struct diag *d)
+{
+	if (pl->is_return)
+		return resolve_return(pl, dbg, f, sites, nr, alloc, d);
+	if (pl->has_offset)
+		return resolve_offset(pl, dbg, f, sites, nr, alloc, d);
+	resolve_entry(dbg, f, sites, nr, alloc);
+	return 0;
+}
+
+/*
+ * glob_func_sites() - func_sites() for one match of a glob: a match that cannot be probed
+ * (its code is not in the file, like Go's runtime.etext; no return instruction for %return)
+ * is skipped and named in @skipped ("runtime.etext (no code in the file)"); the first
+ * skip's error is kept in @first for when every match is skipped
+ */
+static void glob_func_sites(const struct probe_place *pl, struct debuginfo *dbg, struct func *f,
+			    struct probe_site **sites, size_t *nr, size_t *alloc,
+			    struct strlist *skipped, struct diag *first)
+{
+	struct diag fd;
+	const char *why;
+	uint64_t off;
+	int ret;
+
+	diag_init(&fd, first->input);
+	ret = debuginfo_vaddr_to_offset(dbg, f->entry, &off, &fd);
+	why = "no code in the file";
+	if (!ret) {
+		ret = func_sites(pl, dbg, f, sites, nr, alloc, &fd);
+		why = pl->is_return && ret == -ENOENT ? "no return instruction" : fd.msg;
+	}
+	if (ret < 0) {
+		char *one = xasprintf("%s (%s)", f->name, why ? why : "cannot be probed");
+
+		pr_info("skipping %s", one);
+		if (skipped)
+			strlist_add(skipped, one);
+		free(one);
+		if (!diag_has_error(first))
+			diag_take(first, &fd, pl->span, 0);
+	}
+	diag_release(&fd);
+}
+
+/* FUNC:RELLINE in the copies of FUNC that have code for the line (see resolve_func()) */
+static int func_line_sites(const struct probe_place *pl, struct debuginfo *dbg, struct func *f,
+			   struct probe_site **sites, size_t *nr, size_t *alloc,
+			   struct diag *line_err, int *line_ret, struct diag *d)
+{
+	struct diag cd;
+	int ret;
+
+	diag_init(&cd, d->input);
+	ret = resolve_lines(pl, dbg, f, sites, nr, alloc, &cd);
+	if (ret == -ENOENT) {
+		if (!*line_ret) {
+			*line_ret = ret;
+			*line_err = cd;
+		} else {
+			diag_release(&cd);
+		}
+		return 0;
+	}
+	if (ret < 0) {
+		ret = diag_take(d, &cd, pl->span, ret);
+		if (*line_ret)
+			diag_release(line_err);
+		*line_ret = 0;
+		return ret;
+	}
+	diag_release(&cd);
+	return 0;
+}
+
+static int resolve_func(const struct probe_place *pl, struct debuginfo *dbg,
+			struct probe_site **sites, size_t *nr, size_t *alloc,
+			struct strlist *skipped, struct diag *d)
+{
+	bool glob = has_glob(pl->func);
 	struct func *funcs = NULL;
-	struct diag ld, line_err;
+	struct diag ld, line_err, first;
 	size_t nf = 0, kept = 0;
 	int ret, line_ret = 0;
 
@@ -648,86 +777,26 @@ static int resolve_func(const struct probe_place *pl, struct debuginfo *dbg,
 	if (ret < 0)
 		return diag_take(d, &ld, pl->span, ret);
 	diag_release(&ld);
-	for (size_t i = 0; i < nf; i++) {
+	diag_init(&first, d->input);
+	for (size_t i = 0; i < nf && ret >= 0; i++) {
 		struct func *f = &funcs[i];
-		struct probe_site s;
 
 		if (pl->srcfile && !func_in_file(f, pl->srcfile))
 			continue;
 		kept++;
 		if (f->inlined && (pl->is_return || pl->has_offset))
 			continue;	/* an inlined copy has no return and no own offsets */
-		if (pl->is_return) {
-			ret = resolve_return(pl, dbg, f, sites, nr, alloc, d);
-		} else if (pl->has_line) {
-			/*
-			 * A copy (inlined, an instantiation) where the line has no code is skipped:
-			 * the optimizer may have merged that line into another line in one copy
-			 * only. The first copy's error is reported when no copy has the line.
-			 */
-			struct diag cd;
-
-			diag_init(&cd, d->input);
-			ret = resolve_lines(pl, dbg, f, sites, nr, alloc, &cd);
-			if (ret == -ENOENT) {
-				if (!line_ret) {
-					line_ret = ret;
-					line_err = cd;
-				} else {
-					diag_release(&cd);
-				}
-				ret = 0;
-			} else if (ret < 0) {
-				ret = diag_take(d, &cd, pl->span, ret);
-				if (line_ret)
-					diag_release(&line_err);
-				line_ret = 0;
-			} else {
-				diag_release(&cd);
-			}
-		} else if (pl->has_offset) {
-			/* compared as a distance: entry + a huge offset wraps below the end */
-			if (f->end && pl->offset >= f->end - f->entry) {
-				ret = diag_error(d, pl->span,
-						 "offset +%lu is beyond the end of %s (size %lu)",
-						 pl->offset, f->name,
-						 (unsigned long)(f->end - f->entry));
-			} else if (pl->offset > UINT64_MAX - f->entry) {
-				ret = diag_error(d, pl->span, "offset +%lu is beyond the end of %s",
-						 pl->offset, f->name);
-			} else {
-				ret = check_insn_start(dbg, pl, f->name, f->entry, f->end,
-						       f->entry + pl->offset, d);
-				if (ret >= 0) {
-					site_from_func(&s, f, f->entry + pl->offset);
-					add_site(sites, nr, alloc, &s);
-				}
-			}
-		} else {
-			uint64_t at = f->entry;
-			bool abi = false;
-
-			if (f->has_die && !lang_is_go(f->lang) && params_need_prologue(&f->die)) {
-				at = skip_prologue(dbg, &f->cu, f->entry, f->end);
-				abi = at != f->entry;
-			} else if (lang_is_go(f->lang) && !f->inlined) {
-				at = x86_insn_go_split_end(debuginfo_elf(dbg), f->entry, f->end);
-			}
-			site_from_func(&s, f, at);
-			s.after_prologue = at != f->entry;
-			s.ret_at_sp = at == f->entry || lang_is_go(f->lang);
-			site_insn(dbg, &s, f->end);
-			/*
-			 * -O0: from the entry (reading the parameters from the ABI) to the
-			 * prologue's end; else from here to the prologue's end (the DWARF)
-			 */
-			if (!f->inlined && f->has_die && one_range(&f->die))
-				site_alts(dbg, &s, f->entry, f->end, abi ? f->entry : at,
-					  abi ? at : skip_prologue(dbg, &f->cu, at, f->end), abi);
-			add_site(sites, nr, alloc, &s);
-		}
-		if (ret < 0)
-			break;
+		/*
+		 * A copy (inlined, an instantiation) where the line has no code is skipped: the
+		 * optimizer may have merged that line into another line in one copy only. The
+		 * first copy's error is reported when no copy has the line.
+		 */
+		if (pl->has_line && !pl->is_return)
+			ret = func_line_sites(pl, dbg, f, sites, nr, alloc, &line_err, &line_ret, d);
+		else if (glob)
+			glob_func_sites(pl, dbg, f, sites, nr, alloc, skipped, &first);
+		else
+			ret = func_sites(pl, dbg, f, sites, nr, alloc, d);
 	}
 	if (line_ret) {
 		if (ret >= 0 && !*nr)
@@ -737,15 +806,18 @@ static int resolve_func(const struct probe_place *pl, struct debuginfo *dbg,
 	}
 	if (ret >= 0 && !kept)
 		ret = diag_error(d, pl->span, "no function '%s' in %s", pl->func, pl->srcfile);
+	else if (ret >= 0 && !*nr && diag_has_error(&first))
+		ret = diag_take(d, &first, pl->span, -EINVAL);	/* every match skipped */
 	else if (ret >= 0 && !*nr)
 		ret = diag_error(d, pl->span, "%s is only inlined: it has no %s", pl->func,
 				 pl->is_return ? "return to probe" : "code of its own for +OFFSET");
+	diag_release(&first);
 	funcs_free(funcs, nf);
 	return ret;
 }
 
 int place_resolve(const struct probe_place *pl, struct debuginfo *dbg, struct probe_site **sites,
-		  size_t *nr, struct diag *d)
+		  size_t *nr, struct strlist *skipped, struct diag *d)
 {
 	size_t alloc = 0;
 	int ret = 0;
@@ -754,7 +826,7 @@ int place_resolve(const struct probe_place *pl, struct debuginfo *dbg, struct pr
 	*nr = 0;
 	switch (pl->kind) {
 	case PLACE_FUNC:
-		ret = resolve_func(pl, dbg, sites, nr, &alloc, d);
+		ret = resolve_func(pl, dbg, sites, nr, &alloc, skipped, d);
 		break;
 	case PLACE_SRCLINE:
 		ret = debuginfo_require_dwarf(dbg, d);

@@ -61,10 +61,14 @@ struct probe_site {
  * @pl: FUNC (entry, past the prologue when the parameters' locations need it), FUNC+OFF,
  *      0xADDR; FUNC:RELLINE, SRCFILE:LINE and %return as far as implemented
  * @sites: array owned by the caller, freed with probe_sites_free()
- * Return: 0 with @nr >= 1, or a negative errno with @d filled.
+ * @skipped: when not NULL, gets "NAME (why)" for each match of a FUNC glob that cannot be
+ *           probed and was skipped (code not in the file: Go's runtime.etext; no return
+ *           instruction for %return; an offset past its end)
+ * Return: 0 with @nr >= 1, or a negative errno with @d filled (for a glob: when every match
+ * was skipped, the first one's reason).
  */
 int place_resolve(const struct probe_place *pl, struct debuginfo *dbg, struct probe_site **sites,
-		  size_t *nr, struct diag *d);
+		  size_t *nr, struct strlist *skipped, struct diag *d);
 void probe_sites_free(struct probe_site *sites, size_t nr);
 
 /**

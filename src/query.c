@@ -105,7 +105,7 @@ int query_vars(const struct probe_spec *spec, struct debuginfo *dbg,
 	*nr = 0;
 	if (spec->place.kind == PLACE_SDT)
 		return sdt_vars(spec, dbg, out, nr, d);
-	ret = place_resolve(&spec->place, dbg, &sites, &nsites, d);
+	ret = place_resolve(&spec->place, dbg, &sites, &nsites, NULL, d);
 	if (ret)
 		return ret;
 	qs = xcalloc(nsites ? nsites : 1, sizeof(*qs));
@@ -238,7 +238,7 @@ int query_fields(const struct probe_spec *spec, const char *expr, struct debugin
 	if (!ret && (q.nr_args != 1 || q.args[0].name || q.args[0].type))
 		ret = diag_error(&first, SPAN_NONE, "'%s' is not one expression", expr);
 	if (!ret)
-		ret = place_resolve(&q.place, dbg, &sites, &nsites, &first);
+		ret = place_resolve(&q.place, dbg, &sites, &nsites, NULL, &first);
 	for (size_t i = 0; !ret && i < nsites; i++) {
 		struct diag one;
 

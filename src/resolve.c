@@ -461,7 +461,7 @@ static void name_events(const struct probe_spec *spec, const struct resolve_opts
 
 int resolve_probe(const struct probe_spec *spec, struct debuginfo *dbg,
 		  const struct resolve_opts *o, struct trace_probe **tps, size_t *nr,
-		  struct diag *d)
+		  struct strlist *skipped, struct diag *d)
 {
 	struct probe_site *sites = NULL;
 	struct trace_probe *out;
@@ -475,7 +475,7 @@ int resolve_probe(const struct probe_spec *spec, struct debuginfo *dbg,
 	*nr = 0;
 	if (spec->place.kind == PLACE_SDT)
 		return sdt_resolve(spec, dbg, o->group, &o->kf, tps, nr, d);
-	ret = place_resolve(&spec->place, dbg, &sites, &nsites, d);
+	ret = place_resolve(&spec->place, dbg, &sites, &nsites, skipped, d);
 	if (ret)
 		return ret;
 	out = xcalloc(nsites ? nsites : 1, sizeof(*out));

@@ -18,11 +18,13 @@ struct resolve_opts {
  * @spec: from parse_probe()
  * @tps: array owned by the caller, freed with trace_probes_free(); event names are
  *       C identifiers; sites of one glob whose fields agree share one event name
+ * @skipped: when not NULL, gets "NAME (why)" for each match of a FUNC glob that cannot be
+ *           probed (place_resolve()); a match without the arguments is skipped quietly (-v)
  * Return: 0, or a negative errno with @d naming the token (spans index spec->text).
  */
 int resolve_probe(const struct probe_spec *spec, struct debuginfo *dbg,
 		  const struct resolve_opts *o, struct trace_probe **tps, size_t *nr,
-		  struct diag *d);
+		  struct strlist *skipped, struct diag *d);
 
 /**
  * trace_probes_free() - release each of @nr probes and free the array; accepts NULL

@@ -283,7 +283,7 @@ int session_add_probe_text(struct session *s, const char *text, struct diag *d)
 		return diag_error(d, SPAN_NONE, "no binary to resolve '%s' against", text);
 	ret = parse_probe(text, &spec, d);
 	if (ret == 0)
-		ret = resolve_probe(&spec, o->dbg, o->ropts, &tps, &nr, d);
+		ret = resolve_probe(&spec, o->dbg, o->ropts, &tps, &nr, NULL, d);
 	probe_spec_release(&spec);
 	if (ret < 0)
 		return ret;

@@ -142,6 +142,7 @@ cp "$T/c/orders-O0" "$D/cwd/orders-here"
 (cd "$D/cwd" && PATH=.:$PATH upft_run -x orders-here -D process_order &&
 	printf '%s\n%s\n' "$UPFT_RC" "$UPFT_ERR" >"$D/path.out")
 t_is "$(sed -n 1p "$D/path.out")" 2 "a bare name is not found through a relative \$PATH entry"
-t_like "$(sed -n 2p "$D/path.out")" "^upfront: no such binary 'orders-here'" "... no such binary"
+t_like "$(sed -n 2p "$D/path.out")" "^upfront: no such binary 'orders-here'; .*; the current directory is not searched: write ./orders-here for the file there\$" \
+	"... no such binary, with a hint to write ./NAME"
 
 t_done

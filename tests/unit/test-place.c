@@ -246,7 +246,7 @@ static char *chosen(struct debuginfo *dbg, const char *probe)
 	kernel_features_default(&o.kf);
 	strbuf_init(&sb);
 	diag_init(&d, probe);
-	if (parse_probe(probe, &spec, &d) || resolve_probe(&spec, dbg, &o, &tps, &nr, &d) ||
+	if (parse_probe(probe, &spec, &d) || resolve_probe(&spec, dbg, &o, &tps, &nr, NULL, &d) ||
 	    funcs_find(dbg, spec.place.func, &f, &nf, &d) || !nf) {
 		strbuf_addf(&sb, "error: %s", d.msg ? d.msg : "?");
 		goto out;
