@@ -847,6 +847,7 @@ int sdt_resolve(const struct probe_spec *spec, struct debuginfo *dbg, const char
 		struct sdt_ctx c = { spec, dbg, kf, p, tp, d };
 
 		tp->path = xstrdup(debuginfo_path(dbg));
+		tp->kpath = xstrdup(debuginfo_kernel_path(dbg));
 		tp->build_id = debuginfo_build_id(dbg) ? xstrdup(debuginfo_build_id(dbg)) : NULL;
 		tp->func = sdt_label(p);
 		tp->vaddr = p->pc;
