@@ -79,15 +79,18 @@ t_is "$(printf '%s\n' "$body" | grep -v '^upfront_duration\|^# [A-Z]* upfront_du
 	"$want" "the text format: events per probe and label value, lost events per CPU"
 
 # durations of process_order..process_order%return: a histogram per function
-if printf '%s\n' "$body" | grep -q '^upfront_duration_seconds_count'; then
-	t_like "$body" "^upfront_duration_seconds_count\{func=\"process_order\"\} $((2 * repeat))$" \
-		"the histogram counts every paired call"
-	t_like "$body" "^upfront_duration_seconds_bucket\{func=\"process_order\",le=\"\+Inf\"\} $((2 * repeat))$" \
-		"its +Inf bucket holds every call"
-	t_like "$body" '^# TYPE upfront_duration_seconds histogram$' "a histogram family"
-else
-	echo "not ok - $UPFT_TEST: a duration histogram for process_order # TODO durations are not paired yet"
-fi
+t_like "$body" '^# TYPE upfront_duration_seconds histogram$' "a histogram family for durations"
+t_like "$body" "^upfront_duration_seconds_count\{func=\"process_order\"\} $((2 * repeat))$" \
+	"the histogram counts every paired call"
+t_like "$body" "^upfront_duration_seconds_bucket\{func=\"process_order\",le=\"\+Inf\"\} $((2 * repeat))$" \
+	"its +Inf bucket holds every call"
+t_is "$(printf '%s\n' "$body" | grep -c '^upfront_duration_seconds_bucket{func="process_order",')" \
+	23 "22 bounds and +Inf"
+t_is "$(printf '%s\n' "$body" | sed -n 's/^upfront_duration_seconds_bucket{func="process_order",le="[^"]*"} //p' |
+	sort -n -c 2>&1 && echo sorted)" sorted "the buckets are cumulative"
+t_like "$body" '^upfront_duration_seconds_sum\{func="process_order"\} [0-9]+(\.[0-9]+)?$' "a _sum"
+t_unlike "$body" '^upfront_duration_seconds_count\{func="audit_order"' \
+	"no histogram for a function without its %return"
 
 # --- OpenMetrics, as Prometheus asks for it --------------------------------------------------
 scrape -H 'Accept: application/openmetrics-text;version=1.0.0,application/openmetrics-text;version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1'
@@ -109,12 +112,18 @@ code=$(curl -s --max-time 5 -o /dev/null -w '%{http_code}' -I "http://127.0.0.1:
 t_is "$code" 200 "HEAD is 200"
 
 # --- a port in use: one line, exit 2, nothing installed --------------------------------------
-before=$(ls "$UPFT_TRACEFS/instances")
-upft_run --stdio --metrics "127.0.0.1:$port" -x "$bin" process_order -- true
-t_is "$UPFT_RC" 2 "a port in use exits 2"
-t_is "$UPFT_ERR" "upfront: --metrics: cannot listen on 127.0.0.1:$port: Address already in use" \
+# (its pid names its instance and group: upfront_PID)
+bash -c 'echo $$ >"$1"; shift; exec "$@"' sh "$UPFT_TMP/pid" "$UPFRONT" --stdio \
+	--metrics "127.0.0.1:$port" -x "$bin" process_order -- true >/dev/null 2>"$UPFT_TMP/err2"
+rc=$?
+t_is "$rc" 2 "a port in use exits 2"
+t_is "$(cat "$UPFT_TMP/err2")" \
+	"upfront: --metrics: cannot listen on 127.0.0.1:$port: Address already in use" \
 	"a port in use is one line that says so"
-t_is "$(ls "$UPFT_TRACEFS/instances")" "$before" "a port in use leaves no instance behind"
+pid=$(cat "$UPFT_TMP/pid")
+t_is "$(ls -d "$UPFT_TRACEFS/instances/upfront_$pid" 2>/dev/null; \
+	grep "upfront_$pid/" "$UPFT_TRACEFS/uprobe_events")" "" \
+	"a port in use leaves no instance or probe behind"
 
 # --- the session ends: clean exit, the port closed -------------------------------------------
 kill -TERM "$up_pid"

@@ -19,7 +19,8 @@
 static void event_key(struct metrics *m, const char *probe, const char *key)
 {
 	struct value v = { .name = "key", .kind = VK_LSTRING, .str = key, .len = strlen(key) };
-	struct event ev = { .probe = probe, .func = "get_item", .vals = &v, .nr_vals = 1 };
+	struct event ev = { .probe = probe, .func = "get_item", .vals = &v, .nr_vals = 1,
+			    .duration_ns = -1 };
 
 	metrics_event(m, &ev);
 }
@@ -27,7 +28,7 @@ static void event_key(struct metrics *m, const char *probe, const char *key)
 static void event_plain(struct metrics *m, const char *probe, int n)
 {
 	struct value v = { .name = "n", .kind = VK_SIGNED, .num.s = n };
-	struct event ev = { .probe = probe, .vals = &v, .nr_vals = 1 };
+	struct event ev = { .probe = probe, .vals = &v, .nr_vals = 1, .duration_ns = -1 };
 
 	metrics_event(m, &ev);
 }
@@ -169,6 +170,47 @@ static void test_openmetrics(void)
 	metrics_free(m);
 }
 
+/* return events carry the paired call's duration (calls.c): it goes to the function's histogram */
+static void test_event_durations(void)
+{
+	struct metrics_opts o = { .label = "work__return:r" };
+	struct strbuf sb = STRBUF_INIT;
+	char probe[] = "work__return";
+	const int64_t ns[] = { 3000, -1, 7000, 2000000000 };
+	struct metrics *m;
+	struct diag d;
+
+	diag_init(&d, NULL);
+	m = metrics_new(&o, &d);
+	diag_release(&d);
+	for (size_t i = 0; i < sizeof(ns) / sizeof(ns[0]); i++) {
+		struct value v = { .name = "r", .kind = VK_SIGNED, .num.s = i & 1 };
+		struct event ev = { .probe = probe, .func = "work", .vals = &v, .nr_vals = 1,
+				    .duration_ns = ns[i] };
+
+		metrics_event(m, &ev);
+	}
+	strbuf_init(&sb);
+	metrics_format(m, METRICS_TEXT, &sb);
+	/* r=0: 3 us and 7 us; r=1: the unpaired return (counted, no duration) and 2 s */
+	TEST_TRUE(strstr(sb.buf, "\nupfront_events_total{probe=\"work__return\",r=\"0\"} 2\n"));
+	TEST_TRUE(strstr(sb.buf, "\nupfront_events_total{probe=\"work__return\",r=\"1\"} 2\n"));
+	TEST_TRUE(strstr(sb.buf, "\nupfront_duration_seconds_count{func=\"work\",r=\"0\"} 2\n"));
+	TEST_TRUE(strstr(sb.buf, "\nupfront_duration_seconds_sum{func=\"work\",r=\"0\"} 0.00001\n"));
+	TEST_TRUE(strstr(sb.buf, "\nupfront_duration_seconds_bucket{func=\"work\",r=\"0\","
+				 "le=\"5e-06\"} 1\n"));
+	TEST_TRUE(strstr(sb.buf, "\nupfront_duration_seconds_bucket{func=\"work\",r=\"0\","
+				 "le=\"1e-05\"} 2\n"));
+	TEST_TRUE(strstr(sb.buf, "\nupfront_duration_seconds_count{func=\"work\",r=\"1\"} 1\n"));
+	TEST_TRUE(strstr(sb.buf, "\nupfront_duration_seconds_sum{func=\"work\",r=\"1\"} 2\n"));
+	TEST_TRUE(strstr(sb.buf, "\nupfront_duration_seconds_bucket{func=\"work\",r=\"1\","
+				 "le=\"1\"} 0\n"));
+	TEST_TRUE(strstr(sb.buf, "\nupfront_duration_seconds_bucket{func=\"work\",r=\"1\","
+				 "le=\"2.5\"} 1\n"));
+	strbuf_release(&sb);
+	metrics_free(m);
+}
+
 static void test_negotiate(void)
 {
 	/* what Prometheus 2.42 sends */
@@ -302,6 +344,7 @@ int main(void)
 {
 	test_text();
 	test_openmetrics();
+	test_event_durations();
 	test_negotiate();
 	test_check();
 	test_concurrent();
