@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # upfront.bash - bash completion for upfront(1)
 #
-# Options; files after -x; process ids after -p; tracefs events after -e; PROBE:ARG after
+# Options; files after -x and -o; process ids after -p; tracefs events after -e; PROBE:ARG after
 # --metrics-label (from upfront -D of the probes on the line); commands after --. A probe
 # word completes the functions of the binary (upfront -x BINARY -F 'PREFIX*'); inside a
 # quoted probe word, after the place, the variables there (upfront -V PLACE) and, after
@@ -231,8 +231,8 @@ _upfront()
 	local cur prev mode=probe i bin
 	local opts='-x --exec -F --funcs -V --vars -L --line -D --definition -a --add -l --list
 		-d --del -g --group -p --pid -e --event -v --verbose -h --help --version --stdio
-		--json --max-events --duration --filter --stack --keep --string-size --ring
-		--metrics --metrics-label --metrics-label-max'
+		--json -o --output --max-events --duration --filter --stack --keep --string-size
+		--ring --metrics --metrics-label --metrics-label-max'
 	local -a cands
 
 	_upfront_split
@@ -258,7 +258,7 @@ _upfront()
 	done
 
 	case $prev in
-	-x | --exec)
+	-x | --exec | -o | --output)
 		# readline quotes file names itself
 		compopt -o filenames 2>/dev/null
 		mapfile -t COMPREPLY < <(compgen -f -- "$cur")
@@ -282,7 +282,7 @@ _upfront()
 		return
 		;;
 	-g | --group | --filter | --max-events | --duration | --string-size | --ring | \
-	--metrics | --metrics-label-max | -o | --output)
+	--metrics | --metrics-label-max)
 		return
 		;;
 	esac
