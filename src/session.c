@@ -25,6 +25,7 @@
 #include "log.h"
 #include "metrics.h"
 #include "parse.h"
+#include "procmaps.h"
 #include "render.h"
 #include "resolve.h"
 #include "session.h"
@@ -421,6 +422,20 @@ static void cmd_stdio_setup(enum cmd_stdio how)
 	}
 }
 
+/*
+ * --stack: the kernel reports the mappings of @pid and its children from now on, so frames of
+ * a process that exited before its events were decoded are still named (procmaps.h)
+ */
+static void follow_maps(pid_t pid)
+{
+	struct diag d;
+
+	diag_init(&d, NULL);
+	if (procmaps_follow(pid, &d) < 0)
+		pr_info("%s: frames of exited processes may stay unnamed", d.msg ? d.msg : "?");
+	diag_release(&d);
+}
+
 /* fork CMD stopped before exec until go_fd gets a byte; exec errors come back on err_fd */
 static pid_t spawn_cmd(char **cmd, int cmd_fd, enum cmd_stdio how, int *go_fd, int *err_fd,
 		       struct diag *d)
@@ -532,6 +547,8 @@ static int session_setup(struct session *s, struct trace_probe *tps, size_t nr, 
 		ret = tracing_set_pids(s->t, o->pids, o->nr_pids, true, d);
 		if (ret < 0)
 			return ret;
+		for (size_t i = 0; o->stack && i < o->nr_pids; i++)
+			follow_maps(o->pids[i]);
 	}
 	/* UPFRONT_QUEUE_PAGES: a small queue for tests of a decoder that falls behind */
 	s->st = stream_open(s->t, s->tep, getenv("UPFRONT_QUEUE_PAGES") ?
@@ -947,6 +964,8 @@ int trace_run(const struct trace_opts *o, struct trace_probe *tps, size_t nr, st
 		ret = tracing_set_pids(s->t, &s->child, 1, false, d);
 		if (ret < 0)
 			goto out;
+		if (o->stack)
+			follow_maps(s->child);	/* before it execs: every mapping is seen */
 		{
 			const char *base = strrchr(o->cmd[0], '/');
 
@@ -1001,6 +1020,7 @@ out:
 	if (s->r.fd > STDERR_FILENO)
 		close(s->r.fd);
 	session_release(s);
+	procmaps_stop();
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
 	sigaction(SIGHUP, &old_hup, NULL);

@@ -10,6 +10,7 @@
 #include "debuginfo.h"
 #include "elfinfo.h"
 #include "log.h"
+#include "procmaps.h"
 #include "symbolize.h"
 
 #define SYM_CACHE_SIZE 4096	/* power of two; a collision just replaces the entry */
@@ -192,13 +193,24 @@ void symbolizer_frame(struct symbolizer *s, int tgid, uint64_t addr, uint64_t ba
 		      const char **sym, const char **path)
 {
 	const struct map_ent *m = NULL;
+	uint64_t vaddr, lo, pgoff;
 	struct task_maps *t;
-	uint64_t vaddr;
+	const char *mpath;
 
 	*sym = NULL;
 	*path = NULL;
 	if (!s || !addr)
 		return;
+	if (tgid > 0 && procmaps_find(tgid, addr, &mpath, &lo, &pgoff)) {
+		/* followed from fork/exec (--stack): known also after the process exited */
+		struct lib *lib = lib_get(s, mpath);
+
+		*path = lib->path;
+		if (lib->dbg && elfinfo_offset_to_vaddr(debuginfo_elf(lib->dbg), addr - lo + pgoff,
+							&vaddr) == 0)
+			*sym = lib_lookup(s, lib, vaddr);
+		return;
+	}
 	if (tgid > 0) {
 		t = task_get(s, tgid);
 		m = maps_find(t, addr);
