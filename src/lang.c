@@ -269,6 +269,37 @@ static bool find_pointer(Dwarf_Die *type, Dwarf_Die *to, Dwarf_Die *ptr_type, in
 	return false;
 }
 
+static bool base_offset(Dwarf_Die *derived, Dwarf_Die *base, int64_t *offset, int depth)
+{
+	Dwarf_Die t, child;
+
+	if (depth > 16 || !tag_is_aggregate(lang_strip(derived, &t)) || dwarf_child(&t, &child) != 0)
+		return false;
+	do {
+		Dwarf_Die bt;
+		int64_t off, inner;
+
+		if (dwarf_tag(&child) != DW_TAG_inheritance ||
+		    dwarf_hasattr(&child, DW_AT_virtuality) || !lang_member_offset(&child, &off) ||
+		    !lang_type_of(&child, &bt))
+			continue;
+		if (same_type(&bt, base)) {
+			*offset = off;
+			return true;
+		}
+		if (base_offset(&bt, base, &inner, depth + 1)) {
+			*offset = off + inner;
+			return true;
+		}
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return false;
+}
+
+bool lang_base_offset(Dwarf_Die *derived, Dwarf_Die *base, int64_t *offset)
+{
+	return base_offset(derived, base, offset, 0);
+}
+
 bool lang_smart_pointer(Dwarf_Die *type, const struct lang_smart *l, Dwarf_Die *ptr_type,
 			int64_t *offset)
 {

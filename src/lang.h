@@ -143,6 +143,15 @@ bool lang_smart_pointer(Dwarf_Die *type, const struct lang_smart *l, Dwarf_Die *
 			int64_t *offset);
 
 /**
+ * lang_base_offset() - where base class @base lies in class @derived: through
+ * DW_TAG_inheritance, depth-first, non-virtual bases only (a virtual base's place is known
+ * only at run time)
+ * @offset: bytes from the start of @derived
+ * Return: true when @base is such a base of @derived.
+ */
+bool lang_base_offset(Dwarf_Die *derived, Dwarf_Die *base, int64_t *offset);
+
+/**
  * lang_member_names() - the names lang_find_member() would find in @type
  * @out: the names are appended in declaration order, the members of an embedded struct
  *       or a base class right after it

@@ -924,6 +924,10 @@ static int emit_val(struct rctx *rc, const struct emit *em, struct val *v)
 	if (v->loc.nr == 1 && (v->loc.pieces[0].kind == LOC_NONE ||
 			       v->loc.pieces[0].kind == LOC_BAD))
 		return val_piece_error(rc, &v->loc.pieces[0], v->what, em->sp);
+	if (v->adj)
+		return diag_error(rc->d, em->sp, "'%s' is a pointer moved by %" PRId64 " bytes to its "
+				  "base or derived class, which uprobes cannot add; read a field "
+				  "through it", v->what, v->adj);
 	if (em->cast)
 		return emit_cast(rc, em, v);
 	if (v->ptrs)

@@ -50,6 +50,9 @@ struct val {
 	bool raw;			/* a raw fetcharg: kernel semantics, typed as written */
 	unsigned int dim;		/* an array @type: how many of its dimensions are indexed
 					 * already (m[1] of int m[3][4] is an int[4]) */
+	int64_t adj;			/* a pointer: bytes to add to it before it is followed
+					 * (a C++ cast to a base class that is not at offset 0, or
+					 * from one to a derived class: static_cast's adjustment) */
 	unsigned int ptrs;		/* pointer levels above @type that the DWARF has no DIE
 					 * for: a cast to "T *" where the binary never names T *
 					 * (1: a T *; @has_type false: a void *) */

@@ -164,6 +164,37 @@ static enum val_class val_class(const struct val *v, int64_t *size)
 	return VC_OTHER;
 }
 
+/* The class pointer value @v points to (stripped), when it points to one. */
+static bool pointee_class(const struct val *v, Dwarf_Die *out)
+{
+	Dwarf_Die t, to;
+
+	if (v->ptrs == 1 && v->has_type)
+		return tag_is_struct(lang_strip((Dwarf_Die *)&v->type, out));
+	if (v->ptrs || !v->has_type || !tag_is_pointer(lang_strip((Dwarf_Die *)&v->type, &t)) ||
+	    !lang_type_of(&t, &to))
+		return false;
+	return tag_is_struct(lang_strip(&to, out));
+}
+
+/*
+ * A C++ cast between a class and one of its (non-virtual) base classes moves the pointer,
+ * as static_cast does: + the base's offset up to it, - down from it. The bytes to add.
+ */
+static int64_t base_adjust(const struct val *v, const struct val *to)
+{
+	Dwarf_Die from_c, to_c;
+	int64_t off;
+
+	if (!pointee_class(v, &from_c) || !pointee_class(to, &to_c) || from_c.addr == to_c.addr)
+		return 0;
+	if (lang_base_offset(&from_c, &to_c, &off))
+		return off;
+	if (lang_base_offset(&to_c, &from_c, &off))
+		return -off;
+	return 0;
+}
+
 /* @v is a smart pointer of its language */
 static bool smart_pointer(struct val *v)
 {
@@ -241,6 +272,8 @@ int val_cast(struct rctx *rc, struct val *v, const struct val *to, const char *w
 	free(tn);
 	if (ret)
 		return ret;
+	if (cls == VC_WORD)
+		v->adj += base_adjust(v, to);
 	v->type = to->type;
 	v->has_type = to->has_type;
 	v->ptrs = to->ptrs;

@@ -206,9 +206,9 @@ int val_deref(struct rctx *rc, const struct val *v, int64_t off, Dwarf_Die *to,
 	if (ret)
 		return ret;
 	add_guard(rc, fetch, v->what);
-	memset(out, 0, sizeof(*out));
 	p.base = fetch;
-	p.off = off;
+	p.off = off + v->adj;
+	memset(out, 0, sizeof(*out));
 	loc_add_piece(&out->loc, &p);
 	free(fetch);
 	if (has_to)

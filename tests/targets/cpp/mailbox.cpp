@@ -128,6 +128,7 @@ public:
 	PROBED int resume(void *ctx, int n);
 	PROBED long inspect(std::shared_ptr<message_data> data, std::weak_ptr<message_data> seen);
 	PROBED int adopt(std::unique_ptr<plain_element> elem);
+	PROBED long link(singly_linked<mailbox_element> *node);
 	int id;
 	long received = 0;
 };
@@ -167,6 +168,15 @@ int scheduled_actor::adopt(std::unique_ptr<plain_element> elem)
 	return elem->weight;
 }
 
+/* a pointer to a base class that is not at offset 0 (vptr first, then singly_linked) */
+long scheduled_actor::link(singly_linked<mailbox_element> *node)
+{
+	long r = node->next ? 1 : 2;
+
+	sink += r;
+	return r;
+}
+
 PROBED mailbox_element *make_element(int which)
 {
 	switch (which) {
@@ -202,6 +212,11 @@ static void run_once()
 		sink += actor.inspect(nullptr, std::weak_ptr<caf::message_data>());
 	}
 	sink += actor.adopt(std::make_unique<caf::plain_element>(201, 5, 77, "adopted"));
+	{
+		std::unique_ptr<caf::mailbox_element> linked(caf::make_element(0));
+
+		sink += actor.link(linked.get());
+	}
 	sink += actor.received;
 }
 
