@@ -76,22 +76,24 @@ void diag_hint(struct diag *d, const char *fmt, ...)
 
 void diag_format(const struct diag *d, struct strbuf *out)
 {
-	const char *p;
+	struct strbuf line = STRBUF_INIT;
 
-	strbuf_addstr(out, d->msg ? d->msg : "unknown error");
+	strbuf_addstr(&line, d->msg ? d->msg : "unknown error");
 	if (d->input && d->span.start >= 0 && d->span.start <= (int)strlen(d->input)) {
 		int len = d->span.len;
 
 		if (len > 0)
-			strbuf_addf(out, " at '%.*s'", len, d->input + d->span.start);
-		strbuf_addf(out, " (column %d of '%s')", d->span.start + 1, d->input);
+			strbuf_addf(&line, " at '%.*s'", len, d->input + d->span.start);
+		strbuf_addf(&line, " (column %d of '%s')", d->span.start + 1, d->input);
 	}
 	if (d->hints.len) {
-		strbuf_addstr(out, "; ");
-		strbuf_addstr(out, d->hints.buf);
+		strbuf_addstr(&line, "; ");
+		strbuf_addstr(&line, d->hints.buf);
 	}
-	/* one line, always */
-	for (p = out->buf; p && *p; p++)
-		if (*p == '\n')
-			out->buf[p - out->buf] = ' ';
+	/*
+	 * One line, inert on a terminal: messages quote names from the binary and the user's
+	 * own text, either of which may hold a newline or an escape sequence.
+	 */
+	escape_name_n(out, line.buf ? line.buf : "", line.len);
+	strbuf_release(&line);
 }

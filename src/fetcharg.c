@@ -671,3 +671,175 @@ int fetcharg_check_limits(const struct trace_probe *tp, const struct kernel_feat
 	}
 	return 0;
 }
+
+/* ---- a raw fetcharg the user wrote (%REG | RAW-FETCHARG, passed to the kernel as is) ---- */
+
+/* Nesting of +OFF(...) a raw fetcharg may have; the kernel's own limit is lower (max_derefs). */
+#define RAW_MAX_DEPTH 32
+
+struct raw_check {
+	const char *s;
+	size_t len;
+	size_t bad;		/* where the first problem is */
+	const char *why;	/* what it is; NULL while none */
+};
+
+static bool raw_fail(struct raw_check *rc, size_t at, const char *why)
+{
+	if (!rc->why) {
+		rc->bad = at;
+		rc->why = why;
+	}
+	return false;
+}
+
+/*
+ * A byte the kernel must never see in an argument: uprobe_events ends an argument at a blank,
+ * ends the command at a newline and reads the rest of the line after '#' as a comment (the
+ * type and every later argument dropped without an error); control bytes, DEL and non-ASCII
+ * bytes have no place in its grammar either.
+ */
+static bool raw_byte_ok(struct raw_check *rc, size_t i)
+{
+	unsigned char c = (unsigned char)rc->s[i];
+
+	if (c == '#')
+		return raw_fail(rc, i, "'#' starts a comment in uprobe_events: the kernel would "
+				"drop the rest of the probe");
+	if (c <= 0x20 || c >= 0x7f)
+		return raw_fail(rc, i, "a raw fetcharg is printable ASCII without blanks");
+	return true;
+}
+
+/* NUMBER := DIGITS | 0xHEXDIGITS at @i; the index after it */
+static bool raw_number(struct raw_check *rc, size_t *i, const char *what)
+{
+	size_t k = *i;
+
+	if (k + 2 < rc->len && rc->s[k] == '0' && (rc->s[k + 1] == 'x' || rc->s[k + 1] == 'X') &&
+	    isxdigit((unsigned char)rc->s[k + 2])) {
+		for (k += 2; k < rc->len && isxdigit((unsigned char)rc->s[k]); k++)
+			;
+	} else {
+		for (; k < rc->len && isdigit((unsigned char)rc->s[k]); k++)
+			;
+	}
+	if (k == *i)
+		return raw_fail(rc, *i, what);
+	*i = k;
+	return true;
+}
+
+static bool raw_word(const struct raw_check *rc, size_t i, const char *w)
+{
+	size_t n = strlen(w);
+
+	return i + n <= rc->len && !memcmp(rc->s + i, w, n);
+}
+
+/* \IMM or \"TEXT" at @i (the backslash) */
+static bool raw_immediate(struct raw_check *rc, size_t *i)
+{
+	size_t k = *i + 1;
+
+	if (k < rc->len && rc->s[k] == '"') {
+		for (k++; k < rc->len && rc->s[k] != '"'; k++)
+			;
+		if (k >= rc->len)
+			return raw_fail(rc, *i, "unterminated \\\"TEXT\" immediate");
+		*i = k + 1;
+		return true;
+	}
+	if (k < rc->len && rc->s[k] == '-')
+		k++;
+	if (!raw_number(rc, &k, "expected a number or \"TEXT\" after '\\'"))
+		return false;
+	*i = k;
+	return true;
+}
+
+/*
+ * FETCH := %REG | @ADDR | @+OFFSET | $stack | $stackN | $retval | $comm | \IMM | \"TEXT"
+ *        | +OFF(FETCH) | -OFF(FETCH) | +uOFF(FETCH)
+ * (Documentation/trace/uprobetracer.rst); the index after it in *@i
+ */
+static bool raw_fetch(struct raw_check *rc, size_t *i, int depth)
+{
+	size_t k = *i, open;
+
+	if (k >= rc->len)
+		return raw_fail(rc, k, "expected a fetcharg");
+	switch (rc->s[k]) {
+	case '%':
+		for (k++; k < rc->len && isalnum((unsigned char)rc->s[k]); k++)
+			;
+		if (k == *i + 1)
+			return raw_fail(rc, *i, "expected a register name after '%'");
+		break;
+	case '@':
+		k++;
+		if (k < rc->len && rc->s[k] == '+')
+			k++;
+		if (!raw_number(rc, &k, "expected an address after '@' (@ADDR or @+OFFSET; "
+				"uprobes take no symbols)"))
+			return false;
+		break;
+	case '$':
+		if (raw_word(rc, k, "$stack")) {
+			for (k += 6; k < rc->len && isdigit((unsigned char)rc->s[k]); k++)
+				;
+		} else if (raw_word(rc, k, "$retval") || raw_word(rc, k, "$comm")) {
+			k += rc->s[k + 1] == 'r' ? 7 : 5;
+		} else {
+			return raw_fail(rc, k, "expected $stack, $stackN, $retval or $comm");
+		}
+		break;
+	case '\\':
+		if (!raw_immediate(rc, &k))
+			return false;
+		break;
+	case '+':
+	case '-':
+		k++;
+		if (k < rc->len && rc->s[k] == 'u')
+			k++;
+		if (!raw_number(rc, &k, "expected an offset: +OFF(FETCHARG)"))
+			return false;
+		if (k >= rc->len || rc->s[k] != '(')
+			return raw_fail(rc, k, "expected '(' after the offset: +OFF(FETCHARG)");
+		if (depth >= RAW_MAX_DEPTH)
+			return raw_fail(rc, k, "too deeply nested");
+		open = k++;
+		if (!raw_fetch(rc, &k, depth + 1))
+			return false;
+		if (k >= rc->len)
+			return raw_fail(rc, open, "unterminated '('");
+		if (rc->s[k] != ')')
+			return raw_fail(rc, k, "expected ')'");
+		k++;
+		break;
+	default:
+		return raw_fail(rc, k, "expected a fetcharg: %REG, @ADDR, +OFF(FETCHARG), "
+				"$stackN or \\IMM");
+	}
+	*i = k;
+	return true;
+}
+
+const char *fetcharg_check_raw(const char *s, size_t len, size_t *bad)
+{
+	struct raw_check rc = { .s = s, .len = len };
+	size_t i;
+
+	/* the bytes first: a '#' anywhere (in a \"TEXT\" too) is the worst thing to pass on */
+	for (i = 0; i < len; i++)
+		if (!raw_byte_ok(&rc, i))
+			break;
+	i = 0;
+	if (!rc.why && raw_fetch(&rc, &i, 0) && i < len)
+		raw_fail(&rc, i, s[i] == ')' ? "unexpected ')'" :
+			 "unexpected character after the fetcharg");
+	if (rc.why)
+		*bad = rc.bad;
+	return rc.why;
+}

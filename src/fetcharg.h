@@ -244,4 +244,16 @@ int fetcharg_type_size(const char *type);
 /* fetcharg_count_derefs() - how many nested +OFF(...) a fetch has */
 int fetcharg_count_derefs(const char *fetch);
 
+/**
+ * fetcharg_check_raw() - a fetcharg the user wrote is one FETCHARG of the kernel's uprobe
+ * grammar: %REG, @ADDR, @+OFFSET, $stack, $stackN, $retval, $comm, \IMM, \"TEXT",
+ * [+|-][u]OFF(FETCHARG), in printable ASCII without blanks or '#' (which uprobe_events would
+ * read as the end of the argument, of the command, or as a comment)
+ * @s: the fetcharg, without NAME= and :TYPE
+ * @len: its length
+ * @bad: on failure, the offset in @s of the offending character
+ * Return: NULL when it is one; otherwise what is wrong (a static string).
+ */
+const char *fetcharg_check_raw(const char *s, size_t len, size_t *bad);
+
 #endif

@@ -820,31 +820,49 @@ static bool looks_like_file(const char *s, size_t len)
 	return slash && !memchr(last, '.', llen) && !memchr(last, '(', llen);
 }
 
+/* The largest line number -L takes: DWARF's are 32-bit, so is the kernel's idea of a file. */
+#define MAX_LINE INT_MAX
+
+/* one number of a range: digits, at most MAX_LINE (never strtol's saturated LONG_MAX) */
+static int range_number(const char *s, char **end, long *out)
+{
+	errno = 0;
+	*out = strtol(s, end, 10);
+	return errno || *out > MAX_LINE ? -ERANGE : 0;
+}
+
 /*
- * parse_range() - "N", "N-M", "N+C" after the last ':'; false when @s is not a range
+ * parse_range() - "N", "N-M", "N+C" after the last ':'
+ * Return: 1 for a range in [@start, @end], 0 when @s is not a range, -ERANGE for a number or
+ * an end past MAX_LINE.
  */
-static bool parse_range(const char *s, long *start, long *end)
+static int parse_range(const char *s, long *start, long *end)
 {
 	char *p;
+	long n;
 
 	if (!isdigit((unsigned char)*s))
-		return false;
-	*start = strtol(s, &p, 10);
+		return 0;
+	if (range_number(s, &p, start))
+		return -ERANGE;
 	*end = -1;
 	if (!*p) {
 		*end = *start;
-		return true;
+		return 1;
 	}
 	if ((*p == '-' || *p == '+') && isdigit((unsigned char)p[1])) {
 		char op = *p;
-		long n = strtol(p + 1, &p, 10);
 
+		if (range_number(p + 1, &p, &n))
+			return -ERANGE;
 		if (*p)
-			return false;
+			return 0;
 		*end = op == '-' ? n : *start + n;
+		if (*end > MAX_LINE)
+			return -ERANGE;
 		return *end >= *start;
 	}
-	return false;
+	return 0;
 }
 
 /* A source file in memory, split into lines. */
@@ -924,9 +942,9 @@ static void add_source_line(struct strbuf *out, const char *text)
 	const char *p = text;
 
 	while (*p) {
-		size_t n = strcspn(p, "\t\"\\");
+		size_t n = strcspn(p, "\t");
 
-		escape_untrusted(out, p, n);
+		escape_name_n(out, p, n);
 		p += n;
 		if (*p) {
 			strbuf_addch(out, *p);
@@ -981,10 +999,14 @@ static int show(struct debuginfo *dbg, const char *header_name, const char *path
 		source_release(&src);
 		return -ERANGE;
 	}
-	if (header_name)
-		strbuf_addf(out, "<%s@%s:%ld>\n", header_name, path, first - origin);
-	else
-		strbuf_addf(out, "<%s:%ld>\n", path, first);
+	/* the name is the user's, the path the binary's: escaped like the lines */
+	strbuf_addch(out, '<');
+	if (header_name) {
+		escape_name(out, header_name);
+		strbuf_addch(out, '@');
+	}
+	escape_name(out, path);
+	strbuf_addf(out, ":%ld>\n", header_name ? first - origin : first);
 	for (long l = first; l <= last; l++) {
 		if (runs_have_line(rs, l))
 			strbuf_addf(out, "%7ld  ", l - origin);
@@ -1098,7 +1120,11 @@ int lines_show(struct debuginfo *dbg, const char *place, struct strbuf *out, str
 	char *name;
 	int ret;
 
-	if (colon && parse_range(colon + 1, &start, &end)) {
+	ret = colon ? parse_range(colon + 1, &start, &end) : 0;
+	if (ret < 0)
+		return diag_error(d, SPAN_NONE, "line range '%s' is out of range (lines are "
+				  "numbered up to %d)", colon + 1, MAX_LINE);
+	if (ret > 0) {
 		has_range = true;
 		len = (size_t)(colon - place);
 	} else if (colon && colon > place && colon[-1] != ':' && colon[1] != ':' &&

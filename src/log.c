@@ -23,13 +23,16 @@ void log_unpark(void)
 
 void log_msg(int level, const char *domain, const char *fmt, ...)
 {
-	struct strbuf sb = STRBUF_INIT;
+	struct strbuf sb = STRBUF_INIT, msg = STRBUF_INIT;
 	va_list ap;
 
 	strbuf_addf(&sb, "upfront: %s%s: ", level == LOG_WARN ? "warning: " : "", domain);
 	va_start(ap, fmt);
-	strbuf_vaddf(&sb, fmt, ap);
+	strbuf_vaddf(&msg, fmt, ap);
 	va_end(ap);
+	/* messages name binaries, symbols and probes: one line each, inert on a terminal */
+	escape_name(&sb, strbuf_cstr(&msg));
+	strbuf_release(&msg);
 	strbuf_addch(&sb, '\n');
 	if (parked)
 		strbuf_addstr(&parked_buf, sb.buf);

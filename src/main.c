@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* main.c - command line: modes, options, the one error line and the exit status */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -182,13 +184,17 @@ static const struct {
 static int bad_usage(const char *fmt, ...) PRINTF(1, 2);
 static int bad_usage(const char *fmt, ...)
 {
+	struct strbuf msg = STRBUF_INIT, line = STRBUF_INIT;
 	va_list ap;
 
-	fputs("upfront: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	strbuf_vaddf(&msg, fmt, ap);
 	va_end(ap);
-	fputs(" (see upfront --help)\n", stderr);
+	/* option values are the user's bytes: one line, inert on a terminal */
+	escape_name(&line, strbuf_cstr(&msg));
+	fprintf(stderr, "upfront: %s (see upfront --help)\n", strbuf_cstr(&line));
+	strbuf_release(&msg);
+	strbuf_release(&line);
 	return EXIT_BAD_INPUT;
 }
 
@@ -204,14 +210,77 @@ static int report(struct diag *d)
 	return code;
 }
 
-static int parse_ulong(const char *s, const char *opt, unsigned long *out)
+/*
+ * parse_number() - @s as a decimal number from @min to @max: digits only (no sign, blank,
+ * base prefix or trailing junk) and never saturated; otherwise the one error line, which says
+ * what @opt wants (@what)
+ */
+static int parse_number(const char *s, const char *opt, const char *what, unsigned long min,
+			unsigned long max, unsigned long *out)
 {
-	char *end;
+	unsigned long v;
 
 	errno = 0;
-	*out = strtoul(s, &end, 0);
-	if (errno || !*s || *end || *s == '-')
-		return bad_usage("%s wants a non-negative number, not '%s'", opt, s);
+	v = strtoul(s, NULL, 10);
+	if (!*s || s[strspn(s, "0123456789")] || errno || v < min || v > max)
+		return bad_usage("%s wants %s, not '%s'", opt, what, s);
+	*out = v;
+	return 0;
+}
+
+/* --duration: seconds, a finite number above 0; 1e9 s keeps the deadline in 64-bit ns */
+static int parse_seconds(const char *s, const char *opt, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (!(isdigit((unsigned char)*s) || (*s == '.' && isdigit((unsigned char)s[1]))) ||
+	    *end || errno || !isfinite(v) || v <= 0 || v > 1e9)
+		return bad_usage("%s wants a number of seconds above 0 and at most 1e9, not '%s'",
+				 opt, s);
+	*out = v;
+	return 0;
+}
+
+/*
+ * check_group() - -g as the kernel takes a group (a C identifier of at most 63 characters),
+ * never a trace session's name (upfront_<digits>: another session would take it for its own
+ * or reap it); said, never rewritten
+ */
+static int check_group(const char *g)
+{
+	size_t n = strlen(g), ok = strspn(g, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				  "0123456789_");
+
+	if (!n || ok != n || isdigit((unsigned char)*g))
+		return bad_usage("-g wants a group name of letters, digits and '_' that does not "
+				 "start with a digit (the kernel's rule), not '%s'", g);
+	if (n > 63)
+		return bad_usage("-g wants a group name of at most 63 characters (the kernel's "
+				 "limit), not %zu", n);
+	if (!strncmp(g, "upfront_", 8) && g[8] && !g[8 + strspn(g + 8, "0123456789")])
+		return bad_usage("-g '%s' is a trace session's name (upfront_<pid>); choose "
+				 "another", g);
+	return 0;
+}
+
+/*
+ * check_event_spec() - -e SYS:EVENT (or SYS/EVENT): two names of tracefs' events directory,
+ * letters, digits, '_', '-' and '.', never "." or ".." (they would name another directory)
+ */
+static int check_event_spec(const char *spec)
+{
+	static const char ok[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				 "0123456789_-.";
+	size_t sys = strcspn(spec, ":/");
+	const char *ev = spec + sys + (spec[sys] != '\0');
+
+	if (!spec[sys] || !sys || !*ev || strspn(spec, ok) != sys || ev[strspn(ev, ok)] ||
+	    *spec == '.' || *ev == '.')
+		return bad_usage("-e wants SYSTEM:EVENT (names of letters, digits, '_', '-' and "
+				 "'.'), not '%s'", spec);
 	return 0;
 }
 
@@ -237,11 +306,9 @@ static int parse_metrics_option(int c, const char *arg, struct metrics_opts *m)
 		m->label = arg;
 		return 0;
 	default:
-		if (parse_ulong(arg, "--metrics-label-max", &n))
+		if (parse_number(arg, "--metrics-label-max", "a number of label values from 1 to "
+				 "100000", 1, 100000, &n))
 			return EXIT_BAD_INPUT;
-		if (n < 1 || n > 100000)
-			return bad_usage("--metrics-label-max must be between 1 and 100000, not %lu",
-					 n);
 		m->label_max = n;
 		return 0;
 	}
@@ -250,7 +317,6 @@ static int parse_metrics_option(int c, const char *arg, struct metrics_opts *m)
 static int parse_args(int argc, char **argv, struct options *o)
 {
 	unsigned long n;
-	char *end;
 	int c, i;
 
 	o->render = RENDER_AUTO;
@@ -285,17 +351,20 @@ static int parse_args(int argc, char **argv, struct options *o)
 			o->binary = optarg;
 			break;
 		case 'g':
+			if (check_group(optarg))
+				return EXIT_BAD_INPUT;
 			o->group = optarg;
 			break;
 		case 'p':
-			if (parse_ulong(optarg, "-p", &n) || !n || n > INT_MAX)
-				return n ? EXIT_BAD_INPUT : bad_usage("-p wants a process id");
+			if (parse_number(optarg, "-p", "a process id (1 to 2147483647)", 1, INT_MAX,
+					 &n))
+				return EXIT_BAD_INPUT;
 			ALLOC_GROW(o->pids, o->nr_pids + 1, o->alloc_pids);
 			o->pids[o->nr_pids++] = (pid_t)n;
 			break;
 		case 'e':
-			if (!strchr(optarg, ':') && !strchr(optarg, '/'))
-				return bad_usage("-e wants SYSTEM:EVENT, not '%s'", optarg);
+			if (check_event_spec(optarg))
+				return EXIT_BAD_INPUT;
 			ALLOC_GROW(o->extra_events, o->nr_extra + 1, o->alloc_extra);
 			o->extra_events[o->nr_extra++] = optarg;
 			break;
@@ -320,15 +389,13 @@ static int parse_args(int argc, char **argv, struct options *o)
 			o->render = RENDER_JSON;
 			break;
 		case OPT_MAX_EVENTS:
-			if (parse_ulong(optarg, "--max-events", &o->max_events))
+			if (parse_number(optarg, "--max-events", "a number of events above 0", 1,
+					 ULONG_MAX, &o->max_events))
 				return EXIT_BAD_INPUT;
 			break;
 		case OPT_DURATION:
-			errno = 0;
-			o->duration = strtod(optarg, &end);
-			if (errno || *end || !*optarg || o->duration <= 0)
-				return bad_usage("--duration wants a positive number of seconds, "
-						 "not '%s'", optarg);
+			if (parse_seconds(optarg, "--duration", &o->duration))
+				return EXIT_BAD_INPUT;
 			break;
 		case OPT_FILTER:
 			o->filter = optarg;
@@ -340,19 +407,15 @@ static int parse_args(int argc, char **argv, struct options *o)
 			o->keep = true;
 			break;
 		case OPT_STRING_SIZE:
-			if (parse_ulong(optarg, "--string-size", &n))
+			if (parse_number(optarg, "--string-size", "a number of bytes from 1 to 1024",
+					 1, 1024, &n))
 				return EXIT_BAD_INPUT;
-			if (n < 1 || n > 1024)
-				return bad_usage("--string-size must be between 1 and 1024, not %lu",
-						 n);
 			o->string_size = n;
 			break;
 		case OPT_RING:
-			if (parse_ulong(optarg, "--ring", &o->ring_size))
+			if (parse_number(optarg, "--ring", "a number of events from 100 to 100000000",
+					 100, 100000000UL, &o->ring_size))
 				return EXIT_BAD_INPUT;
-			if (o->ring_size < 100 || o->ring_size > 100000000UL)
-				return bad_usage("--ring must be between 100 and 100000000, not %lu",
-						 o->ring_size);
 			break;
 		case OPT_METRICS:
 		case OPT_METRICS_LABEL:
@@ -386,6 +449,9 @@ static int parse_args(int argc, char **argv, struct options *o)
 				 o->metrics.label ? "" : "-max");
 	if (o->output && o->mode != MODE_TRACE)
 		return bad_usage("-o is only for trace mode");
+	if (o->group && o->mode != MODE_DEFINE && o->mode != MODE_ADD)
+		return bad_usage("-g names the group of -D and -a (a trace session's group is "
+				 "upfront_<pid>)");
 	return 0;
 }
 
@@ -487,6 +553,17 @@ static int parse_and_resolve(struct options *o, struct debuginfo *dbg,
 	return 0;
 }
 
+/* print_name_line() - a name from the binary on its own line: a newline in it must not
+ * make a second, fake line, an escape sequence must not reach the terminal */
+static void print_name_line(const char *name)
+{
+	struct strbuf line = STRBUF_INIT;
+
+	escape_name(&line, name);
+	printf("%s\n", strbuf_cstr(&line));
+	strbuf_release(&line);
+}
+
 static int mode_funcs(struct options *o, struct debuginfo *dbg)
 {
 	struct strlist names = STRLIST_INIT;
@@ -499,12 +576,12 @@ static int mode_funcs(struct options *o, struct debuginfo *dbg)
 	if (funcs_list(dbg, o->nr_words ? o->words[0] : NULL, &names, &d) < 0)
 		code = report(&d);
 	for (size_t i = 0; i < names.nr; i++)
-		printf("%s\n", names.v[i]);
+		print_name_line(names.v[i]);
 	if (!code) {
 		strlist_release(&names);
 		sdt_list(dbg, o->nr_words ? o->words[0] : NULL, &names);	/* sdt_PROVIDER:NAME */
 		for (size_t i = 0; i < names.nr; i++)
-			printf("%s\n", names.v[i]);
+			print_name_line(names.v[i]);
 	}
 	diag_release(&d);
 	strlist_release(&names);
@@ -534,10 +611,17 @@ static int list_fields(const struct probe_spec *spec, struct debuginfo *dbg,
 		expr = xstrndup(start, end > start ? end - start : 0);
 		ret = query_fields(spec, expr, dbg, ropts, &names, d);
 		if (ret == 0) {
-			strbuf_addf(out, "Fields of %s at %.*s\n", expr,
-				    (int)(place_end - spec->text), spec->text);
-			for (size_t k = 0; k < names.nr; k++)
-				strbuf_addf(out, "\t\t%s\n", names.v[k]);
+			/* the user's text and the binary's field names: escaped, one a line */
+			strbuf_addstr(out, "Fields of ");
+			escape_name(out, expr);
+			strbuf_addstr(out, " at ");
+			escape_name_n(out, spec->text, (size_t)(place_end - spec->text));
+			strbuf_addch(out, '\n');
+			for (size_t k = 0; k < names.nr; k++) {
+				strbuf_addstr(out, "\t\t");
+				escape_name(out, names.v[k]);
+				strbuf_addch(out, '\n');
+			}
 		}
 		free(expr);
 		strlist_release(&names);
@@ -593,7 +677,8 @@ static void print_definitions(const struct probes *p, struct debuginfo *dbg)
 	const char *id = debuginfo_build_id(dbg);
 	size_t i;
 
-	printf("# build-id %s; binary %s\n", id ? id : "none", debuginfo_path(dbg));
+	escape_name(&line, debuginfo_path(dbg));
+	printf("# build-id %s; binary %s\n", id ? id : "none", strbuf_cstr(&line));
 	for (i = 0; i < p->nr; i++) {
 		strbuf_reset(&line);
 		fetcharg_format(&p->tps[i], &line);
@@ -652,6 +737,7 @@ static int check_limits(const struct probes *p, const struct kernel_features *kf
 
 static void print_added(const struct probes *p)
 {
+	struct strbuf func = STRBUF_INIT, path = STRBUF_INIT;
 	const char *last = NULL;
 	size_t i;
 
@@ -660,16 +746,21 @@ static void print_added(const struct probes *p)
 		const struct trace_probe *tp = &p->tps[i];
 		size_t same = 1;
 
+		strbuf_reset(&func);
+		strbuf_reset(&path);
+		escape_name(&func, tp->func ? tp->func : "address");
+		escape_name(&path, tp->path);
+
 		/* the points of a glob that share one event are one line */
 		while (i + same < p->nr && !strcmp(p->tps[i + same].event, tp->event) &&
 		       !strcmp(p->tps[i + same].group, tp->group))
 			same++;
 		if (same > 1)
 			fprintf(stderr, "  %s:%s (on %s and %zu more places in %s)\n", tp->group,
-				tp->event, tp->func ? tp->func : "address", same - 1, tp->path);
+				tp->event, strbuf_cstr(&func), same - 1, strbuf_cstr(&path));
 		else
 			fprintf(stderr, "  %s:%s (on %s in %s)\n", tp->group, tp->event,
-				tp->func ? tp->func : "address", tp->path);
+				strbuf_cstr(&func), strbuf_cstr(&path));
 		last = tp->event;
 		i += same;
 	}
@@ -678,6 +769,8 @@ static void print_added(const struct probes *p)
 		"\tor live: upfront -e %s:%s\n",
 		p->tps[p->nr - 1].group, last, p->tps[p->nr - 1].group, last,
 		p->tps[p->nr - 1].group, last);
+	strbuf_release(&func);
+	strbuf_release(&path);
 }
 
 static int mode_probes(struct options *o, struct debuginfo *dbg, struct resolve_opts *ropts)

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #define LOG_DOMAIN "parse"
+#include "fetcharg.h"
 #include "log.h"
 #include "parse.h"
 
@@ -1053,27 +1054,16 @@ static struct expr *parse_unary(struct parser *p)
 	return x;
 }
 
-/* A raw fetcharg: balanced parentheses, no blanks (the word splitter saw to that). */
+/* A raw fetcharg goes to the kernel as is: it must be one of its grammar, nothing more. */
 static int check_raw(struct parser *p, int s, int e)
 {
-	int depth = 0, open = -1, i;
+	size_t bad;
+	const char *why = fetcharg_check_raw(p->t + s, (size_t)(e - s), &bad);
 
-	for (i = s; i < e; i++) {
-		if (p->t[i] == '(') {
-			if (!depth)
-				open = i;
-			depth++;
-		} else if (p->t[i] == ')') {
-			if (!depth)
-				return diag_error(p->d, mkspan(i, 1), "unexpected ')'");
-			depth--;
-		} else if ((unsigned char)p->t[i] < 0x20) {
-			return diag_error(p->d, mkspan(i, 1), "unexpected control character");
-		}
-	}
-	if (depth)
-		return diag_error(p->d, mkspan(open, 1), "unterminated '('");
-	return 0;
+	if (!why)
+		return 0;
+	/* a fetcharg that ends too early: the span is its last character */
+	return diag_error(p->d, mkspan(bad < (size_t)(e - s) ? s + (int)bad : e - 1, 1), "%s", why);
 }
 
 static int parse_expr(struct parser *p, int s, int e, struct expr **out)

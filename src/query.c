@@ -163,15 +163,22 @@ int resolve_list_vars(const struct probe_spec *spec, struct debuginfo *dbg,
 	ret = query_vars(spec, dbg, o, &qs, &nr, d);
 	if (ret)
 		return ret;
+	/* names and types come from the binary: escape_name() keeps each on its line */
 	for (size_t i = 0; i < nr; i++) {
-		strbuf_addf(out, "Available variables at %s\n", qs[i].func ? qs[i].func :
-			    qs[i].label);
-		strbuf_addf(out, "        @<%s>\n", qs[i].label);
+		strbuf_addstr(out, "Available variables at ");
+		escape_name(out, qs[i].func ? qs[i].func : qs[i].label);
+		strbuf_addstr(out, "\n        @<");
+		escape_name(out, qs[i].label);
+		strbuf_addstr(out, ">\n");
 		if (!qs[i].has_dwarf)
 			strbuf_addstr(out, "\t\t(no debug information here)\n");
-		for (size_t k = 0; k < qs[i].nr; k++)
-			strbuf_addf(out, "\t\t%s\t%s%s\n", qs[i].vars[k].type, qs[i].vars[k].name,
-				    note[qs[i].vars[k].state]);
+		for (size_t k = 0; k < qs[i].nr; k++) {
+			strbuf_addstr(out, "\t\t");
+			escape_name(out, qs[i].vars[k].type);
+			strbuf_addch(out, '\t');
+			escape_name(out, qs[i].vars[k].name);
+			strbuf_addf(out, "%s\n", note[qs[i].vars[k].state]);
+		}
 	}
 	query_sites_free(qs, nr);
 	return 0;

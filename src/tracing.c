@@ -201,8 +201,10 @@ static void list_place(struct strbuf *out, const char *target, bool ret, struct 
 	struct diag d;
 	char *path, *shown;
 
+	/* the path and the symbol name are a binary's: escape_name() keeps them inert */
 	if (!colon) {
-		strbuf_addf(out, "%s%s", target, ret ? "%return" : "");
+		escape_name(out, target);
+		strbuf_addstr(out, ret ? "%return" : "");
 		return;
 	}
 	path = xstrndup(target, colon - target);
@@ -219,7 +221,8 @@ static void list_place(struct strbuf *out, const char *target, bool ret, struct 
 	shown = shown_path(path);
 	if (*dbg && !debuginfo_offset_to_vaddr(*dbg, off, &vaddr) &&
 	    !debuginfo_symbolize(*dbg, vaddr, &sym)) {
-		strbuf_addf(out, "%s%s in ", sym.buf, ret ? "%return" : "");
+		escape_name(out, sym.buf);
+		strbuf_addf(out, "%s in ", ret ? "%return" : "");
 		escape_untrusted(out, shown, strlen(shown));
 	} else {
 		escape_untrusted(out, shown, strlen(shown));

@@ -144,7 +144,7 @@ static void draw_header(struct tui *t)
 	tui_row_reset(w);
 	tui_row_add(w, R_HEADER, " upfront ");
 	if (o && o->dbg) {
-		strbuf_addstr(&w->text, debuginfo_basename(o->dbg));
+		escape_name(&w->text, debuginfo_basename(o->dbg));
 		strbuf_addch(&w->text, ' ');
 	}
 	strbuf_addf(&w->text, " probes %zu  events/s %llu  total %llu  lost ", probes,
@@ -170,7 +170,7 @@ static void draw_status(struct tui *t)
 	if (t->input == IN_FILTER) {
 		tui_row_add(w, R_TITLE, "/");
 		tui_row_role(w, R_NORMAL);
-		escape_untrusted(&w->text, t->filter.buf ? t->filter.buf : "", t->filter.len);
+		escape_name_n(&w->text, t->filter.buf ? t->filter.buf : "", t->filter.len);
 		draw_row(t, y, COLS, w, 0, 0);
 		curs_set(1);
 		move(y, tui_text_cols(t, w->text.buf, w->text.len) < COLS ?
@@ -182,7 +182,7 @@ static void draw_status(struct tui *t)
 
 		tui_row_add(w, R_TITLE, "add probe: ");
 		tui_row_role(w, R_NORMAL);
-		escape_untrusted(&w->text, t->line.buf ? t->line.buf : "", t->line.len);
+		escape_name_n(&w->text, t->line.buf ? t->line.buf : "", t->line.len);
 		c = tui_text_cols(t, w->text.buf, w->text.len);
 		/* keep the cursor end in view on a narrow terminal */
 		draw_row(t, y, COLS, w, c >= COLS ? c - COLS + 1 : 0, 0);
@@ -193,11 +193,11 @@ static void draw_status(struct tui *t)
 	curs_set(0);
 	if (t->input == IN_CONFIRM) {
 		tui_row_add(w, R_ERROR, "remove probe ");
-		strbuf_addstr(&w->text, t->confirm_name);
+		escape_name(&w->text, t->confirm_name);
 		strbuf_addstr(&w->text, "? (y/n)");
 	} else if (t->status.len && now_ns() < t->status_until) {
 		tui_row_role(w, t->status_err ? R_ERROR : R_GOOD);
-		escape_untrusted(&w->text, t->status.buf, t->status.len);
+		escape_name_n(&w->text, t->status.buf, t->status.len);
 	} else {
 		static const char *hints[] = { "?", "help", "/", "filter", "space", "pause",
 					       "f", "follow", "Enter", "detail", "s", "stats",
@@ -206,7 +206,7 @@ static void draw_status(struct tui *t)
 		if (t->filter.len) {
 			tui_row_add(w, R_TITLE, "filter: ");
 			tui_row_role(w, R_NORMAL);
-			escape_untrusted(&w->text, t->filter.buf, t->filter.len);
+			escape_name_n(&w->text, t->filter.buf, t->filter.len);
 			tui_row_add(w, R_HINT, t->filter_partial ? " (searching) " : " ");
 		}
 		for (size_t i = 0; i < ARRAY_SIZE(hints); i += 2) {
@@ -333,8 +333,10 @@ static void draw_pick(struct tui *t)
 		strbuf_addstr(&w->text, evs[k]->name);
 		tui_row_add(w, R_DIM, "  ");
 		strbuf_addf(&w->text, "%llu events", (unsigned long long)(sc ? sc->count : 0));
-		if (evs[k]->tp && evs[k]->tp->func && strcmp(evs[k]->tp->func, evs[k]->name))
-			strbuf_addf(&w->text, "  %s", evs[k]->tp->func);
+		if (evs[k]->tp && evs[k]->tp->func && strcmp(evs[k]->tp->func, evs[k]->name)) {
+			strbuf_addstr(&w->text, "  ");
+			escape_name(&w->text, evs[k]->tp->func);
+		}
 		draw_row(t, 2 + i, COLS, w, 0, (int)k == t->pick_sel ? role_attrs[R_SEL] : 0);
 	}
 }
@@ -350,7 +352,7 @@ static void draw_cands(struct tui *t)
 		tui_row_reset(&t->row);
 		tui_row_role(&t->row, t->status_err ? R_ERROR : R_GOOD);
 		strbuf_addch(&t->row.text, ' ');
-		escape_untrusted(&t->row.text, t->status.buf, t->status.len);
+		escape_name_n(&t->row.text, t->status.buf, t->status.len);
 		draw_row(t, LINES - 2, COLS, &t->row, 0, 0);
 		return;
 	}
@@ -365,7 +367,7 @@ static void draw_cands(struct tui *t)
 			strbuf_addf(&t->row.text, " ... %zu more", t->cands.nr - (size_t)i);
 		} else {
 			tui_row_add(&t->row, R_NORMAL, " ");
-			strbuf_addstr(&t->row.text, t->cands.v[k]);
+			escape_name(&t->row.text, t->cands.v[k]);
 		}
 		draw_row(t, LINES - 1 - n + i, COLS, &t->row, 0, role_attrs[R_SEL]);
 	}

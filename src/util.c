@@ -189,7 +189,14 @@ static size_t utf8_len(const unsigned char *s, size_t len)
 	return n;
 }
 
-void escape_untrusted(struct strbuf *sb, const char *s, size_t len)
+/*
+ * escape_bytes() - the one rule for showing bytes that come from outside (a traced program,
+ * a binary's names, the user's text) on a terminal or in a line-oriented listing: control
+ * bytes, DEL, C1 controls and bytes that are not UTF-8 become visible escapes, so nothing
+ * splits a line or reaches the terminal as a command. @quotes: escape '"' and '\' too (a
+ * value shown inside quotes); names and messages keep them as they are.
+ */
+static void escape_bytes(struct strbuf *sb, const char *s, size_t len, bool quotes)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	size_t i = 0, n;
@@ -202,8 +209,13 @@ void escape_untrusted(struct strbuf *sb, const char *s, size_t len)
 		case '\t': strbuf_addstr(sb, "\\t"); i++; continue;
 		case '\r': strbuf_addstr(sb, "\\r"); i++; continue;
 		case 0x1b: strbuf_addstr(sb, "\\e"); i++; continue;
-		case '\\': strbuf_addstr(sb, "\\\\"); i++; continue;
-		case '"': strbuf_addstr(sb, "\\\""); i++; continue;
+		case '\\':
+		case '"':
+			if (quotes)
+				strbuf_addch(sb, '\\');
+			strbuf_addch(sb, (char)c);
+			i++;
+			continue;
 		}
 		if (c < 0x20 || c == 0x7f) {
 			strbuf_addf(sb, "\\x%02x", c);
@@ -219,6 +231,22 @@ void escape_untrusted(struct strbuf *sb, const char *s, size_t len)
 		strbuf_add(sb, p + i, n);
 		i += n;
 	}
+}
+
+void escape_untrusted(struct strbuf *sb, const char *s, size_t len)
+{
+	escape_bytes(sb, s, len, true);
+}
+
+void escape_name(struct strbuf *sb, const char *s)
+{
+	if (s)
+		escape_bytes(sb, s, strlen(s), false);
+}
+
+void escape_name_n(struct strbuf *sb, const char *s, size_t len)
+{
+	escape_bytes(sb, s, len, false);
 }
 
 void escape_label(struct strbuf *sb, const char *s, size_t len)

@@ -107,6 +107,21 @@ void strlist_release(struct strlist *l);
 void escape_untrusted(struct strbuf *sb, const char *s, size_t len);
 
 /**
+ * escape_name() - append a name that comes from a binary or from the user (a symbol, a DWARF
+ * name, a source path, probe text, an option's value) for a listing, an error line, a log
+ * line or the curses view
+ * @sb: output
+ * @s: NUL-terminated name; NULL appends nothing
+ *
+ * The rule of escape_untrusted() (one function behind both), except that quotes and
+ * backslashes stay as they are: a name with a newline stays on its line ("a\nb"), an ESC or
+ * OSC sequence is shown ("\e[31m"), never sent to the terminal. escape_name_n() takes @len
+ * bytes instead.
+ */
+void escape_name(struct strbuf *sb, const char *s);
+void escape_name_n(struct strbuf *sb, const char *s, size_t len);
+
+/**
  * escape_json() - append @len bytes as the inside of a JSON string (no quotes)
  *
  * Control bytes become \uXXXX / \n etc.; bytes that are not valid UTF-8 become \u00XX

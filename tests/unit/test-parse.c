@@ -648,6 +648,37 @@ static void test_fuzz(void)
 	TEST_EQ(reformat_bad, 0);
 }
 
+/*
+ * Raw fetchargs go to the kernel as is: only its grammar passes. A '#' would start a comment
+ * in uprobe_events (the kernel silently drops the type and every later argument), a blank or
+ * control byte ends the argument or the command, non-ASCII is nothing the kernel reads.
+ */
+static void test_raw_fetchargs(void)
+{
+	TEST_EQ(parse("f +0(%di) -8(+0(%si)) +u8(%si) @0x10 @+0x10 \\-12 \\\"abc\" +8($stack) "
+		      "+0($stack3) +0x10(%di):char[4]"), 0);
+	TEST_EQ(spec.nr_args, 10);
+	TEST_STREQ(spec.args[6].expr->name, "\\\"abc\"");
+	TEST_BAD("f +0(%di)#", "#", "'#' starts a comment");
+	TEST_BAD("f +0(%di)#:u32", "#", "'#' starts a comment");
+	TEST_BAD("f x=+0(%di)# y=%si", "#", "'#' starts a comment");
+	TEST_BAD("f \\\"ab#c\"", "#", "'#' starts a comment");
+	TEST_BAD("f @0x10#", "#", "'#' starts a comment");
+	TEST_BAD("f +0(%di)\x7f", "\x7f", "printable ASCII");
+	TEST_BAD("f +0(%d\xc3\xa9)", "\xc3", "printable ASCII");
+	TEST_BAD("f +0(%di)\x1b[2J", "\x1b", "printable ASCII");
+	TEST_BAD("f +0(%di)\x01", "\x01", "printable ASCII");
+	TEST_BAD("f +8(%di))", ")", "unexpected ')'");
+	TEST_BAD("f +8(%di", "(", "unterminated '('");
+	TEST_BAD("f +8(%di)x", "x", "unexpected character after the fetcharg");
+	TEST_BAD("f +8()", ")", "expected a fetcharg");
+	TEST_BAD("f +8($bad)", "$", "expected $stack");
+	TEST_BAD("f @sym", "s", "uprobes take no symbols");
+	TEST_BAD("f +8x(%di)", "x", "expected '(' after the offset");
+	TEST_BAD("f \\x", "x", "expected a number");
+	TEST_BAD("f \\\"abc", "\\", "unterminated");
+}
+
 int main(void)
 {
 	test_places();
@@ -655,6 +686,7 @@ int main(void)
 	test_casts();
 	test_dynamic();
 	test_errors();
+	test_raw_fetchargs();
 	test_round_trip();
 	test_fuzz();
 	probe_spec_release(&spec);

@@ -5,6 +5,7 @@
  */
 #include <stdlib.h>
 
+#include "../../src/diag.h"
 #include "../../src/util.h"
 #include "unittest.h"
 
@@ -236,9 +237,64 @@ static void test_escape_label(void)
 	TEST_STREQ(label("abcdef", 2), "ab");
 }
 
+/* escape_name() of a NUL-terminated name (static buffer, valid until the next call) */
+static const char *name(const char *s)
+{
+	static struct strbuf sb = STRBUF_INIT;
+
+	strbuf_release(&sb);
+	strbuf_init(&sb);
+	escape_name(&sb, s);
+	return sb.buf;
+}
+
+/*
+ * Names from a binary or the user (-F, -V, -L, errors, logs, the curses view): the rule of
+ * escape_untrusted(), but quotes and backslashes are kept (C++'s operator"", the kernel's
+ * \IMM); nothing splits a line, nothing reaches the terminal as a sequence
+ */
+static void test_escape_name(void)
+{
+	TEST_STREQ(name("main.(*Store).Add"), "main.(*Store).Add");
+	TEST_STREQ(name("evil\nfake_func\x1b[31m"), "evil\\nfake_func\\e[31m");
+	TEST_STREQ(name("v\x1b]0;pwn\x07\nfake_var"), "v\\e]0;pwn\\x07\\nfake_var");
+	TEST_STREQ(name("f\rx\ty"), "f\\rx\\ty");
+	TEST_STREQ(name("operator\"\" _km"), "operator\"\" _km");
+	TEST_STREQ(name("a=\\42"), "a=\\42");
+	TEST_STREQ(name("\x7f\xc2\x9b" "2J"), "\\x7f\\xc2\\x9b2J");
+	TEST_STREQ(name("caf\xc3\xa9 \xff"), "caf\xc3\xa9 \\xff");
+	TEST_STREQ(name(NULL), "");
+	{
+		struct strbuf sb = STRBUF_INIT;
+
+		escape_name_n(&sb, "ab\ncd", 3);
+		TEST_STREQ(strbuf_cstr(&sb), "ab\\n");
+		strbuf_release(&sb);
+	}
+}
+
+/* an error line: the message, the user's text and the hints escaped, one line */
+static void test_diag_line(void)
+{
+	const char *input = "nosuch\rfoo \x1b]0;x\x07";
+	struct strbuf sb = STRBUF_INIT;
+	struct diag d;
+
+	diag_init(&d, input);
+	diag_error(&d, (struct span){ 0, 6 }, "no function '%s'", "nosuch");
+	diag_hint(&d, "closest: %s", "evil\nfake_func\x1b[31m");
+	diag_format(&d, &sb);
+	TEST_STREQ(strbuf_cstr(&sb), "no function 'nosuch' at 'nosuch' (column 1 of "
+		   "'nosuch\\rfoo \\e]0;x\\x07'); closest: evil\\nfake_func\\e[31m");
+	strbuf_release(&sb);
+	diag_release(&d);
+}
+
 int main(void)
 {
 	test_escape_untrusted();
+	test_escape_name();
+	test_diag_line();
 	test_escape_json();
 	test_escape_label();
 	test_sanitize_ident();
