@@ -761,7 +761,8 @@ static bool raw_immediate(struct raw_check *rc, size_t *i)
 /*
  * FETCH := %REG | @ADDR | @+OFFSET | $stack | $stackN | $retval | $comm | \IMM | \"TEXT"
  *        | +OFF(FETCH) | -OFF(FETCH) | +uOFF(FETCH)
- * (Documentation/trace/uprobetracer.rst); the index after it in *@i
+ * (Documentation/trace/uprobetracer.rst), and $argN of an SDT probe (upfront's, replaced
+ * before the kernel sees it); the index after it in *@i
  */
 static bool raw_fetch(struct raw_check *rc, size_t *i, int depth)
 {
@@ -790,8 +791,13 @@ static bool raw_fetch(struct raw_check *rc, size_t *i, int depth)
 				;
 		} else if (raw_word(rc, k, "$retval") || raw_word(rc, k, "$comm")) {
 			k += rc->s[k + 1] == 'r' ? 7 : 5;
+		} else if (raw_word(rc, k, "$arg") && k + 4 < rc->len &&
+			   isdigit((unsigned char)rc->s[k + 4])) {
+			/* an SDT probe's argument, replaced by its fetch (sdt.c) */
+			for (k += 4; k < rc->len && isdigit((unsigned char)rc->s[k]); k++)
+				;
 		} else {
-			return raw_fail(rc, k, "expected $stack, $stackN, $retval or $comm");
+			return raw_fail(rc, k, "expected $stack, $stackN, $retval, $comm or $argN");
 		}
 		break;
 	case '\\':

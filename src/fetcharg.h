@@ -247,8 +247,9 @@ int fetcharg_count_derefs(const char *fetch);
 /**
  * fetcharg_check_raw() - a fetcharg the user wrote is one FETCHARG of the kernel's uprobe
  * grammar: %REG, @ADDR, @+OFFSET, $stack, $stackN, $retval, $comm, \IMM, \"TEXT",
- * [+|-][u]OFF(FETCHARG), in printable ASCII without blanks or '#' (which uprobe_events would
- * read as the end of the argument, of the command, or as a comment)
+ * [+|-][u]OFF(FETCHARG) (and an SDT probe's $argN, which sdt.c replaces), in printable
+ * ASCII without blanks or '#' (which uprobe_events would read as the end of the argument,
+ * of the command, or as a comment)
  * @s: the fetcharg, without NAME= and :TYPE
  * @len: its length
  * @bad: on failure, the offset in @s of the offending character

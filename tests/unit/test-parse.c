@@ -673,6 +673,7 @@ static void test_raw_fetchargs(void)
 	TEST_BAD("f +8(%di)x", "x", "unexpected character after the fetcharg");
 	TEST_BAD("f +8()", ")", "expected a fetcharg");
 	TEST_BAD("f +8($bad)", "$", "expected $stack");
+	TEST_BAD("f +8($arg)", "$", "expected $stack");
 	TEST_BAD("f @sym", "s", "uprobes take no symbols");
 	TEST_BAD("f +8x(%di)", "x", "expected '(' after the offset");
 	TEST_BAD("f \\x", "x", "expected a number");
