@@ -914,11 +914,19 @@ int sdt_list_vars(const struct probe_spec *spec, struct debuginfo *dbg, struct s
 		if (!probe_matches(&spec->place, p))
 			continue;
 		n++;
-		strbuf_addf(out, "Available arguments at sdt_%s:%s\n", p->provider, p->name);
-		if (debuginfo_symbolize(dbg, p->pc, &where))
+		/* the note's names and texts are the binary's: escaped, each on its line */
+		strbuf_addstr(out, "Available arguments at sdt_");
+		escape_name(out, p->provider);
+		strbuf_addch(out, ':');
+		escape_name(out, p->name);
+		strbuf_addch(out, '\n');
+		if (debuginfo_symbolize(dbg, p->pc, &where)) {
 			strbuf_addf(out, "        @<0x%" PRIx64 ">", p->pc);
-		else
-			strbuf_addf(out, "        @<%s> (0x%" PRIx64 ")", where.buf, p->pc);
+		} else {
+			strbuf_addstr(out, "        @<");
+			escape_name(out, where.buf);
+			strbuf_addf(out, "> (0x%" PRIx64 ")", p->pc);
+		}
 		if (p->sem)
 			strbuf_addf(out, ", semaphore at 0x%" PRIx64, p->sem);
 		strbuf_addch(out, '\n');
@@ -931,12 +939,17 @@ int sdt_list_vars(const struct probe_spec *spec, struct debuginfo *dbg, struct s
 			char *fetch = NULL;
 
 			diag_init(&tmp, NULL);
-			if (sdt_arg_fetch(debuginfo_elf(dbg), p, a, &fetch, &tmp))
-				strbuf_addf(out, "\t\t%s\t$arg%zu\t%s\t(unreadable: %s)\n",
-					    sdt_arg_type(a), k + 1, a->text, tmp.msg ? tmp.msg : "?");
-			else
-				strbuf_addf(out, "\t\t%s\t$arg%zu\t%s\t%s\n", sdt_arg_type(a), k + 1,
-					    a->text, fetch);
+			strbuf_addf(out, "\t\t%s\t$arg%zu\t", sdt_arg_type(a), k + 1);
+			escape_name(out, a->text);
+			strbuf_addch(out, '\t');
+			if (sdt_arg_fetch(debuginfo_elf(dbg), p, a, &fetch, &tmp)) {
+				strbuf_addstr(out, "(unreadable: ");
+				escape_name(out, tmp.msg ? tmp.msg : "?");
+				strbuf_addch(out, ')');
+			} else {
+				escape_name(out, fetch);
+			}
+			strbuf_addch(out, '\n');
 			diag_release(&tmp);
 			free(fetch);
 		}
