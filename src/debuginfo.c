@@ -39,6 +39,10 @@ struct debuginfo {
 	bool cfi_tried;
 
 	struct symtab *syms;	/* loaded on first use */
+	struct {		/* tables of other modules, made on first use */
+		void *p;
+		void (*release)(void *p);
+	} tables[DEBUGINFO_TABLES];
 
 	int guessed_lang;		/* for functions without DWARF: DW_LANG_Go or 0 */
 	bool lang_guessed;
@@ -215,6 +219,9 @@ void debuginfo_free(struct debuginfo *dbg)
 {
 	if (!dbg)
 		return;
+	for (int i = 0; i < DEBUGINFO_TABLES; i++)
+		if (dbg->tables[i].p && dbg->tables[i].release)
+			dbg->tables[i].release(dbg->tables[i].p);
 	symtab_free(dbg->syms);
 	dw_index_free(dbg->idx);
 	type_index_free(dbg->types);
@@ -471,6 +478,16 @@ struct symtab *debuginfo_symtab(struct debuginfo *dbg)
 	if (!dbg->syms)
 		dbg->syms = symtab_load(dbg->mod);
 	return dbg->syms;
+}
+
+void *debuginfo_table(struct debuginfo *dbg, enum debuginfo_table which,
+		      void *(*make)(struct debuginfo *dbg), void (*release)(void *p))
+{
+	if (!dbg->tables[which].p) {
+		dbg->tables[which].p = make(dbg);
+		dbg->tables[which].release = release;
+	}
+	return dbg->tables[which].p;
 }
 
 int debuginfo_symbolize(struct debuginfo *dbg, uint64_t vaddr, struct strbuf *out)

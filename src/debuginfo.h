@@ -84,6 +84,24 @@ Elf *debuginfo_elf(struct debuginfo *dbg);
  */
 struct symtab *debuginfo_symtab(struct debuginfo *dbg);
 
+/* Tables other modules keep per binary, with it (debuginfo_table()). */
+enum debuginfo_table {
+	DEBUGINFO_DYNTYPES,	/* dyntype.c: vtables, Go runtime types */
+	DEBUGINFO_TABLES
+};
+
+/**
+ * debuginfo_table() - a table another module keeps for this binary: made on first use,
+ * freed by debuginfo_free() (so modules above debuginfo cache per binary without it
+ * knowing their types)
+ * @which: the table
+ * @make: makes it from @dbg when there is none yet
+ * @release: frees it
+ * Return: the table.
+ */
+void *debuginfo_table(struct debuginfo *dbg, enum debuginfo_table which,
+		      void *(*make)(struct debuginfo *dbg), void (*release)(void *p));
+
 /**
  * debuginfo_require_dwarf() - whether DWARF is available
  * Return: 0, or -ENOENT with @d saying that the binary has no debug information and every

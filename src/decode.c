@@ -16,6 +16,7 @@
 #include "calls.h"
 #include "debuginfo.h"
 #include "decode.h"
+#include "dyntype.h"
 #include "log.h"
 #include "symbolize.h"
 #include "tracing.h"
@@ -572,8 +573,46 @@ static bool int_array(struct decoder *dc, struct value *v, const char *at, const
  * arg_guard_fault() - whether a pointer @a's value goes through faulted, or an index it uses
  * is out of range; if so, @v is the fault naming the expression
  */
+static bool words_have(const uint64_t *words, unsigned int nr, uint64_t vaddr)
+{
+	unsigned int lo = 0, hi = nr;
+
+	while (lo < hi) {
+		unsigned int mid = lo + (hi - lo) / 2;
+
+		if (words[mid] == vaddr)
+			return true;
+		if (words[mid] < vaddr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return false;
+}
+
+/*
+ * type_guard_ok() - whether type word @w (and, when it is none of them, the second word of
+ * guard @k: a Go itab's _type) is one of the vaddrs guard @k accepts; @base: load base
+ */
+static bool type_guard_ok(const struct dprobe *p, const char *rec, const struct trace_arg *a,
+			  int k, uint64_t w, uint64_t base)
+{
+	const struct fld *f2;
+	uint64_t w2;
+
+	if (!w)
+		return false;
+	if (words_have(a->guard_words[k], a->guard_nr_words[k], w - base))
+		return true;
+	if (a->guard_base[k] < 0)
+		return false;
+	f2 = &p->flds[a->guard_base[k]];
+	w2 = rd_u(rec + f2->off, f2->size);
+	return w2 && words_have(a->guard_words[k], a->guard_nr_words[k], w2 - base);
+}
+
 static bool arg_guard_fault(struct decoder *dc, const struct dprobe *p, const char *rec,
-			    const struct trace_arg *a, struct value *v)
+			    uint64_t base, const struct trace_arg *a, struct value *v)
 {
 	char msg[256];
 	int mlen;
@@ -583,6 +622,18 @@ static bool arg_guard_fault(struct decoder *dc, const struct dprobe *p, const ch
 		uint64_t w = rd_u(rec + g->off, g->size), len;
 
 		switch (a->guard_kind[k]) {
+		case GUARD_TYPE:
+			if (type_guard_ok(p, rec, a, k, w, base))
+				continue;
+			v->fault = v->null = true;
+			v->fault_expr = a->guard_exprs[k];
+			return true;
+		case GUARD_NIL:
+			if (!decode_fault_addr(w))
+				continue;
+			v->fault = v->null = true;
+			v->fault_expr = a->guard_exprs[k];
+			return true;
 		case GUARD_DATA:
 			/* a string's data pointer matters only when it has a length */
 			if (a->len_field < 0 || !rd_u(rec + p->flds[a->len_field].off,
@@ -752,6 +803,67 @@ static void decode_variant(struct decoder *dc, const struct dprobe *p, const cha
 	v->nr_parts = (size_t)pick->nr;
 }
 
+/* The name of the dynamic type type word @w (of @a, in @p's record) stands for, or NULL. */
+static const char *dyn_name(struct decoder *dc, const struct dprobe *p, const char *rec,
+			    uint64_t base, const struct trace_arg *a, uint64_t w)
+{
+	struct dyntypes *dt = dc->dbg && p->in_dbg ? dyntypes_of(dc->dbg) : NULL;
+	const char *name;
+	uint64_t t;
+
+	if (!dt)
+		return NULL;
+	name = dyntypes_name(dt, a->dyn_word, w - base);
+	if (!name && a->dyn_word == DYN_GO_ITAB) {
+		/* an itab made at run time has no symbol: its _type word names the type */
+		t = rd_u(rec + p->flds[a->dyn_field].off, p->flds[a->dyn_field].size);
+		name = t ? dyntypes_name(dt, DYN_GO_TYPE, t - base) : NULL;
+	}
+	return name;
+}
+
+/*
+ * A Go interface value: its type word names the dynamic type; when that type is one of
+ * @a's dyn_variants, the fields fetched for it (its parts) are decoded too.
+ */
+static void decode_iface(struct decoder *dc, const struct dprobe *p, const char *rec, int size,
+			 uint64_t base, const struct trace_arg *a, struct value *v)
+{
+	const struct fld *fl = &p->flds[a->field];
+	uint64_t w = rd_u(rec + fl->off, fl->size), t = w;
+	const struct dyn_variant *var = NULL;
+	struct value *parts;
+
+	v->num.u = w;
+	if (!w) {
+		v->fault = v->null = true;	/* nil */
+		return;
+	}
+	if (a->dyn_word == DYN_GO_ITAB)
+		t = rd_u(rec + p->flds[a->dyn_field].off, p->flds[a->dyn_field].size);
+	for (size_t i = 0; i < a->nr_dyn_variants && !var; i++) {
+		const struct dyn_variant *x = &a->dyn_variants[i];
+
+		if ((x->itab && x->itab == w - base) || (t && x->type == t - base))
+			var = x;
+	}
+	v->text = var ? var->name : dyn_name(dc, p, rec, base, a, w);
+	if (!var || var->nr <= 0 || (size_t)(var->first + var->nr) > a->nr_parts)
+		return;
+	parts = arena_values(dc, (size_t)var->nr);
+	if (!parts)
+		return;
+	for (int k = 0; k < var->nr; k++) {
+		const struct trace_arg *pa = &a->parts[var->first + k];
+
+		decode_arg(dc, p, rec, size, base, pa, &parts[k]);
+		parts[k].name = pa->expr ? pa->expr : pa->name;
+	}
+	v->parts = parts;
+	v->nr_parts = (size_t)var->nr;
+	v->tuple = var->value;
+}
+
 static void decode_arg(struct decoder *dc, const struct dprobe *p, const char *rec, int size,
 		       uint64_t base, const struct trace_arg *a, struct value *v)
 {
@@ -762,7 +874,7 @@ static void decode_arg(struct decoder *dc, const struct dprobe *p, const char *r
 	v->name = a->name;
 	v->arg = a;
 	v->kind = a->kind;
-	if (arg_guard_fault(dc, p, rec, a, v))
+	if (arg_guard_fault(dc, p, rec, base, a, v))
 		return;
 	switch (a->kind) {
 	case VK_SIGNED:
@@ -782,9 +894,23 @@ static void decode_arg(struct decoder *dc, const struct dprobe *p, const char *r
 		break;
 	case VK_UNSIGNED:
 	case VK_HEX:
-	case VK_POINTER:
 	case VK_BOOL:
 		v->num.u = rd_u(at, fl->size);
+		break;
+	case VK_POINTER:
+		v->num.u = rd_u(at, fl->size);
+		if (v->num.u)
+			v->num.u += (uint64_t)a->addend;
+		break;
+	case VK_TYPENAME:
+		v->num.u = rd_u(at, fl->size);
+		if (!v->num.u)
+			v->fault = v->null = true;
+		else
+			v->text = dyn_name(dc, p, rec, base, a, v->num.u);
+		break;
+	case VK_IFACE:
+		decode_iface(dc, p, rec, size, base, a, v);
 		break;
 	case VK_FLOAT:
 		if (a->size == 4) {

@@ -25,13 +25,20 @@ struct value {
 	size_t len;
 	bool cut;			/* the string is longer than what was captured */
 	const char *text;		/* VK_ENUM name, VK_SYM "sym+0x10", VK_RAW as printed,
-					 * VK_VARIANT the variant's name ("Some") */
+					 * VK_VARIANT the variant's name ("Some"), VK_TYPENAME and
+					 * VK_IFACE the dynamic type's name */
 	bool text_is_json;		/* VK_RAW: text is a JSON value (an array of numbers) */
 	const struct value *parts;	/* VK_VARIANT: the variant's payload, each named by
-					 * its member ("__0", "w") */
+					 * its member ("__0", "w"); VK_IFACE: the fields of the
+					 * dynamic value, when its type is one the probe fetched
+					 * them for */
 	size_t nr_parts;
-	bool tuple;			/* VK_VARIANT: shown Some(5), else Rect { w: 4, h: 5 } */
+	bool tuple;			/* VK_VARIANT: shown Some(5), else Rect { w: 4, h: 5 };
+					 * VK_IFACE: parts[0] is the value itself, not a field */
 	bool more;			/* VK_VARIANT: a payload field was left out: ".." */
+	bool null;			/* with fault: there is no value, and that is no error:
+					 * a dynamic type other than the one asked for (text
+					 * "null"), a nil interface, a NULL cast */
 };
 
 /* One decoded event; values point into the event's own storage. */

@@ -74,14 +74,19 @@ static void trace_arg_release(struct trace_arg *a)
 	free(a->name);
 	free(a->expr);
 	free(a->type_name);
-	for (i = 0; i < (size_t)a->nr_guards && i < TRACE_ARG_MAX_GUARDS; i++)
+	for (i = 0; i < (size_t)a->nr_guards && i < TRACE_ARG_MAX_GUARDS; i++) {
 		free(a->guard_exprs[i]);
+		free(a->guard_words[i]);
+	}
 	for (i = 0; i < a->nr_enums; i++)
 		free(a->enums[i].name);
 	free(a->enums);
 	for (i = 0; i < a->nr_variants; i++)
 		free(a->variants[i].name);
 	free(a->variants);
+	for (i = 0; i < a->nr_dyn_variants; i++)
+		free(a->dyn_variants[i].name);
+	free(a->dyn_variants);
 	for (i = 0; i < a->nr_parts; i++)
 		trace_arg_release(&a->parts[i]);
 	free(a->parts);
@@ -96,8 +101,16 @@ static void trace_arg_copy(struct trace_arg *a, const struct trace_arg *s)
 	a->name = dup_or_null(s->name);
 	a->expr = dup_or_null(s->expr);
 	a->type_name = dup_or_null(s->type_name);
-	for (j = 0; j < (size_t)s->nr_guards && j < TRACE_ARG_MAX_GUARDS; j++)
+	for (j = 0; j < (size_t)s->nr_guards && j < TRACE_ARG_MAX_GUARDS; j++) {
 		a->guard_exprs[j] = dup_or_null(s->guard_exprs[j]);
+		a->guard_words[j] = NULL;
+		if (s->guard_nr_words[j]) {
+			size_t n = s->guard_nr_words[j] * sizeof(uint64_t);
+
+			a->guard_words[j] = xmalloc(n);
+			memcpy(a->guard_words[j], s->guard_words[j], n);
+		}
+	}
 	a->enums = NULL;
 	if (s->nr_enums) {
 		a->enums = xmalloc(s->nr_enums * sizeof(*a->enums));
@@ -112,6 +125,14 @@ static void trace_arg_copy(struct trace_arg *a, const struct trace_arg *s)
 		for (j = 0; j < s->nr_variants; j++) {
 			a->variants[j] = s->variants[j];
 			a->variants[j].name = dup_or_null(s->variants[j].name);
+		}
+	}
+	a->dyn_variants = NULL;
+	if (s->nr_dyn_variants) {
+		a->dyn_variants = xmalloc(s->nr_dyn_variants * sizeof(*a->dyn_variants));
+		for (j = 0; j < s->nr_dyn_variants; j++) {
+			a->dyn_variants[j] = s->dyn_variants[j];
+			a->dyn_variants[j].name = dup_or_null(s->dyn_variants[j].name);
 		}
 	}
 	a->parts = NULL;

@@ -53,6 +53,10 @@ enum value_kind {
 	VK_RAW,		/* a raw fetcharg / kernel type: shown as the kernel would */
 	VK_VARIANT,	/* a Rust enum with data: the discriminant field picks one of the
 			 * variants, whose payload values (parts) are shown: Some(5) */
+	VK_TYPENAME,	/* a type word shown as the name of the dynamic type it stands for
+			 * (typeid()); see enum dyn_word */
+	VK_IFACE,	/* a Go interface value: its dynamic type's name and, when that type
+			 * is one of the arg's dyn_variants, the value's fields (parts) */
 };
 
 /*
@@ -70,6 +74,30 @@ struct trace_variant {
 	int nr;
 };
 
+/* What a type word is: how the decoder names the dynamic type it stands for (dyntype.h). */
+enum dyn_word {
+	DYN_NONE,
+	DYN_CXX_VPTR,		/* a C++ vtable pointer: named by the vtable symbol around it */
+	DYN_GO_TYPE,		/* a Go *runtime._type (an interface{}'s type word) */
+	DYN_GO_ITAB,		/* a Go *runtime.itab (an interface's tab): named by its symbol,
+				 * else by its _type word (trace_arg.dyn_field) */
+	DYN_RUST_VTABLE,	/* a Rust dyn Trait's vtable pointer */
+};
+
+/*
+ * One dynamic type of a Go interface value whose fields are fetched too (VK_IFACE): the
+ * fields are read whatever the dynamic type is, and shown only when it is this one.
+ */
+struct dyn_variant {
+	char *name;		/* the dynamic type: "*errors.errorString", "syscall.Errno" */
+	uint64_t itab;		/* its itab for the interface (a vaddr), or 0 */
+	uint64_t type;		/* its runtime type descriptor (a vaddr) */
+	int first;		/* its fields: trace_arg.parts[first .. first + nr - 1] */
+	int nr;
+	bool value;		/* parts[first] is the value itself (a non-struct value type,
+				 * "value" in JSON), not a field */
+};
+
 struct enum_value {
 	int64_t value;
 	char *name;
@@ -85,6 +113,12 @@ enum guard_kind {
 			 * <= guard_index ("o.Items[5]: index 5 out of range (len 2)") */
 	GUARD_END,	/* an end pointer (std::vector _M_finish): the length is
 			 * (end - fields[guard_base]) / guard_elem; a fault as for GUARD_LEN */
+	GUARD_NIL,	/* a pointer that makes the value null, not a fault, when it is NULL
+			 * (the object of a dynamic_cast<>, a Go interface's itab) */
+	GUARD_TYPE,	/* a type word (C++ vtable pointer, Go type word or itab): the value is
+			 * null unless the word less the binary's load base is one of
+			 * guard_words[k]; when it is not, and guard_base[k] >= 0, the word in
+			 * that field (a Go itab's _type) is tried as well */
 };
 
 /*
@@ -119,8 +153,12 @@ struct trace_arg {
 	 */
 	enum guard_kind guard_kind[TRACE_ARG_MAX_GUARDS];
 	uint64_t guard_index[TRACE_ARG_MAX_GUARDS];	/* GUARD_LEN, GUARD_END: the index */
-	int guard_base[TRACE_ARG_MAX_GUARDS];		/* GUARD_END: field of the data pointer */
+	int guard_base[TRACE_ARG_MAX_GUARDS];		/* GUARD_END: field of the data pointer;
+							 * GUARD_TYPE: of a second word, or -1 */
 	unsigned int guard_elem[TRACE_ARG_MAX_GUARDS];	/* GUARD_END: bytes of an element */
+	uint64_t *guard_words[TRACE_ARG_MAX_GUARDS];	/* GUARD_TYPE: the vaddrs accepted,
+							 * sorted (owned) */
+	unsigned int guard_nr_words[TRACE_ARG_MAX_GUARDS];
 	/*
 	 * A bitfield or a part of a register (kernel type bW@O/C): W, else 0. The kernel stores
 	 * the W bits zero-extended; signed kinds (VK_SIGNED, signed VK_ENUM/VK_CHAR) are
@@ -132,12 +170,19 @@ struct trace_arg {
 	/*
 	 * VK_VARIANT: fields[field] is the discriminant (of size discr bytes, unsigned); the
 	 * parts are trace_args of their own (not in trace_probe.args), each with its field
-	 * name's member in @expr ("w", "__0")
+	 * name's member in @expr ("w", "__0"). VK_IFACE: the fields of its dyn_variants.
 	 */
 	struct trace_variant *variants;
 	size_t nr_variants;
 	struct trace_arg *parts;
 	size_t nr_parts;
+	/* VK_TYPENAME, VK_IFACE: fields[field] is the type word */
+	enum dyn_word dyn_word;
+	int dyn_field;			/* DYN_GO_ITAB: the field of the itab's _type word */
+	struct dyn_variant *dyn_variants;	/* VK_IFACE: the types whose fields are in parts */
+	size_t nr_dyn_variants;
+	int64_t addend;			/* VK_POINTER: added to the address fetched (a
+					 * dynamic_cast<> to a base at another offset) */
 };
 
 /* What a probe point is to durations (calls.h): FUNC's entry and FUNC%return pair up. */

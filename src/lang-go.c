@@ -6,19 +6,34 @@
 
 #include "lang.h"
 
+#define DW_AT_go_kind	0x2900	/* the type's reflect.Kind */
+#define GO_KIND_SLICE	23
+#define GO_KIND_STRING	24
+
+/* The reflect.Kind the Go linker gives type @type (a named string type has String), or 0. */
+static int go_kind(Dwarf_Die *type)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Word k;
+
+	if (!dwarf_attr(type, DW_AT_go_kind, &attr) || dwarf_formudata(&attr, &k))
+		return 0;
+	return (int)k;
+}
+
+/* "string", or a named string type ("type errorString string"): { str, len } */
 static bool go_string_layout(Dwarf_Die *type, const char *name, struct lang_layout *l)
 {
-	(void)type;
-	if (!name || strcmp(name, "string"))
+	if (!name || (strcmp(name, "string") && go_kind(type) != GO_KIND_STRING))
 		return false;
 	*l = (struct lang_layout){ .ptr = "str", .len = "len" };
 	return true;
 }
 
+/* "[]T", or a named slice type ("type IDs []int"): { array, len, cap } */
 static bool go_slice_layout(Dwarf_Die *type, const char *name, struct lang_layout *l)
 {
-	(void)type;
-	if (!name || strncmp(name, "[]", 2))
+	if (!name || (strncmp(name, "[]", 2) && go_kind(type) != GO_KIND_SLICE))
 		return false;
 	*l = (struct lang_layout){ .ptr = "array", .len = "len" };
 	return true;

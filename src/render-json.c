@@ -99,6 +99,31 @@ static void json_variant(struct strbuf *sb, const struct value *v)
 	strbuf_addch(sb, '}');
 }
 
+/* A Go interface value: {"type":"*errors.errorString","s":"disk full"}; a value type's
+ * value is "value" ({"type":"syscall.Errno","value":2}). Go has no field named "type". */
+static void json_iface(struct strbuf *sb, const struct value *v)
+{
+	strbuf_addstr(sb, "{\"type\":");
+	if (v->text) {
+		json_str(sb, v->text, strlen(v->text));
+	} else {
+		strbuf_addch(sb, '"');
+		render_hex(sb, v->num.u);
+		strbuf_addch(sb, '"');
+	}
+	for (size_t i = 0; i < v->nr_parts; i++) {
+		const char *n = v->tuple ? "value" : v->parts[i].name;
+
+		strbuf_addch(sb, ',');
+		json_str(sb, n, strlen(n));
+		strbuf_addch(sb, ':');
+		json_value(sb, &v->parts[i]);
+		if (v->tuple)
+			break;
+	}
+	strbuf_addch(sb, '}');
+}
+
 static void json_value(struct strbuf *sb, const struct value *v)
 {
 	if (v->fault) {
@@ -149,7 +174,11 @@ static void json_value(struct strbuf *sb, const struct value *v)
 	case VK_BYTES:
 		json_str(sb, v->str ? v->str : "", v->len);
 		break;
+	case VK_IFACE:
+		json_iface(sb, v);
+		break;
 	case VK_SYM:
+	case VK_TYPENAME:
 		if (v->text) {
 			json_str(sb, v->text, strlen(v->text));
 		} else {

@@ -182,10 +182,38 @@ static void render_variant_text(struct strbuf *sb, const struct value *v)
 	strbuf_addstr(sb, v->tuple ? ")" : " }");
 }
 
+/* A Go interface value as delve shows it: error(*errors.errorString) {s: "disk full"} */
+static void render_iface_text(struct strbuf *sb, const struct value *v)
+{
+	const char *st = v->arg && v->arg->type_name ? v->arg->type_name : "interface";
+
+	escape_untrusted(sb, st, strlen(st));
+	strbuf_addch(sb, '(');
+	if (v->text)
+		escape_untrusted(sb, v->text, strlen(v->text));
+	else
+		render_hex(sb, v->num.u);
+	strbuf_addch(sb, ')');
+	if (v->tuple && v->nr_parts) {
+		strbuf_addch(sb, ' ');
+		render_value_text(sb, &v->parts[0]);
+	} else if (v->nr_parts) {
+		strbuf_addstr(sb, " {");
+		for (size_t i = 0; i < v->nr_parts; i++) {
+			if (i)
+				strbuf_addstr(sb, ", ");
+			strbuf_addstr(sb, v->parts[i].name);
+			strbuf_addstr(sb, ": ");
+			render_value_text(sb, &v->parts[i]);
+		}
+		strbuf_addch(sb, '}');
+	}
+}
+
 void render_value_text(struct strbuf *sb, const struct value *v)
 {
 	if (v->fault) {
-		strbuf_addstr(sb, "(fault)");
+		strbuf_addstr(sb, v->null ? "null" : "(fault)");
 		return;
 	}
 	switch (v->kind) {
@@ -234,10 +262,14 @@ void render_value_text(struct strbuf *sb, const struct value *v)
 			strbuf_addstr(sb, "...");
 		break;
 	case VK_SYM:
+	case VK_TYPENAME:
 		if (v->text)
 			strbuf_addstr(sb, v->text);
 		else
 			render_hex(sb, v->num.u);
+		break;
+	case VK_IFACE:
+		render_iface_text(sb, v);
 		break;
 	case VK_RAW:
 	default:

@@ -8,11 +8,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dyntype.h"
 #include "lang.h"
 #include "log.h"
 #include "resolve-internal.h"
+#include "type-index.h"
 
 #define CHUNK 64	/* bytes per char[N] field of a string with a length */
+#define MAX_CHUNKS 64	/* chunks of one string: 4 KB, past what fits a record anyway */
 
 static bool field_name_used(const struct trace_probe *tp, const char *name)
 {
@@ -108,17 +111,38 @@ static int hidden_field(struct rctx *rc, const char *fetch, const char *type, co
 	return idx;
 }
 
+/* A GUARD_TYPE's words and second word (a Go itab's _type) into guard @k of @a. */
+static void attach_type_guard(struct rctx *rc, struct trace_arg *a, int k, const struct guard *g,
+			      int i)
+{
+	size_t n = g->nr_words * sizeof(uint64_t);
+
+	a->guard_words[k] = xmalloc(n ? n : 1);
+	if (n)
+		memcpy(a->guard_words[k], g->words, n);
+	a->guard_nr_words[k] = g->nr_words;
+	a->guard_base[k] = -1;
+	if (g->base) {
+		char *base = xasprintf("%.*s__t%d", NAME_MAX_LEN - 5, a->name, i + 2);
+
+		a->guard_base[k] = hidden_field(rc, g->base, "x64", base);
+		free(base);
+	}
+}
+
+/*
+ * The guards of the value just emitted as @a's hidden fields: NAME__pN a pointer (GUARD_PTR,
+ * GUARD_NIL, GUARD_DATA, GUARD_END), NAME__nN a length, NAME__tN a type word (GUARD_TYPE).
+ */
 static void attach_guards(struct rctx *rc, struct trace_arg *a)
 {
 	for (int i = 0; i < rc->nr_guards && a->nr_guards < TRACE_ARG_MAX_GUARDS; i++) {
 		const struct guard *g = &rc->guards[i];
 		int k = a->nr_guards;
+		char tag = g->kind == GUARD_LEN ? 'n' : g->kind == GUARD_TYPE ? 't' : 'p';
 		char *base;
 
-		if (g->kind == GUARD_LEN)
-			base = xasprintf("%.*s__n%d", NAME_MAX_LEN - 5, a->name, i + 1);
-		else
-			base = xasprintf("%.*s__p%d", NAME_MAX_LEN - 5, a->name, i + 1);
+		base = xasprintf("%.*s__%c%d", NAME_MAX_LEN - 5, a->name, tag, i + 1);
 		a->guards[k] = hidden_field(rc, g->fetch, g->kind == GUARD_LEN ? "u64" : "x64",
 					    base);
 		free(base);
@@ -131,8 +155,22 @@ static void attach_guards(struct rctx *rc, struct trace_arg *a)
 			a->guard_elem[k] = g->elem;
 			free(base);
 		}
+		if (g->kind == GUARD_TYPE)
+			attach_type_guard(rc, a, k, g, i);
 		a->nr_guards++;
 	}
+}
+
+/*
+ * A field holding a value. The fields of a Go interface's dynamic value (rc->in_part) are
+ * hidden, and shared with an earlier one that reads the same: the variants of an error
+ * mostly read the same words (a string at +0 of what the data word points to).
+ */
+static int value_field(struct rctx *rc, const char *name, const char *fetch, const char *type)
+{
+	if (rc->in_part)
+		return hidden_field(rc, fetch, type, name);
+	return trace_probe_add_field(rc->tp, name, fetch, type, false);
 }
 
 /* One scalar field: @v read as kernel @type. */
@@ -152,7 +190,7 @@ static int emit_scalar(struct rctx *rc, const struct emit *em, struct val *v, co
 			    kind == VK_BOOL || kind == VK_ENUM || kind == VK_CHAR))
 		type = xasprintf("b%u@%u/%u", v->bit_size, v->bit_off, v->bit_container);
 	name = uniq_name(rc, em->name);
-	field = trace_probe_add_field(rc->tp, name, fetch, type ? type : ktype, false);
+	field = value_field(rc, name, fetch, type ? type : ktype);
 	a = new_arg(rc, em, v, kind, size, field);
 	a->is_signed = is_signed;
 	if (type)
@@ -185,9 +223,8 @@ static int emit_cstring_at(struct rctx *rc, const struct emit *em, struct val *v
 			   const char *addr_fetch, struct trace_arg **out)
 {
 	char *name = uniq_name(rc, em->name);
-	int field = trace_probe_add_field(rc->tp, name, addr_fetch,
-					  em->cast && !strcmp(em->cast, "ustring") ? "ustring" :
-					  "string", false);
+	int field = value_field(rc, name, addr_fetch,
+				em->cast && !strcmp(em->cast, "ustring") ? "ustring" : "string");
 	struct trace_arg *a = new_arg(rc, em, v, VK_CSTRING, 0, field);
 
 	free(name);
@@ -271,6 +308,25 @@ static int emit_cstring_ptr(struct rctx *rc, const struct emit *em, struct val *
 	return ret;
 }
 
+/*
+ * The first of @n hidden fields in a row that read @f[i] as @t[i], or -1: the text of a
+ * string another variant of a Go interface's value reads already.
+ */
+static int find_run(struct rctx *rc, char **f, char **t, unsigned int n)
+{
+	for (size_t k = 0; k + n <= rc->tp->nr_fields; k++) {
+		unsigned int i = 0;
+
+		while (i < n && rc->tp->fields[k + i].hidden &&
+		       !strcmp(rc->tp->fields[k + i].fetch, f[i]) &&
+		       !strcmp(rc->tp->fields[k + i].type, t[i]))
+			i++;
+		if (i == n)
+			return (int)k;
+	}
+	return -1;
+}
+
 /* A string with a length: char[64] chunks at the data pointer + a hidden length. */
 static int emit_lstring(struct rctx *rc, const struct emit *em, struct val *v,
 			const struct lang_layout *l)
@@ -279,8 +335,14 @@ static int emit_lstring(struct rctx *rc, const struct emit *em, struct val *v,
 	char *pf = NULL, *lf = NULL;
 	unsigned int total = rc->o->string_size ? rc->o->string_size : 128;
 	unsigned int nchunks = (total + CHUNK - 1) / CHUNK, at = 0;
+	char *chunk_f[MAX_CHUNKS], *chunk_t[MAX_CHUNKS];
 	struct trace_arg *a = NULL;
-	int ret = -EINVAL;
+	int ret = -EINVAL, first, added = -1;
+
+	if (nchunks > MAX_CHUNKS)
+		nchunks = MAX_CHUNKS;
+	if (total > nchunks * CHUNK)
+		total = nchunks * CHUNK;
 
 	memset(&len, 0, sizeof(len));
 	if (val_layout_ptr(rc, v, l, em->sp, &ptr))
@@ -292,24 +354,32 @@ static int emit_lstring(struct rctx *rc, const struct emit *em, struct val *v,
 		goto out;
 	for (unsigned int i = 0; i < nchunks; i++) {
 		unsigned int n = total - at < CHUNK ? total - at : CHUNK;
+
+		chunk_f[i] = loc_mem_fetch(pf, at);
+		chunk_t[i] = xasprintf("%s[%u]", rc->o->kf.has_char ? "char" : "u8", n);
+		at += n;
+	}
+	first = rc->in_part ? find_run(rc, chunk_f, chunk_t, nchunks) : -1;
+	for (unsigned int i = 0; first < 0 && i < nchunks; i++) {
 		char *base = i ? xasprintf("%s_%u", em->name, i) : xstrdup(em->name);
 		char *name = uniq_name(rc, base);
-		char *f = loc_mem_fetch(pf, at);
-		char *t = xasprintf("%s[%u]", rc->o->kf.has_char ? "char" : "u8", n);
-		int field = trace_probe_add_field(rc->tp, name, f, t, false);
+		int field = trace_probe_add_field(rc->tp, name, chunk_f[i], chunk_t[i],
+						  rc->in_part);
 
-		if (!a) {
-			a = new_arg(rc, em, v, VK_LSTRING, 0, field);
-			a->max_len = total;
-		}
-		a->nr_fields++;
-		at += n;
+		if (!i)
+			added = field;
 		free(base);
 		free(name);
-		free(f);
-		free(t);
 	}
-	a->nr_fields--;
+	if (first < 0)
+		first = added;
+	for (unsigned int i = 0; i < nchunks; i++) {
+		free(chunk_f[i]);
+		free(chunk_t[i]);
+	}
+	a = new_arg(rc, em, v, VK_LSTRING, 0, first);
+	a->max_len = total;
+	a->nr_fields = (int)nchunks;
 	if (lf) {
 		char *base = xasprintf("%.*s_len", NAME_MAX_LEN - 4, em->name);
 
@@ -694,9 +764,341 @@ static int emit_part(struct rctx *rc, const struct emit *em, struct val *v, cons
 	return ret;
 }
 
+/* ---- dynamic types ---- */
+
+/* typeid(): the type word, shown as the name of the dynamic type it stands for. */
+static int emit_typeid(struct rctx *rc, const struct emit *em, struct val *v)
+{
+	struct trace_arg *a;
+
+	if (emit_scalar(rc, em, v, "x64", VK_TYPENAME, 8, false, &a))
+		return -EINVAL;
+	a->dyn_word = v->typeid;
+	free(a->type_name);
+	a->type_name = xstrdup("typeid");
+	if (v->typeid_type) {
+		/* hidden_field() adds a field, not an argument: @a stays valid */
+		char *base = xasprintf("%.*s__t", NAME_MAX_LEN - 4, a->name);
+
+		a->dyn_field = hidden_field(rc, v->typeid_type, "x64", base);
+		free(base);
+	}
+	return 0;
+}
+
+/* dynamic_cast<T *>() alone: the address of the object (its base pointer plus an offset). */
+static int emit_addr_of(struct rctx *rc, const struct emit *em, struct val *v)
+{
+	const struct loc_piece *p = &v->loc.pieces[0];
+	struct loc_piece w = { .kind = LOC_VAL, .reg = -1 };
+	struct trace_arg *a;
+	struct val pv;
+	char *tn;
+	int ret;
+
+	if (v->loc.nr != 1 || p->kind != LOC_MEM || !p->base)
+		return diag_error(rc->d, em->sp, "'%s' is not reached through a pointer", v->what);
+	memset(&pv, 0, sizeof(pv));
+	w.fetch = p->base;
+	loc_add_piece(&pv.loc, &w);
+	pv.what = xstrdup(v->what);
+	ret = emit_scalar(rc, em, &pv, "x64", VK_POINTER, 8, false, &a);
+	if (!ret) {
+		a->addend = p->off;
+		tn = rctx_type_name(rc, &v->type, true);
+		free(a->type_name);
+		a->type_name = xasprintf("%s *", tn);
+		free(tn);
+	}
+	val_release(&pv);
+	return ret;
+}
+
+#define IFACE_MAX_VARIANTS 12	/* dynamic types of an interface whose fields are fetched */
+#define IFACE_MAX_FIELDS 4	/* fields shown of each */
+#define IFACE_BUDGET 2048	/* no more variants once the event's fixed fields take this */
+
 /*
- * A struct, class or union: a string with a length as text, an interface as its dynamic
- * type's symbol, a slice/vector alone as its length (std::vector: its data pointer);
+ * The dynamic types whose values an error shows first (delve shows them so); then the
+ * program's own types (package main, or a module path with a dot), then the rest.
+ */
+static int variant_rank(const char *type)
+{
+	static const char *const common[] = {
+		"*errors.errorString", "*fmt.wrapError", "syscall.Errno", "*io/fs.PathError",
+		"*os.SyscallError", "*net.OpError", "*strconv.NumError",
+	};
+	const char *t = type + strspn(type, "*[]"), *slash = strchr(t, '/'), *dot = strchr(t, '.');
+
+	for (size_t i = 0; i < ARRAY_SIZE(common); i++)
+		if (!strcmp(type, common[i]))
+			return (int)i;
+	if (!strncmp(t, "main.", 5) || (slash && dot && dot < slash))
+		return 100;
+	return 200;
+}
+
+static size_t event_bytes(const struct trace_probe *tp)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < tp->nr_fields; i++) {
+		int sz = fetcharg_type_size(tp->fields[i].type);
+
+		n += sz > 0 ? (size_t)sz : 8;
+	}
+	return n;
+}
+
+/* The fields of the dynamic values of a Go interface (trace_arg.parts), as they are made. */
+struct parts {
+	struct trace_arg *v;
+	size_t nr;
+};
+
+static void pop_arg(struct rctx *rc, struct trace_arg **parts, size_t *nr);
+
+/* The argument emitted since there were @nargs, if any, moved into @ps, shown as @member. */
+static bool take_part(struct rctx *rc, size_t nargs, struct parts *ps, const char *member)
+{
+	struct trace_arg *a;
+
+	if (rc->tp->nr_args <= nargs)
+		return false;
+	pop_arg(rc, &ps->v, &ps->nr);
+	a = &ps->v[ps->nr - 1];
+	free(a->name);
+	free(a->expr);
+	a->name = xstrdup(member);
+	a->expr = xstrdup(member);	/* the part's name, as for VK_VARIANT */
+	return true;
+}
+
+/* One field of a variant's value (member @m of struct value @obj) into @ps. */
+static void emit_iface_field(struct rctx *rc, const struct emit *em, const struct val *obj,
+			       const char *member, const char *tname, struct parts *ps)
+{
+	struct emit e2 = *em;
+	struct val f, t;
+	char *name = xasprintf("%s__%s", em->name, member);
+	char *expr = xasprintf("%s.(%s).%s", em->expr, tname, member);
+	const char *word;
+	Dwarf_Die st;
+	size_t nargs = rc->tp->nr_args;
+	int tag, ret;
+
+	memset(&f, 0, sizeof(f));
+	f.type = obj->type;
+	f.has_type = obj->has_type;
+	loc_copy(&f.loc, &obj->loc);
+	f.what = xstrdup(expr);
+	e2.name = name;
+	e2.expr = expr;
+	e2.cast = NULL;
+	ret = val_path(rc, &f, member, em->sp);
+	tag = ret ? 0 : lang_strip(&f.type, &st);
+	if (!ret && tag_is_struct(tag) && (word = lang_of_die(&st)->iface_word ?
+					   lang_of_die(&st)->iface_word(&st, dwarf_diename(&st)) :
+					   NULL)) {
+		/* an interface in the value (a wrapped error): its dynamic type's name */
+		ret = val_path(rc, memcpy(&t, &f, sizeof(t)), word, em->sp);
+		memset(&f, 0, sizeof(f));
+		if (!ret) {
+			t.typeid = !strcmp(word, "tab") ? DYN_GO_ITAB : DYN_GO_TYPE;
+			if (t.typeid == DYN_GO_ITAB) {
+				char *tf = NULL;
+
+				if (!val_word_fetch(rc, &t, em->sp, &tf))
+					t.typeid_type = go_iface_itab_type(&st, tf);
+				free(tf);
+			}
+			ret = emit_typeid(rc, &e2, &t);
+		}
+		val_release(&t);
+	} else if (!ret && (tag == DW_TAG_base_type || tag == DW_TAG_enumeration_type ||
+			    tag == DW_TAG_pointer_type || tag_is_struct(tag))) {
+		ret = emit_val(rc, &e2, &f);
+	} else {
+		ret = -EINVAL;	/* slices, arrays, maps: not shown */
+	}
+	if (!ret)
+		take_part(rc, nargs, ps, member);
+	val_release(&f);
+	free(name);
+	free(expr);
+}
+
+/* The value of dynamic type @tdie (@tname) behind data word @data, into @ps for @var. */
+static void emit_iface_value(struct rctx *rc, const struct emit *em, const struct val *data,
+			 Dwarf_Die *tdie, const char *tname, struct parts *ps,
+			 struct dyn_variant *var)
+{
+	Dwarf_Die t, st, child;
+	struct lang_layout l;
+	struct val obj;
+	int tag = lang_strip(tdie, &t), n = 0;
+
+	memset(&obj, 0, sizeof(obj));
+	if (tag == DW_TAG_pointer_type && lang_type_of(&t, &st) &&
+	    tag_is_struct(lang_strip(&st, &st))) {
+		if (val_deref(rc, data, 0, &st, true, data->what, em->sp, &obj))
+			return;
+	} else if (!go_type_direct(tdie) && (tag_is_struct(tag) || tag == DW_TAG_base_type)) {
+		if (val_deref(rc, data, 0, tdie, true, data->what, em->sp, &obj))
+			return;
+		st = t;
+	} else {
+		return;	/* a pointer to a non-struct, a map, a channel: the type name alone */
+	}
+	if (tag == DW_TAG_base_type || (tag_is_struct(tag) && type_layout(&t, false, &l))) {
+		/* a number or a string: the value itself */
+		struct emit e2 = *em;
+		char *name = xasprintf("%s__value", em->name);
+		size_t nargs = rc->tp->nr_args;
+
+		e2.name = name;
+		e2.cast = NULL;
+		if (!emit_val(rc, &e2, &obj) && take_part(rc, nargs, ps, "value"))
+			var->value = true;
+		free(name);
+	} else if (dwarf_child(&st, &child) == 0) {
+		do {
+			const char *m = dwarf_diename(&child);
+
+			if (dwarf_tag(&child) == DW_TAG_member && m && n < IFACE_MAX_FIELDS) {
+				emit_iface_field(rc, em, &obj, m, tname, ps);
+				n++;
+			}
+		} while (dwarf_siblingof(&child, &child) == 0);
+	}
+	val_release(&obj);
+}
+
+static int rank_cmp(const void *a, const void *b)
+{
+	const char *const *x = a, *const *y = b;
+	int c = variant_rank(*x) - variant_rank(*y);
+
+	return c ? c : strcmp(*x, *y);
+}
+
+/*
+ * The dynamic types of interface @iname (named in the binary's itab symbols) whose values
+ * args[@parent] shows: each one's fields are fetched, and shown when it is the one.
+ */
+static void emit_iface_values(struct rctx *rc, const struct emit *em, const struct val *v,
+			  const char *iname, int parent)
+{
+	struct dyntypes *dt = dyntypes_of(rc->dbg);
+	struct type_index *ti = debuginfo_types(rc->dbg);
+	struct strlist types = STRLIST_INIT;
+	struct diag scratch, *save = rc->d;
+	int nguards = rc->nr_guards;
+	size_t n = dyntypes_go_itabs(dt, iname, &types, NULL), alloc = 0, nvars = 0;
+	struct dyn_variant *vars = NULL;
+	struct parts ps = { NULL, 0 };
+	struct trace_arg *a;
+	struct val data;
+
+	memset(&data, 0, sizeof(data));
+	data.type = v->type;
+	data.has_type = true;
+	loc_copy(&data.loc, &v->loc);
+	data.what = xstrdup(v->what);
+	diag_init(&scratch, rc->spec->text);
+	rc->d = &scratch;	/* a field that cannot be read is left out, not an error */
+	rc->in_part = true;
+	qsort(types.v, n, sizeof(*types.v), rank_cmp);
+	if (!ti || val_path(rc, &data, "data", em->sp))
+		n = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct dyn_variant var = { .name = types.v[i], .first = (int)ps.nr };
+		uint64_t *itabs = NULL;
+		Dwarf_Die tdie;
+		struct strlist one = STRLIST_INIT;
+
+		if (nvars >= IFACE_MAX_VARIANTS || event_bytes(rc->tp) > IFACE_BUDGET)
+			break;
+		if (!type_index_find(ti, types.v[i], 0, NULL, &tdie) ||
+		    !dyntypes_go_type(dt, &tdie, &var.type))
+			continue;
+		/* its itab for this interface */
+		for (size_t k = 0, m = dyntypes_go_itabs(dt, iname, &one, &itabs); k < m; k++)
+			if (!strcmp(one.v[k], types.v[i]))
+				var.itab = itabs[k];
+		free(itabs);
+		strlist_release(&one);
+		emit_iface_value(rc, em, &data, &tdie, types.v[i], &ps, &var);
+		rctx_guards_truncate(rc, nguards);
+		var.nr = (int)ps.nr - var.first;
+		var.name = xstrdup(types.v[i]);
+		ALLOC_GROW(vars, nvars + 1, alloc);
+		vars[nvars++] = var;
+	}
+	/* every part was taken out of rc->tp->args: args[@parent] is the last again */
+	a = &rc->tp->args[parent];
+	a->parts = ps.v;
+	a->nr_parts = ps.nr;
+	a->dyn_variants = vars;
+	a->nr_dyn_variants = nvars;
+	rc->in_part = false;
+	rc->d = save;
+	diag_release(&scratch);
+	val_release(&data);
+	strlist_release(&types);
+}
+
+/*
+ * A Go interface value alone: its dynamic type's name (the type word: an itab, or an
+ * interface{}'s type), and for an interface with methods the fields of the values of the
+ * dynamic types it is known to hold (VK_IFACE, shown as delve shows it).
+ */
+static int emit_go_iface(struct rctx *rc, const struct emit *em, struct val *v, Dwarf_Die *t,
+			 const char *word)
+{
+	struct trace_arg *a;
+	struct val w;
+	char *fetch = NULL, *tn;
+	int ret, idx;
+
+	memset(&w, 0, sizeof(w));
+	w.type = v->type;
+	w.has_type = true;
+	loc_copy(&w.loc, &v->loc);
+	w.what = xstrdup(v->what);
+	ret = val_path(rc, &w, word, em->sp);
+	if (!ret)
+		ret = emit_scalar(rc, em, &w, "x64", VK_IFACE, 8, false, &a);
+	if (ret)
+		goto out;
+	idx = (int)(a - rc->tp->args);
+	set_last_type_name(rc, v);
+	a->dyn_word = DYN_GO_TYPE;
+	if (!strcmp(word, "tab") && !val_word_fetch(rc, &w, em->sp, &fetch)) {
+		char *tf = go_iface_itab_type(t, fetch);
+		char *base = xasprintf("%.*s__t", NAME_MAX_LEN - 4, a->name);
+
+		a->dyn_word = DYN_GO_ITAB;
+		if (tf)
+			a->dyn_field = hidden_field(rc, tf, "x64", base);
+		else
+			a->dyn_word = DYN_GO_TYPE;
+		free(tf);
+		free(base);
+		tn = rctx_type_name(rc, &v->type, true);
+		if (a->dyn_word == DYN_GO_ITAB)
+			emit_iface_values(rc, em, v, tn, idx);
+		free(tn);
+	}
+out:
+	free(fetch);
+	val_release(&w);
+	return ret;
+}
+
+/*
+ * A struct, class or union: a string with a length as text, a Go interface as its dynamic
+ * type (and value), a slice/vector alone as its length (std::vector: its data pointer);
  * anything else must be named by a field.
  */
 /* The DW_TAG_variant_part of a Rust enum's struct type (rustc's enums with data). */
@@ -896,7 +1298,7 @@ static int emit_aggregate(struct rctx *rc, const struct emit *em, struct val *v,
 	if (variant_part(t, &vp))
 		return emit_variant(rc, em, v, &vp);
 	if (lo->iface_word && (word = lo->iface_word(t, dwarf_diename(t))))
-		return emit_part(rc, em, v, word, "x64", VK_SYM);
+		return emit_go_iface(rc, em, v, t, word);
 	if (type_layout(t, true, &l)) {
 		struct val w;
 		int ret;
@@ -930,6 +1332,10 @@ static int emit_val(struct rctx *rc, const struct emit *em, struct val *v)
 				  "through it", v->what, v->adj);
 	if (em->cast)
 		return emit_cast(rc, em, v);
+	if (v->typeid)
+		return emit_typeid(rc, em, v);
+	if (v->addr_of)
+		return emit_addr_of(rc, em, v);
 	if (v->ptrs)
 		return emit_synth_pointer(rc, em, v);
 	if (!v->has_type)	/* registers, raw fetchargs, void: as the kernel reads them */

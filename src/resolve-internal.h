@@ -33,9 +33,13 @@ struct guard {
 	enum guard_kind kind;
 	char *fetch;
 	char *expr;
-	uint64_t index;		/* GUARD_LEN, GUARD_END */
-	char *base;		/* GUARD_END: fetch of the data pointer */
+	uint64_t index;		/* GUARD_LEN, GUARD_END; GUARD_TYPE: tells guards on one word
+				 * apart */
+	char *base;		/* GUARD_END: fetch of the data pointer; GUARD_TYPE: of a second
+				 * type word (a Go itab's _type), or NULL */
 	unsigned int elem;	/* GUARD_END: element size */
+	uint64_t *words;	/* GUARD_TYPE: the accepted vaddrs, sorted */
+	unsigned int nr_words;
 };
 
 /* A value on its way to kernel fields: a type and where it lives at the probe address. */
@@ -47,6 +51,12 @@ struct val {
 	unsigned int bit_off;
 	unsigned int bit_container;	/* bits of what @loc fetches */
 	bool is_vptr;			/* a C++ vtable pointer member: shown as a symbol */
+	enum dyn_word typeid;		/* typeid(): @loc is a type word of this kind, shown as
+					 * the name of the dynamic type it stands for */
+	char *typeid_type;		/* typeid() of a Go interface: the fetch of its itab's
+					 * _type word */
+	bool addr_of;			/* dynamic_cast<> alone: shown as the address of the
+					 * object @loc describes */
 	bool raw;			/* a raw fetcharg: kernel semantics, typed as written */
 	unsigned int dim;		/* an array @type: how many of its dimensions are indexed
 					 * already (m[1] of int m[3][4] is an int[4]) */
@@ -91,6 +101,8 @@ struct rctx {
 	size_t nr_abi;
 	int abi_ret;			/* 0 when computed and usable, 1 before it is computed */
 	const char *abi_why;
+	bool in_part;			/* emitting the fields of a Go interface's dynamic value:
+					 * they are hidden fields, shared where they read the same */
 };
 
 /* What a rctx_locals_visit() callback did with a variable. */
@@ -304,6 +316,47 @@ struct guard *rctx_add_guard(struct rctx *rc, enum guard_kind kind, const char *
  * rctx_guards_clear() - forget the guards of the argument done
  */
 void rctx_guards_clear(struct rctx *rc);
+
+/**
+ * rctx_guards_truncate() - forget the guards recorded after the first @n
+ */
+void rctx_guards_truncate(struct rctx *rc, int n);
+
+/**
+ * find_vptr() - the vtable pointer member of C++ class @type or of its bases
+ * @suffix: the class gcc names it after ("_vptr.Base": "Base"), or NULL for the first found
+ * @member: filled with the DW_TAG_member
+ * @off: filled with its offset from the start of @type
+ * @depth: 0 (the recursion's)
+ * Return: true when found.
+ */
+bool find_vptr(Dwarf_Die *type, const char *suffix, Dwarf_Die *member, int64_t *off, int depth);
+
+/* ---- dynamic types (resolve-dyn.c) ---- */
+
+/**
+ * val_eval_dyn() - the expressions decided when the event is decoded, and $goid
+ * @e: EXPR_TYPEID (a type word, out->typeid set), EXPR_DYNCAST and EXPR_TYPEASSERT (the
+ *     value as the type named, behind a GUARD_TYPE on its type word), EXPR_GOID (the
+ *     goroutine's id, read through the g in r14)
+ * @out: filled (release with val_release() in any case)
+ * Return: 0, or a negative errno with rc->d naming the token.
+ */
+int val_eval_dyn(struct rctx *rc, const struct expr *e, struct val *out);
+
+/**
+ * go_type_direct() - whether a Go value of type @t is stored in an interface's data word
+ * itself (pointers, maps, channels, functions, a struct of one pointer), not behind it
+ */
+bool go_type_direct(Dwarf_Die *t);
+
+/**
+ * go_iface_itab_type() - the fetch of the _type word of the itab that Go interface word
+ * @tab_fetch reads (itab._type's offset from @iface's DWARF)
+ * @iface: the runtime.iface struct type
+ * Return: a new string, or NULL when the DWARF does not say.
+ */
+char *go_iface_itab_type(Dwarf_Die *iface, const char *tab_fetch);
 
 /**
  * expr_text() - @e in source syntax, a new string ("r->Question[0].Name")

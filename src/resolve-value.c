@@ -17,6 +17,7 @@ void val_release(struct val *v)
 {
 	loc_release(&v->loc);
 	free(v->what);
+	free(v->typeid_type);
 	memset(v, 0, sizeof(*v));
 }
 
@@ -28,15 +29,22 @@ void val_move(struct val *v, struct val *n)
 	memset(n, 0, sizeof(*n));
 }
 
-void rctx_guards_clear(struct rctx *rc)
+void rctx_guards_truncate(struct rctx *rc, int n)
 {
-	for (int i = 0; i < rc->nr_guards; i++) {
+	for (int i = n; i < rc->nr_guards; i++) {
 		free(rc->guards[i].fetch);
 		free(rc->guards[i].expr);
 		free(rc->guards[i].base);
+		free(rc->guards[i].words);
+		memset(&rc->guards[i], 0, sizeof(rc->guards[i]));
 	}
-	memset(rc->guards, 0, sizeof(rc->guards));
-	rc->nr_guards = 0;
+	if (n < rc->nr_guards)
+		rc->nr_guards = n;
+}
+
+void rctx_guards_clear(struct rctx *rc)
+{
+	rctx_guards_truncate(rc, 0);
 }
 
 int val_piece_error(struct rctx *rc, const struct loc_piece *p, const char *what,
@@ -321,8 +329,7 @@ static int member_bits(Dwarf_Die *member, Dwarf_Die *mtype, int64_t moff_bytes, 
 	return 1;
 }
 
-static bool find_vptr(Dwarf_Die *type, const char *suffix, Dwarf_Die *member, int64_t *off,
-		      int depth)
+bool find_vptr(Dwarf_Die *type, const char *suffix, Dwarf_Die *member, int64_t *off, int depth)
 {
 	Dwarf_Die t, child;
 
@@ -765,6 +772,39 @@ static int val_index(struct rctx *rc, struct val *v, long idx, const char *what,
 	return -EINVAL;
 }
 
+static bool piece_same(const struct loc_piece *a, const struct loc_piece *b)
+{
+	return a->kind == b->kind && a->size == b->size && a->reg == b->reg && a->off == b->off &&
+	       a->imm == b->imm && !strcmp(a->fetch ? a->fetch : "", b->fetch ? b->fetch : "") &&
+	       !strcmp(a->base ? a->base : "", b->base ? b->base : "");
+}
+
+/*
+ * Go 1.19 describes some two-word parameters (an interface: tab, data) with every piece
+ * twice ("rbx piece 8, rbx piece 8, rcx piece 8, rcx piece 8" for 16 bytes): the pieces
+ * cover twice the type's size, in identical pairs. Keep one of each pair.
+ */
+static void loc_undouble(struct loc *l, Dwarf_Die *type)
+{
+	int64_t size = lang_type_size(type), total = 0;
+	struct loc half = { NULL, 0 };
+	size_t i;
+
+	if (l->nr < 4 || l->nr % 2)
+		return;
+	for (i = 0; i < l->nr; i++)
+		total += l->pieces[i].size;
+	if (size <= 0 || total != 2 * size)
+		return;
+	for (i = 0; i < l->nr; i += 2)
+		if (!piece_same(&l->pieces[i], &l->pieces[i + 1]))
+			return;
+	for (i = 0; i < l->nr; i += 2)
+		loc_add_piece(&half, &l->pieces[i]);
+	loc_release(l);
+	*l = half;
+}
+
 int val_from_die(struct rctx *rc, Dwarf_Die *var, const char *what, struct span sp,
 			struct val *out)
 {
@@ -791,6 +831,8 @@ int val_from_die(struct rctx *rc, Dwarf_Die *var, const char *what, struct span 
 	strbuf_release(&err);
 	out->has_type = lang_type_of(var, &out->type);
 	out->what = xstrdup(what);
+	if (out->has_type && rc->lang == &lang_go)
+		loc_undouble(&out->loc, &out->type);
 	return 0;
 }
 
@@ -942,20 +984,6 @@ static bool dotted_global(struct rctx *rc, const struct expr *e, struct val *out
 	return found;
 }
 
-/* The syntax parses; the resolver does not do these yet. */
-static int eval_unsupported(struct rctx *rc, const struct expr *e)
-{
-	static const char *const what[] = {
-		[EXPR_CAST] = "a cast",
-		[EXPR_DYNCAST] = "dynamic_cast<>",
-		[EXPR_TYPEASSERT] = "a Go type assertion",
-		[EXPR_TYPEID] = "typeid()",
-		[EXPR_GOID] = "$goid",
-	};
-
-	return diag_error(rc->d, e->span, "%s is not yet supported", what[e->kind]);
-}
-
 int val_eval(struct rctx *rc, const struct expr *e, struct val *out)
 {
 	char *what;
@@ -1053,7 +1081,7 @@ int val_eval(struct rctx *rc, const struct expr *e, struct val *out)
 	case EXPR_TYPEASSERT:
 	case EXPR_TYPEID:
 	case EXPR_GOID:
-		return eval_unsupported(rc, e);
+		return val_eval_dyn(rc, e, out);
 	default:
 		return diag_error(rc->d, e->span, "$params and $vars stand alone, not in an "
 				  "expression");

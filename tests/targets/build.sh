@@ -133,6 +133,14 @@ if wants cpp/ && need "$CXX"; then
 			done
 		fi
 	fi
+	# zoo.cpp: dynamic types (typeid, dynamic_cast<>): a hierarchy with an anonymous-namespace
+	# class and multiple inheritance
+	if [ -e "$src/cpp/zoo.cpp" ]; then
+		for o in O0 O2; do
+			build "$out/cpp/zoo-$o" "$src/cpp/zoo.cpp" $CXX -g -$o -Wall \
+				-o "$out/cpp/zoo-$o" "$src/cpp/zoo.cpp"
+		done
+	fi
 fi
 
 # Go: default optimization (register ABI, DWARF present) and -N -l (no optimization).
@@ -157,6 +165,15 @@ if wants go/ && need "$GO"; then
 	if [ -e "$gosrc/go.mod" ]; then
 		build "$out/go/calls" "$gosrc/go.mod $gosrc/main.go" \
 			sh -c 'cd "$1" && exec "$2" build -o "$3" .' sh "$gosrc" "$GO" "$out/go/calls"
+	fi
+	# errs: errors and interfaces of several dynamic types (typeid, EXPR.(T), $goid)
+	gosrc=$src/go/errs
+	if [ -e "$gosrc/go.mod" ]; then
+		build "$out/go/errs" "$gosrc/go.mod $gosrc/main.go" \
+			sh -c 'cd "$1" && exec "$2" build -o "$3" .' sh "$gosrc" "$GO" "$out/go/errs"
+		build "$out/go/errs-N" "$gosrc/go.mod $gosrc/main.go" \
+			sh -c 'cd "$1" && exec "$2" build -gcflags="all=-N -l" -o "$3" .' sh "$gosrc" \
+			"$GO" "$out/go/errs-N"
 	fi
 	# dnsfwd: the DNS forwarder of the README's examples (a miekg/dns look-alike in dns/)
 	gosrc=$src/go/dnsfwd

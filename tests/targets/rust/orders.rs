@@ -147,10 +147,53 @@ fn main() {
     let mut i = 0;
     while repeat == 0 || i < repeat {
         run_once(&mut sink);
+        sink += shapes::run_all() as u64;
         if interval > 0 {
             thread::sleep(Duration::from_millis(interval));
         }
         i += 1;
     }
     println!("orders: sink={}", sink);
+}
+
+/// Trait objects: `&dyn Shape` and `Box<dyn Shape>` of two concrete types (typeid()).
+pub mod shapes {
+    pub trait Shape {
+        fn area(&self) -> f64;
+    }
+
+    pub struct Circle {
+        pub r: f64,
+    }
+
+    pub struct Square {
+        pub side: f64,
+        pub tag: u32,
+    }
+
+    impl Shape for Circle {
+        fn area(&self) -> f64 {
+            self.r * self.r * 3.0
+        }
+    }
+
+    impl Shape for Square {
+        fn area(&self) -> f64 {
+            self.side * self.side + self.tag as f64
+        }
+    }
+
+    /// Called twice: (circle r 2, boxed square side 3 tag 7), then (square side 1 tag 2,
+    /// boxed circle r 0.5).
+    #[inline(never)]
+    pub fn measure(sh: &dyn Shape, b: Box<dyn Shape>) -> f64 {
+        sh.area() + b.area()
+    }
+
+    pub fn run_all() -> f64 {
+        let c = Circle { r: 2.0 };
+        let s = Square { side: 1.0, tag: 2 };
+        let first = measure(&c, Box::new(Square { side: 3.0, tag: 7 }));
+        first + measure(&s, Box::new(Circle { r: 0.5 }))
+    }
 }
