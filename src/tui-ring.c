@@ -10,7 +10,7 @@
 
 /* value encoding in the arena: kind, flags, len, num (8), then len bytes */
 #define PV_HDR		12
-enum { PV_FAULT = 1, PV_CUT = 2, PV_TEXT = 4 };
+enum { PV_FAULT = 1, PV_CUT = 2, PV_TEXT = 4, PV_NULL = 8 };
 
 void tui_ring_init(struct tui *t)
 {
@@ -31,8 +31,26 @@ void tui_ring_release(struct tui *t)
 	free(t->vbuf);
 }
 
+/*
+ * A Go interface value's fields are not kept one by one: the value is kept as the text the
+ * text renderer makes of it (a VK_TYPENAME, whose text is shown as it is).
+ */
+static const char *iface_text(const struct value *v, struct strbuf *sb)
+{
+	strbuf_reset(sb);
+	render_value_text(sb, v);
+	return strbuf_cstr(sb);
+}
+
 static size_t value_bytes(const struct value *v)
 {
+	if (!v->fault && v->kind == VK_IFACE) {
+		struct strbuf sb = STRBUF_INIT;
+		size_t n = strnlen(iface_text(v, &sb), STR_MAX) + 1;
+
+		strbuf_release(&sb);
+		return PV_HDR + n;
+	}
 	if (v->fault)
 		return PV_HDR + (v->fault_expr ? strnlen(v->fault_expr, STR_MAX) + 1 : 0);
 	switch (v->kind) {
@@ -47,13 +65,15 @@ static size_t value_bytes(const struct value *v)
 
 static char *pack_value(char *p, const struct value *v)
 {
+	struct strbuf sb = STRBUF_INIT;
+	enum value_kind kind = v->kind;
 	uint8_t flags = 0;
 	const char *data = NULL;
 	size_t len = 0;
 	uint16_t l16;
 
 	if (v->fault) {
-		flags |= PV_FAULT;
+		flags |= PV_FAULT | (v->null ? PV_NULL : 0);
 		if (v->fault_expr) {
 			flags |= PV_TEXT;
 			data = v->fault_expr;
@@ -64,12 +84,17 @@ static char *pack_value(char *p, const struct value *v)
 		len = v->len < STR_MAX ? v->len : STR_MAX;
 		if (v->cut || v->len > STR_MAX)
 			flags |= PV_CUT;
+	} else if (v->kind == VK_IFACE) {
+		flags |= PV_TEXT;
+		data = iface_text(v, &sb);
+		len = strnlen(data, STR_MAX);
+		kind = VK_TYPENAME;
 	} else if (v->text) {
 		flags |= PV_TEXT;
 		data = v->text;
 		len = strnlen(data, STR_MAX);
 	}
-	p[0] = (char)v->kind;
+	p[0] = (char)kind;
 	p[1] = (char)flags;
 	l16 = (uint16_t)(len + ((flags & PV_TEXT) ? 1 : 0));
 	memcpy(p + 2, &l16, 2);
@@ -80,6 +105,7 @@ static char *pack_value(char *p, const struct value *v)
 	p += len;
 	if (flags & PV_TEXT)
 		*p++ = '\0';
+	strbuf_release(&sb);
 	return p;
 }
 
@@ -106,6 +132,7 @@ size_t tui_unpack(struct tui *t, const struct slot *sl, uint64_t **stack, size_t
 		v->name = i < sc->nr_vals ? sc->val_names[i] : "?";
 		v->arg = i < sc->nr_vals ? sc->args[i] : NULL;
 		v->fault = flags & PV_FAULT;
+		v->null = flags & PV_NULL;
 		v->cut = flags & PV_CUT;
 		if (flags & PV_TEXT) {
 			if (v->fault)

@@ -126,7 +126,7 @@ void tui_lines_wrap(struct tui *t, struct tui_lines *l, struct row *first, int i
 
 void tui_fmt_value(struct strbuf *sb, const struct value *v)
 {
-	if (v->fault && v->fault_expr) {
+	if (v->fault && v->fault_expr && !v->null) {
 		strbuf_addstr(sb, "(fault: ");
 		escape_untrusted(sb, v->fault_expr, strlen(v->fault_expr));
 		strbuf_addch(sb, ')');
