@@ -41,6 +41,13 @@ static void detail_head(struct tui *t, struct tui_lines *l, uint64_t seq, const 
 	strbuf_addf(&w->text, " s   cpu %u   pid %d   tid %d   comm ", sl->cpu, sl->pid, sl->tid);
 	escape_untrusted(&w->text, sl->comm, strnlen(sl->comm, sizeof(sl->comm)));
 	strbuf_addf(&w->text, "   #%llu", (unsigned long long)seq + 1);
+	if (sl->duration_ns >= 0) {
+		w = tui_lines_new(l);
+		tui_row_add(w, R_ARGNAME, "call   ");
+		tui_row_role(w, R_NORMAL);
+		render_duration(&w->text, (uint64_t)sl->duration_ns);
+		strbuf_addf(&w->text, "  (%lld ns since its entry)", (long long)sl->duration_ns);
+	}
 }
 
 /* @v's value in full on @w (wrapped onto new rows at column @ind): numbers also in hex */

@@ -50,6 +50,7 @@ enum input { IN_NONE, IN_FILTER, IN_ADD, IN_CONFIRM };
 /* One kept event; its values are in the arena at @pos. */
 struct slot {
 	uint64_t ts;
+	int64_t duration_ns;	/* a paired return's (struct event), or -1 */
 	uint64_t pos;		/* logical offset in the arena */
 	uint32_t len;
 	int32_t pid;
@@ -84,6 +85,14 @@ struct arg_stat {
 	uint64_t other;			/* values that did not fit in the table */
 };
 
+/* The durations of one function's calls (return events paired with their entries). */
+struct lat_stat {
+	char *func;			/* the function, or NULL (a probe at an address) */
+	uint64_t n;
+	uint64_t sum, min, max;		/* ns */
+	uint64_t buckets[HIST_BUCKETS];	/* log2 buckets of ns (0: zero) */
+};
+
 /* One event name as seen in the stream: value names, column widths, statistics. */
 struct schema {
 	char *name;
@@ -92,6 +101,8 @@ struct schema {
 	const struct trace_arg **args;
 	int *width;
 	struct arg_stat *st;
+	struct lat_stat *lat;		/* per function, for a return probe's events */
+	size_t nr_lat, alloc_lat;
 	bool hidden;
 	bool retired;		/* removed with d: a new probe of that name gets a new schema */
 	uint64_t count;
@@ -427,6 +438,14 @@ void tui_schema_free(struct schema *sc);
  * @v: the value (min/max/histogram for numbers, top values for the rest)
  */
 void tui_stats_count(struct arg_stat *a, const struct value *v);
+
+/**
+ * tui_stats_duration() - count a call's duration in its function's latency histogram
+ * @sc: the schema of the return event
+ * @func: the function (struct event.func), or NULL
+ * @ns: the duration (struct event.duration_ns, at least 0)
+ */
+void tui_stats_duration(struct schema *sc, const char *func, uint64_t ns);
 
 /**
  * tui_stats_second() - a second has passed: the rate sparklines advance

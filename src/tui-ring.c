@@ -179,6 +179,8 @@ int tui_event(struct render *r, const struct event *ev)
 	if (ev->nr_vals > sc->nr_vals)
 		tui_schema_learn(sc, ev);
 	sc->count++;
+	if (ev->duration_ns >= 0)
+		tui_stats_duration(sc, ev->func, (uint64_t)ev->duration_ns);
 	for (size_t i = 0; i < ev->nr_vals; i++) {
 		tui_stats_count(&sc->st[i], &ev->vals[i]);
 		need += value_bytes(&ev->vals[i]);
@@ -198,6 +200,7 @@ int tui_event(struct render *r, const struct event *ev)
 		t->tail++;
 	sl = &t->slots[t->head % t->cap];
 	sl->ts = ev->ts;
+	sl->duration_ns = ev->duration_ns;
 	sl->pos = t->apos;
 	sl->pid = ev->pid;
 	sl->tid = ev->tid;

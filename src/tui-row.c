@@ -177,11 +177,19 @@ void tui_build_row(struct tui *t, uint64_t seq, struct row *w, bool learn)
 		strbuf_addch(&w->text, '=');
 		tui_row_role(w, v->fault ? R_ERROR : R_NORMAL);
 		tui_fmt_value(&w->text, v);
-		if (i + 1 < n && i < sc->nr_vals) {
+		if ((i + 1 < n || sl->duration_ns >= 0) && i < sc->nr_vals) {
 			cols = tui_text_cols(t, w->text.buf + start, w->text.len - start);
 			if (learn && cols > sc->width[i])
 				sc->width[i] = cols < 40 ? cols : 40;
 			tui_row_pad(w, sc->width[i] - cols);
 		}
+	}
+	/* a paired return: the call's duration, as the text line has it */
+	if (sl->duration_ns >= 0) {
+		strbuf_addch(&w->text, ' ');
+		tui_row_add(w, R_ARGNAME, "duration");
+		strbuf_addch(&w->text, '=');
+		tui_row_role(w, R_NORMAL);
+		render_duration(&w->text, (uint64_t)sl->duration_ns);
 	}
 }

@@ -65,6 +65,9 @@ void tui_schema_free(struct schema *sc)
 			free(sc->st[i].top);
 		}
 	}
+	for (size_t i = 0; i < sc->nr_lat; i++)
+		free(sc->lat[i].func);
+	free(sc->lat);
 	free(sc->val_names);
 	free(sc->args);
 	free(sc->width);
@@ -168,6 +171,27 @@ void tui_stats_count(struct arg_stat *a, const struct value *v)
 	a->sum += d;
 }
 
+void tui_stats_duration(struct schema *sc, const char *func, uint64_t ns)
+{
+	struct lat_stat *l = NULL;
+
+	/* one function per event, or a few (a glob's points share an event) */
+	for (size_t i = 0; i < sc->nr_lat && !l; i++)
+		if (func ? sc->lat[i].func && !strcmp(sc->lat[i].func, func) : !sc->lat[i].func)
+			l = &sc->lat[i];
+	if (!l) {
+		ALLOC_GROW(sc->lat, sc->nr_lat + 1, sc->alloc_lat);
+		l = &sc->lat[sc->nr_lat++];
+		memset(l, 0, sizeof(*l));
+		l->func = func ? xstrdup(func) : NULL;
+		l->min = UINT64_MAX;
+	}
+	l->n++;
+	l->sum += ns;
+	l->min = ns < l->min ? ns : l->min;
+	l->max = ns > l->max ? ns : l->max;
+	l->buckets[log2_bucket(ns)]++;
+}
 
 void tui_stats_second(struct tui *t)
 {
@@ -317,6 +341,81 @@ static void stats_numeric(struct tui *t, struct tui_lines *l, struct row *w,
 	}
 }
 
+/* a bucket's bound, 2^@e ns, short: "512ns", "4.1us", "16us", "1ms", "1.1s" */
+static void lat_bound(struct strbuf *sb, int e)
+{
+	static const struct {
+		double ns;
+		const char *unit;
+	} units[] = { { 1e9, "s" }, { 1e6, "ms" }, { 1e3, "us" }, { 1, "ns" } };
+	double ns = e >= 64 ? 1.8446744073709552e19 : (double)(1ULL << e);
+
+	for (size_t i = 0; i < ARRAY_SIZE(units); i++) {
+		double v = ns / units[i].ns;
+
+		if (v < 1 && units[i].ns > 1)
+			continue;
+		if (v < 10 && v != floor(v))
+			strbuf_addf(sb, "%.1f%s", v, units[i].unit);
+		else
+			strbuf_addf(sb, "%.0f%s", v, units[i].unit);
+		return;
+	}
+}
+
+/* the latency histogram of one function: "duration  n  min avg max", then a row a bucket */
+static void stats_latency(struct tui *t, struct tui_lines *l, const struct lat_stat *a,
+			  bool named)
+{
+	struct row *w = tui_lines_new(l);
+	uint64_t hmax = 1;
+	int lo = HIST_BUCKETS, hi = -1;
+
+	tui_row_pad(w, 4);
+	tui_row_add(w, R_ARGNAME, "duration");
+	tui_row_role(w, R_NORMAL);
+	if (named && a->func) {
+		strbuf_addstr(&w->text, " of ");
+		escape_untrusted(&w->text, a->func, strlen(a->func));
+	}
+	strbuf_addf(&w->text, "  calls %llu  min ", (unsigned long long)a->n);
+	render_duration(&w->text, a->min);
+	strbuf_addstr(&w->text, "  avg ");
+	render_duration(&w->text, a->sum / a->n);
+	strbuf_addstr(&w->text, "  max ");
+	render_duration(&w->text, a->max);
+	for (int b = 0; b < HIST_BUCKETS; b++) {
+		if (a->buckets[b]) {
+			lo = b < lo ? b : lo;
+			hi = b;
+		}
+		hmax = a->buckets[b] > hmax ? a->buckets[b] : hmax;
+	}
+	/* every bucket from the fastest to the slowest call, empty ones too (the shape) */
+	for (int b = lo; b <= hi; b++) {
+		uint64_t c = a->buckets[b];
+		int bar = (int)(c * 30 / hmax);
+
+		w = tui_lines_new(l);
+		tui_row_role(w, R_DIM);
+		strbuf_reset(&t->tmp);
+		strbuf_addch(&t->tmp, '[');
+		if (b)
+			lat_bound(&t->tmp, b - 1);
+		else
+			strbuf_addstr(&t->tmp, "0");
+		strbuf_addstr(&t->tmp, ", ");
+		lat_bound(&t->tmp, b);
+		strbuf_addch(&t->tmp, ')');
+		strbuf_addf(&w->text, "%8s%-24s", "", t->tmp.buf);
+		tui_row_role(w, R_GOOD);
+		for (int x = 0; x < (bar || !c ? bar : 1); x++)
+			strbuf_addstr(&w->text, t->utf8 ? "\u2587" : "#");
+		tui_row_role(w, R_NORMAL);
+		strbuf_addf(&w->text, " %llu", (unsigned long long)c);
+	}
+}
+
 /* the number of distinct values of an argument on @w, then the 8 most frequent */
 static void stats_top(struct tui_lines *l, struct row *w, const struct arg_stat *a)
 {
@@ -380,6 +479,8 @@ void tui_build_stats(struct tui *t, struct tui_lines *l)
 			else if (a->top_used)
 				stats_top(l, w, a);
 		}
+		for (size_t i = 0; i < sc->nr_lat; i++)
+			stats_latency(t, l, &sc->lat[i], sc->nr_lat > 1);
 		tui_lines_new(l);
 	}
 	if (!l->nr) {

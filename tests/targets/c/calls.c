@@ -11,6 +11,7 @@
  *   calls nest N         N times outer(): middle() twice, each inner() three times
  *   calls threads T N    T threads, N calls each of job(id, usec) (id = thread*1000 + call;
  *                        it sleeps usec = (thread + 1) * 1000 + call * 100, returns id)
+ *   calls loop N MS      walk(N) every MS milliseconds until killed (tests that attach -p)
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -116,11 +117,19 @@ int main(int argc, char **argv)
 	} else if (!strcmp(mode, "nest")) {
 		for (long i = 1; i <= n; i++)
 			outer(i);
+	} else if (!strcmp(mode, "loop")) {
+		long ms = argc > 3 ? atol(argv[3]) : 100;
+		struct timespec ts = { ms / 1000, ms % 1000 * 1000000 };
+
+		for (;;) {
+			walk(n);
+			nanosleep(&ts, NULL);
+		}
 	} else if (!strcmp(mode, "threads")) {
 		if (run_threads(n, argc > 3 ? atol(argv[3]) : 5))
 			return 2;
 	} else {
-		fprintf(stderr, "usage: calls flood|walk|down|nest|threads N [N]\n");
+		fprintf(stderr, "usage: calls flood|walk|down|nest|threads|loop N [N]\n");
 		return 2;
 	}
 	fflush(stdout);	/* before the line on stderr, which may be the same file */
