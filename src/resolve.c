@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* resolve.c - probe_spec + DWARF -> struct trace_probe (what the kernel gets), per probe site */
 #define LOG_DOMAIN "resolve"
+#include <ctype.h>
 #include <dwarf.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -401,6 +402,21 @@ static char *base_event(const struct probe_spec *spec, const struct probe_site *
 	return r;
 }
 
+char *resolve_default_group(const char *binary)
+{
+	const char *base = strrchr(binary, '/') ? strrchr(binary, '/') + 1 : binary;
+	size_t n = 0;
+
+	/*
+	 * As perf probe names it (convert_exec_to_group()): the basename up to its first
+	 * character that is not a letter, digit or '_': libc.so.6 -> probe_libc, c_O2 ->
+	 * probe_c_O2, my-tool.x1 -> probe_my
+	 */
+	while (base[n] && (isalnum((unsigned char)base[n]) || base[n] == '_') && n < 57)
+		n++;
+	return xasprintf("probe_%.*s", (int)n, base);
+}
+
 static void name_events(const struct probe_spec *spec, const struct resolve_opts *o,
 			struct debuginfo *dbg, const struct probe_site *sites,
 			struct trace_probe *tps, size_t nr)
@@ -419,15 +435,7 @@ static void name_events(const struct probe_spec *spec, const struct resolve_opts
 	if (o->group) {
 		group = sanitize_ident(o->group, 63);
 	} else {
-		/* as perf names it: the basename up to its first '-', '.' or '_' (probe_libc) */
-		const char *base = debuginfo_basename(dbg);
-		size_t n = strcspn(base, "-._");
-		char *cut = xstrndup(base, n ? n : strlen(base));
-		char *b = sanitize_ident(cut, 57);
-
-		group = xasprintf("probe_%s", b);
-		free(cut);
-		free(b);
+		group = resolve_default_group(debuginfo_basename(dbg));
 	}
 	for (size_t i = 0; i < nr; i++) {
 		char *base = base_event(spec, &sites[i], glob && all_same && nr > 1);

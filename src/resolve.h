@@ -32,6 +32,15 @@ int resolve_probe(const struct probe_spec *spec, struct debuginfo *dbg,
 void trace_probes_free(struct trace_probe *tps, size_t nr);
 
 /**
+ * resolve_default_group() - the group -D and -a use without -g, as perf probe names it:
+ * "probe_" and the binary's basename up to its first character that is not a letter, a digit
+ * or '_' (libc.so.6: probe_libc; c_O2: probe_c_O2; my-tool.x1: probe_my)
+ * @binary: the binary's path or basename
+ * Return: the group, for free().
+ */
+char *resolve_default_group(const char *binary);
+
+/**
  * resolve_uniq_events() - make event names unique across probes from different specs
  * (perf appends _1, _2 ...); probes that share a name on purpose (one spec) keep it
  * @tps: the probes of every spec, in order; renamed in place

@@ -219,8 +219,37 @@ static void test_random(void)
 	TEST_EQ(same, runs);
 }
 
+/* -D and -a's group without -g: perf probe's convert_exec_to_group() */
+static void test_default_group(void)
+{
+	static const char *const cases[][2] = {
+		{ "c_O2", "probe_c_O2" },
+		{ "my-tool.x1", "probe_my" },
+		{ "/usr/lib/x86_64-linux-gnu/libc.so.6", "probe_libc" },
+		{ "/opt/dnsfwd", "probe_dnsfwd" },
+		{ "orders-O2", "probe_orders" },
+		{ "python3.11d", "probe_python3" },
+		{ "a_b_c", "probe_a_b_c" },
+		{ "-x", "probe_" },
+	};
+	char long_name[100], *g;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		g = resolve_default_group(cases[i][0]);
+		TEST_STREQ(g, cases[i][1]);
+		free(g);
+	}
+	/* at most 63 characters, the kernel's limit */
+	memset(long_name, 'x', sizeof(long_name) - 1);
+	long_name[sizeof(long_name) - 1] = '\0';
+	g = resolve_default_group(long_name);
+	TEST_EQ(strlen(g), 63);
+	free(g);
+}
+
 int main(void)
 {
+	test_default_group();
 	test_examples();
 	test_many();
 	test_random();
