@@ -460,8 +460,18 @@ int tracing_add_probes(const struct trace_probe *tps, size_t nr, bool by_fd, str
 
 			tracing_error_text(NULL, &klog);
 			line.buf[line.len - 1] = '\0';
-			diag_fail(d, "the kernel rejected probe %s:%s: %s", tp->group, tp->event,
-				  klog.len ? klog.buf : strerror(err ? err : EIO));
+			/*
+			 * The kernel's reason for the line (an error_log entry, or EINVAL/E2BIG
+			 * without one) is bad input, as our own checks' errors: exit status 2.
+			 * Anything else (no memory, no permission) is a failure.
+			 */
+			if (klog.len || err == EINVAL || err == E2BIG)
+				diag_error(d, SPAN_NONE, "the kernel rejected probe %s:%s: %s",
+					   tp->group, tp->event,
+					   klog.len ? klog.buf : strerror(err));
+			else
+				diag_fail(d, "the kernel rejected probe %s:%s: %s", tp->group,
+					  tp->event, strerror(err ? err : EIO));
 			diag_hint(d, "line: %s", line.buf);
 			strbuf_release(&klog);
 			ret = -(err ? err : EIO);
