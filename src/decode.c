@@ -54,6 +54,7 @@ struct dev {
 	size_t nr_probes;
 	int ip_off;		/* __probe_ip (p:) or __probe_func (r:), -1 if none */
 	struct tep_format_field **gfields;	/* generic: the non-common fields */
+	bool *ghex;				/* generic: the field is an address: hex */
 	size_t nr_gfields;
 	struct value *vals;
 	size_t max_vals;
@@ -120,6 +121,7 @@ static void dev_free(struct dev *e)
 		free(e->probes[i].flds);
 	free(e->probes);
 	free(e->gfields);
+	free(e->ghex);
 	free(e->vals);
 	free(e->sys);
 	free(e->name);
@@ -278,6 +280,34 @@ int decoder_add_probe(struct decoder *dc, const struct trace_probe *tp, struct d
 	return 0;
 }
 
+/*
+ * An unsigned field of an existing event that holds an address, by its name (the kernel's
+ * types say "unsigned long" for them): __probe_ip, __probe_func, __probe_ret_ip of probe
+ * events, ip and parent_ip of the function tracer, call_site, ..._addr, ..._ptr.
+ */
+static bool field_is_address(const struct tep_format_field *f)
+{
+	static const char *const names[] = { "ip", "pc", "func", "caller", "call_site", "addr",
+					     "address", "ptr", "parent_ip" };
+	static const char *const suffixes[] = { "_ip", "_pc", "_func", "_addr", "_address",
+						"_ptr", "_site" };
+	size_t n = strlen(f->name);
+
+	if ((f->flags & (TEP_FIELD_IS_SIGNED | TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC)) ||
+	    f->size < 4)
+		return false;
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+		if (!strcmp(f->name, names[i]))
+			return true;
+	for (size_t i = 0; i < ARRAY_SIZE(suffixes); i++) {
+		size_t k = strlen(suffixes[i]);
+
+		if (n > k && !strcmp(f->name + n - k, suffixes[i]))
+			return true;
+	}
+	return false;
+}
+
 int decoder_add_generic(struct decoder *dc, const char *sys, const char *event, struct diag *d)
 {
 	struct dev *e = dev_get(dc, sys, event, true, d);
@@ -291,8 +321,11 @@ int decoder_add_generic(struct decoder *dc, const char *sys, const char *event, 
 	for (size_t i = 0; fields && fields[i]; i++)
 		e->nr_gfields++;
 	e->gfields = xcalloc(e->nr_gfields + 1, sizeof(*e->gfields));
-	for (size_t i = 0; i < e->nr_gfields; i++)
+	e->ghex = xcalloc(e->nr_gfields + 1, sizeof(*e->ghex));
+	for (size_t i = 0; i < e->nr_gfields; i++) {
 		e->gfields[i] = fields[i];
+		e->ghex[i] = field_is_address(fields[i]);
+	}
 	free(fields);
 	e->max_vals = e->nr_gfields;
 	e->vals = xcalloc(e->max_vals + 1, sizeof(*e->vals));
@@ -1014,7 +1047,7 @@ static void decode_generic(struct decoder *dc, struct dev *e, const char *rec, i
 				v->kind = VK_SIGNED;
 				v->num.s = rd_s(rec + f->offset, f->size);
 			} else {
-				v->kind = VK_UNSIGNED;
+				v->kind = e->ghex[i] ? VK_HEX : VK_UNSIGNED;
 				v->num.u = rd_u(rec + f->offset, f->size);
 			}
 			continue;

@@ -64,6 +64,26 @@ static const char format_raw[] =
 
 #define FIXED_RAW 56
 
+/* An existing tracefs event shown generically (-e SYS:EVENT): addresses in hex. */
+static const char format_gen[] =
+	"name: g\n"
+	"ID: 1236\n"
+	"format:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+	"\n"
+	"\tfield:unsigned long __probe_ip;\toffset:8;\tsize:8;\tsigned:0;\n"
+	"\tfield:int fd;\toffset:16;\tsize:4;\tsigned:1;\n"
+	"\tfield:unsigned int flags;\toffset:20;\tsize:4;\tsigned:0;\n"
+	"\tfield:unsigned long count;\toffset:24;\tsize:8;\tsigned:0;\n"
+	"\tfield:unsigned long call_site;\toffset:32;\tsize:8;\tsigned:0;\n"
+	"\tfield:unsigned long start_addr;\toffset:40;\tsize:8;\tsigned:0;\n"
+	"\tfield:const char * buf;\toffset:48;\tsize:8;\tsigned:0;\n"
+	"\n"
+	"print fmt: \"(%lx) fd=%d\", REC->__probe_ip, REC->fd\n";
+
 static struct enum_value colors[] = { { 0, "RED" }, { 1, "BLUE" }, { 2, "GREEN" } };
 
 static void put(unsigned char *rec, int off, const void *v, size_t n)
@@ -384,6 +404,29 @@ int main(void)
 		TEST_STREQ(sb.buf, "3.000007");
 		strbuf_release(&sb);
 	}
+	/* -e SYS:EVENT: fields that hold addresses in hex, numbers in decimal */
+	TEST_EQ(tep_parse_format(tep, &te, format_gen, sizeof(format_gen) - 1, "gen"), 0);
+	TEST_EQ(decoder_add_generic(dc, "gen", "g", &d), 0);
+	memset(rec, 0, 56);
+	rec[0] = 1236 & 0xff;
+	rec[1] = 1236 >> 8;
+	put(rec, 4, &(int){ 42 }, 4);
+	put64(rec, 8, 0x5974539);
+	put(rec, 16, &(int){ -3 }, 4);
+	put(rec, 20, &(unsigned int){ 17 }, 4);
+	put64(rec, 24, 4096);
+	put64(rec, 32, 0xffffffff81234567ULL);
+	put64(rec, 40, 0x7f0000001000ULL);
+	put64(rec, 48, 0x7ffd1000);
+	TEST_EQ(decode_record(dc, rec, 56, 7000, 0, &ev), 0);
+	TEST_STREQ(text_of(val(&ev, "__probe_ip")), "0x5974539");
+	TEST_STREQ(text_of(val(&ev, "fd")), "-3");
+	TEST_STREQ(text_of(val(&ev, "flags")), "17");
+	TEST_STREQ(text_of(val(&ev, "count")), "4096");
+	TEST_STREQ(text_of(val(&ev, "call_site")), "0xffffffff81234567");
+	TEST_STREQ(text_of(val(&ev, "start_addr")), "0x7f0000001000");
+	TEST_STREQ(text_of(val(&ev, "buf")), "0x7ffd1000");
+	TEST_TRUE(strstr(json_of(&ev), "\"__probe_ip\":\"0x5974539\",\"fd\":-3") != NULL);
 	decoder_free(dc);
 	trace_probe_release(&tp);
 	trace_probe_release(&tp2);
