@@ -117,6 +117,9 @@ static const char usage_text[] =
 	"  upfront -x ./dnsfwd 'main.(*server).handleRequest r->Question[0].Name'\n"
 	"  upfront -x libc.so.6 --json 'getaddrinfo name service' -- curl -s example.com\n"
 	"  upfront -x ./dnsfwd -D 'main.(*server).handleRequest r->Question[0].Name'\n"
+	"-D lines also carry helper fields read to tell a fault from a value: NAME_pK (the\n"
+	"K-th pointer of the expression's chain), NAME_nK (a length it indexes), NAME_len and\n"
+	"NAME_1, NAME_2 ... (a string's length and further chunks); see upfront(1), -D.\n"
 	"Probing FUNC and FUNC%return gives each return its call's duration (per thread, per\n"
 	"goroutine in Go): duration=12.5us in text, \"duration\":0.0000125 (seconds) in JSON.\n"
 	"See upfront(1) for the probe syntax.\n";
