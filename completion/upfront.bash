@@ -270,8 +270,9 @@ _upfront()
 		return
 		;;
 	-e | --event)
+		# (read while events come and go, the file can list one twice)
 		mapfile -t cands < <(_upfront_filter "$cur" </sys/kernel/tracing/available_events \
-			2>/dev/null)
+			2>/dev/null | sort -u)
 		_upfront_reply "${cands[@]}"
 		return
 		;;
