@@ -216,17 +216,19 @@ static void probe_call_setup(struct decoder *dc, struct dprobe *p)
 		calls_expect_returns(dc->calls, p->func);
 }
 
-void decode_add_call_fields(struct trace_probe *tp, bool goroutines)
+void decode_add_call_fields(struct trace_probe *tp, const struct trace_probe *go)
 {
+	char fetch[32];
+
 	for (size_t i = 0; i < tp->nr_fields; i++)
 		if (!strcmp(tp->fields[i].name, DECODE_SP_FIELD))
 			return;
 	trace_probe_add_field(tp, DECODE_SP_FIELD, "%sp", "x64", true);
-	if (!goroutines)
+	if (!go)
 		return;
-	/* g.stack.hi: runtime.g begins with its stack {lo, hi} (since Go 1.4) */
+	snprintf(fetch, sizeof(fetch), "+%lld(%%r14)", (long long)go->go_stack_hi);
 	trace_probe_add_field(tp, DECODE_G_FIELD, "%r14", "x64", true);
-	trace_probe_add_field(tp, DECODE_STACK_HI_FIELD, "+8(%r14)", "x64", true);
+	trace_probe_add_field(tp, DECODE_STACK_HI_FIELD, fetch, "x64", true);
 }
 
 int decoder_add_probe(struct decoder *dc, const struct trace_probe *tp, struct diag *d)

@@ -170,10 +170,11 @@ void decode_stack(struct decoder *dc, const void *data, int size, struct event *
  * @tp: a probe before it is installed: one of role CALL_ENTRY or CALL_RETURN, or another
  *      probe point of the same event (the kernel wants the same fields in every point of an
  *      event; the decoder uses them only for the roles); added once
- * @goroutines: the Go fields too (the goroutine and its stack's top), because some probe
- *      point of the event is in Go code
+ * @go: a probe point of the event whose calls are a goroutine's (trace_probe.goroutines),
+ *      or NULL: the Go fields too, the goroutine and the top of its stack (at @go's
+ *      go_stack_hi)
  */
-void decode_add_call_fields(struct trace_probe *tp, bool goroutines);
+void decode_add_call_fields(struct trace_probe *tp, const struct trace_probe *go);
 
 /**
  * decoder_set_task() - what is known of a task before its events come (a CMD we started)

@@ -211,6 +211,7 @@ struct trace_probe {
 	enum call_role call;	/* set by the resolver (fetcharg_parse() leaves CALL_NONE) */
 	bool goroutines;	/* Go code: a call belongs to a goroutine (g in %r14), which
 				 * may move between threads during it */
+	int64_t go_stack_hi;	/* goroutines: the offset of runtime.g's stack.hi */
 	struct fetch_field *fields;
 	size_t nr_fields;
 	struct trace_arg *args;

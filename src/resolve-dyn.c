@@ -516,8 +516,7 @@ out:
 
 /* ---- $goid ---- */
 
-/* Whether the CU of the probed function was compiled for Go's register ABI (g in r14). */
-static bool site_regabi(struct rctx *rc)
+bool rctx_go_regabi(struct rctx *rc)
 {
 	Dwarf_Attribute attr;
 	const char *producer;
@@ -528,9 +527,30 @@ static bool site_regabi(struct rctx *rc)
 	return producer && strstr(producer, "regabi");
 }
 
+bool rctx_go_g_member(struct rctx *rc, const char *path, Dwarf_Die *type, int64_t *off)
+{
+	Dwarf_Die g0, t, m;
+	char *names = xstrdup(path), *save = NULL;
+	bool ok;
+
+	/* runtime.g0 is a runtime.g: its type gives the layout of this binary's runtime */
+	*off = 0;
+	ok = rctx_find_global(rc, "runtime.g0", &g0) && lang_type_of(&g0, &t);
+	for (char *n = strtok_r(names, ".", &save); ok && n; n = strtok_r(NULL, ".", &save)) {
+		int64_t o;
+
+		ok = lang_find_member(&t, n, &m, &o) && lang_type_of(&m, &t);
+		*off += o;
+	}
+	free(names);
+	if (ok && type)
+		*type = t;
+	return ok;
+}
+
 static int eval_goid(struct rctx *rc, const struct expr *e, struct val *out)
 {
-	Dwarf_Die g0, gt, m, mt;
+	Dwarf_Die mt;
 	struct loc_piece p = { .kind = LOC_MEM, .reg = -1, .base = (char *)"%r14" };
 	int64_t off;
 
@@ -538,13 +558,11 @@ static int eval_goid(struct rctx *rc, const struct expr *e, struct val *out)
 	if (rc->lang != &lang_go)
 		return diag_error(rc->d, e->span, "$goid is the goroutine of a Go function; %s is "
 				  "not Go", rc->where);
-	if (!site_regabi(rc))
+	if (!rctx_go_regabi(rc))
 		return diag_error(rc->d, e->span, "$goid reads the goroutine from register r14, "
 				  "which only Go's register ABI keeps; %s is not compiled for it "
 				  "(an ABI0 or assembly function, or Go before 1.17)", rc->where);
-	/* runtime.g0 is a runtime.g: the offset of goid in this binary's runtime */
-	if (!rctx_find_global(rc, "runtime.g0", &g0) || !lang_type_of(&g0, &gt) ||
-	    !lang_find_member(&gt, "goid", &m, &off) || !lang_type_of(&m, &mt))
+	if (!rctx_go_g_member(rc, "goid", &mt, &off))
 		return diag_error(rc->d, e->span, "$goid: runtime.g and its goid are not in the "
 				  "binary's DWARF");
 	p.off = off;

@@ -171,6 +171,26 @@ bool rctx_find_local(struct rctx *rc, const char *name, Dwarf_Die *out);
 bool rctx_find_global(struct rctx *rc, const char *name, Dwarf_Die *out);
 
 /**
+ * rctx_go_regabi() - whether the site's CU is compiled for Go's register ABI (Go 1.17+),
+ * which keeps the running goroutine (its runtime.g) in r14
+ * @rc: the context
+ * Return: true for Go code with "regabi" in its DW_AT_producer; false for assembly, Go
+ * before 1.17 and other languages.
+ */
+bool rctx_go_regabi(struct rctx *rc);
+
+/**
+ * rctx_go_g_member() - a member of runtime.g ($goid's "goid", durations' "stack.hi"), from
+ * the binary's DWARF (the type of runtime.g0)
+ * @rc: the context
+ * @path: member names separated by '.', each a member of the previous one's type
+ * @type: if not NULL, gets the last member's type
+ * @off: gets its offset from the start of runtime.g (where r14 points)
+ * Return: true when the DWARF has it.
+ */
+bool rctx_go_g_member(struct rctx *rc, const char *path, Dwarf_Die *type, int64_t *off);
+
+/**
  * rctx_list_locals() - "a, b, c": the names visible at the pc, for the "no variable" hint
  */
 void rctx_list_locals(struct rctx *rc, struct strbuf *out);

@@ -234,23 +234,6 @@ static int resolve_arg(struct rctx *rc, const struct probe_arg *pa)
 	return ret ? ret : check_arg_limits(rc, pa, nf);
 }
 
-/*
- * Go code compiled for the register ABI (Go 1.17+), which keeps the goroutine (g) in r14:
- * durations pair its calls per goroutine. Assembly and older Go keep g in thread-local
- * storage, which uprobes cannot read: their calls pair per thread.
- */
-static bool site_go_regabi(const struct probe_site *site)
-{
-	Dwarf_Attribute attr;
-	const char *producer;
-
-	if (site->lang != DW_LANG_Go || !site->has_die ||
-	    !dwarf_attr((Dwarf_Die *)&site->cu, DW_AT_producer, &attr))
-		return false;
-	producer = dwarf_formstring(&attr);
-	return producer && strstr(producer, "regabi");
-}
-
 /* FUNC's entry (not an inlined copy: it has no return) or FUNC%return, for durations */
 static enum call_role call_role_of(const struct probe_spec *spec, const struct probe_site *site)
 {
@@ -285,7 +268,14 @@ static int resolve_site_at(const struct probe_spec *spec, struct debuginfo *dbg,
 	tp->offset = site->offset;
 	tp->is_return = site->is_return;
 	tp->call = call_role_of(spec, site);
-	tp->goroutines = site_go_regabi(site);
+	/*
+	 * Durations: Go code of the register ABI keeps the goroutine (runtime.g) in r14, and
+	 * its calls pair per goroutine, by their height below g.stack.hi; elsewhere (assembly,
+	 * Go before 1.17, no runtime.g in the DWARF) per thread
+	 */
+	if (tp->call != CALL_NONE && site->lang == DW_LANG_Go && rctx_go_regabi(&rc) &&
+	    rctx_go_g_member(&rc, "stack.hi", NULL, &tp->go_stack_hi))
+		tp->goroutines = true;
 	for (size_t i = 0; i < spec->nr_args && !ret; i++)
 		ret = resolve_arg(&rc, &spec->args[i]);
 	rctx_release(&rc);

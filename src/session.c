@@ -215,13 +215,15 @@ static void add_ret0_field(struct trace_probe *tp)
 static void add_call_fields(struct trace_probe *tps, size_t nr)
 {
 	for (size_t i = 0; i < nr; i++) {
-		bool call = false, go = false;
+		const struct trace_probe *go = NULL;
+		bool call = false;
 
 		for (size_t k = 0; k < nr; k++) {
 			if (strcmp(tps[k].event, tps[i].event) || tps[k].call == CALL_NONE)
 				continue;
 			call = true;
-			go |= tps[k].goroutines;
+			if (tps[k].goroutines && !go)
+				go = &tps[k];
 		}
 		if (call)
 			decode_add_call_fields(&tps[i], go);
