@@ -200,8 +200,8 @@ _upfront_label()
 		w=${_upfront_w[i]}
 		case $w in
 		--) break ;;
-		-x | -p | -e | -g | --exec | --pid | --event | --group | --filter | --max-events | \
-		--duration | --string-size | --ring | --metrics | --metrics-label | \
+		-x | -p | -u | -e | -g | --exec | --pid | --user | --event | --group | --filter | \
+		--max-events | --duration | --string-size | --ring | --metrics | --metrics-label | \
 		--metrics-label-max | -o | --output) i=$((i + 1)) ;;
 		-*) ;;
 		*) probes+=("$w") ;;
@@ -230,7 +230,7 @@ _upfront()
 {
 	local cur prev mode=probe i bin
 	local opts='-x --exec -F --funcs -V --vars -L --line -D --definition -a --add -l --list
-		-d --del -g --group -p --pid -e --event -v --verbose -h --help --version --stdio
+		-d --del -g --group -p --pid -u --user -e --event -v --verbose -h --help --version --stdio
 		--json -o --output --max-events --duration --filter --stack --keep --string-size
 		--ring --metrics --metrics-label --metrics-label-max'
 	local -a cands
@@ -266,6 +266,11 @@ _upfront()
 		;;
 	-p | --pid)
 		mapfile -t cands < <(cd /proc && compgen -G '[0-9]*' | _upfront_filter "$cur")
+		_upfront_reply "${cands[@]}"
+		return
+		;;
+	-u | --user)
+		mapfile -t cands < <(compgen -u -- "$cur")
 		_upfront_reply "${cands[@]}"
 		return
 		;;

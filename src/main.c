@@ -22,6 +22,7 @@
 #include "query.h"
 #include "resolve.h"
 #include "sdt.h"
+#include "runas.h"
 #include "session.h"
 #include "tracing.h"
 #include "util.h"
@@ -62,6 +63,10 @@ struct options {
 	unsigned int string_size;
 	unsigned long ring_size;
 	struct metrics_opts metrics;	/* --metrics, --metrics-label, --metrics-label-max */
+	const char *user;	/* -u USER */
+	struct run_as run_as;	/* who CMD runs as: -u, else the sudo user, else as we do */
+	unsigned long buffer_kb;	/* UPFRONT_BUFFER_KB */
+	unsigned long queue_pages;	/* UPFRONT_QUEUE_PAGES */
 };
 
 static const char usage_text[] =
@@ -92,6 +97,8 @@ static const char usage_text[] =
 	"  -d, --del               delete uprobe events matching GLOB (GROUP:EVENT)\n"
 	"  -g, --group NAME        group for -D/-a (default probe_<binary>)\n"
 	"  -p, --pid PID           trace only this process (repeatable)\n"
+	"  -u, --user USER         run CMD as USER (default under sudo: the user who ran sudo;\n"
+	"                          -u root keeps root)\n"
 	"      --stdio             line-oriented text output even on a terminal\n"
 	"      --json              one JSON object per event per line\n"
 	"  -o, --output FILE       write the events to FILE (CMD's own output stays apart)\n"
@@ -152,6 +159,7 @@ static const struct option long_options[] = {
 	{ "del", no_argument, NULL, 'd' },
 	{ "group", required_argument, NULL, 'g' },
 	{ "pid", required_argument, NULL, 'p' },
+	{ "user", required_argument, NULL, 'u' },
 	{ "event", required_argument, NULL, 'e' },
 	{ "output", required_argument, NULL, 'o' },
 	{ "verbose", no_argument, NULL, 'v' },
@@ -339,7 +347,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 		}
 	}
 	opterr = 0;	/* one line on stderr, ours: getopt's own message would be a second */
-	while ((c = getopt_long(argc, argv, ":x:FVLDaldg:p:e:o:vh", long_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":x:FVLDaldg:p:u:e:o:vh", long_options, NULL)) != -1) {
 		for (i = 0; i < (int)ARRAY_SIZE(mode_options); i++) {
 			if (mode_options[i].opt != c)
 				continue;
@@ -364,6 +372,9 @@ static int parse_args(int argc, char **argv, struct options *o)
 				return EXIT_BAD_INPUT;
 			ALLOC_GROW(o->pids, o->nr_pids + 1, o->alloc_pids);
 			o->pids[o->nr_pids++] = (pid_t)n;
+			break;
+		case 'u':
+			o->user = optarg;
 			break;
 		case 'e':
 			if (check_event_spec(optarg))
@@ -452,10 +463,107 @@ static int parse_args(int argc, char **argv, struct options *o)
 				 o->metrics.label ? "" : "-max");
 	if (o->output && o->mode != MODE_TRACE)
 		return bad_usage("-o is only for trace mode");
+	if (o->user && !o->cmd)
+		return bad_usage("-u USER names who runs '-- CMD'; there is no CMD");
 	if (o->group && o->mode != MODE_DEFINE && o->mode != MODE_ADD)
 		return bad_usage("-g names the group of -D and -a (a trace session's group is "
 				 "upfront_<pid>)");
 	return 0;
+}
+
+/* env_error() - the one error line for a bad environment knob; exit 2 */
+static int env_error(const char *fmt, ...) PRINTF(1, 2);
+static int env_error(const char *fmt, ...)
+{
+	struct strbuf msg = STRBUF_INIT, line = STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&msg, fmt, ap);
+	va_end(ap);
+	escape_name(&line, strbuf_cstr(&msg));
+	fprintf(stderr, "upfront: %s (see ENVIRONMENT in upfront(1))\n", strbuf_cstr(&line));
+	strbuf_release(&msg);
+	strbuf_release(&line);
+	return EXIT_BAD_INPUT;
+}
+
+/* A numeric environment knob: unset or empty is 0 (the default); anything else is checked. */
+static int env_number(const char *name, const char *what, unsigned long min, unsigned long max,
+		      unsigned long *out)
+{
+	const char *v = getenv(name);
+	unsigned long n;
+
+	*out = 0;
+	if (!v || !*v)
+		return 0;
+	errno = 0;
+	n = strtoul(v, NULL, 10);
+	if (v[strspn(v, "0123456789")] || errno || n < min || n > max)
+		return env_error("%s wants %s, not '%s'", name, what, v);
+	*out = n;
+	return 0;
+}
+
+/*
+ * read_env() - every UPFRONT_* knob checked at start, before anything is installed: a bad
+ * value is one error line, never a default guessed from atoi() nor an abort after the
+ * probes were added
+ */
+/* The knobs that take a word, and their words (unset or empty: the default). */
+static const struct {
+	const char *name;
+	const char *words[3];
+	const char *want;
+} env_words[] = {
+	{ "UPFRONT_INDEX", { "libdw", "raw" }, "'libdw' or 'raw'" },
+	{ "UPFRONT_PLACEMENT", { "plain" }, "'plain'" },
+};
+
+static int read_env(struct options *o)
+{
+	unsigned long ring;
+
+	if (env_number("UPFRONT_BUFFER_KB", "a per-CPU buffer size in KiB from 4 to 1048576", 4,
+		       1048576, &o->buffer_kb) ||
+	    env_number("UPFRONT_QUEUE_PAGES", "a number of pages per CPU from 2 to 262144", 2,
+		       262144, &o->queue_pages) ||
+	    env_number("UPFRONT_RING", "a number of events from 100 to 100000000", 100,
+		       100000000UL, &ring))
+		return EXIT_BAD_INPUT;
+	if (!o->ring_size)	/* --ring wins */
+		o->ring_size = ring;
+	for (size_t i = 0; i < ARRAY_SIZE(env_words); i++) {
+		const char *v = getenv(env_words[i].name);
+		bool ok = !v || !*v;
+
+		for (size_t k = 0; !ok && k < ARRAY_SIZE(env_words[i].words); k++)
+			ok = env_words[i].words[k] && !strcmp(v, env_words[i].words[k]);
+		if (!ok)
+			return env_error("%s wants %s, not '%s'", env_words[i].name,
+					 env_words[i].want, v);
+	}
+	return 0;
+}
+
+/* resolve_run_as() - who CMD runs as: -u USER, else the sudo user (SUDO_UID), else as we do */
+static int resolve_run_as(struct options *o)
+{
+	struct diag d;
+	int ret, code = 0;
+
+	if (!o->cmd)
+		return 0;
+	diag_init(&d, NULL);
+	ret = o->user ? run_as_user(o->user, &o->run_as, &d) : run_as_sudo(&o->run_as, &d);
+	if (ret < 0)
+		code = report(&d);
+	else if (o->run_as.set)
+		pr_info("running %s as %s (uid %d, from %s)", o->cmd[0], o->run_as.name,
+			(int)o->run_as.uid, o->run_as.why);
+	diag_release(&d);
+	return code;
 }
 
 /*
@@ -835,6 +943,9 @@ static int mode_probes(struct options *o, struct debuginfo *dbg, struct resolve_
 		topts.stack = o->stack;
 		topts.string_size = o->string_size;
 		topts.ring_size = o->ring_size;
+		topts.buffer_kb = o->buffer_kb;
+		topts.queue_pages = (unsigned int)o->queue_pages;
+		topts.run_as = &o->run_as;
 		topts.dbg = dbg;
 		topts.cmd_is_dbg = dbg && o->cmd && !o->binary;
 		topts.ropts = ropts;
@@ -884,9 +995,14 @@ int main(int argc, char **argv)
 	struct diag d;
 	int code;
 
+	run_as_note_fds();	/* the caller's files, which CMD inherits (and none of ours) */
 	code = parse_args(argc, argv, &o);
+	if (!code)
+		code = read_env(&o);
+	if (!code)
+		code = resolve_run_as(&o);
 	if (code)
-		return code;
+		goto out;
 	if (o.mode == MODE_LIST || o.mode == MODE_DELETE)
 		return mode_tracefs(&o);
 	if (o.mode == MODE_TRACE && !o.nr_words && !o.nr_extra) {
@@ -929,6 +1045,7 @@ int main(int argc, char **argv)
 	}
 out:
 	debuginfo_free(dbg);
+	run_as_release(&o.run_as);
 	free(o.pids);
 	free(o.extra_events);
 	return code;

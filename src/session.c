@@ -28,6 +28,7 @@
 #include "procmaps.h"
 #include "render.h"
 #include "resolve.h"
+#include "runas.h"
 #include "session.h"
 #include "stream.h"
 #include "tracing.h"
@@ -439,18 +440,21 @@ static void follow_maps(pid_t pid)
 }
 
 /* fork CMD stopped before exec until go_fd gets a byte; exec errors come back on err_fd */
-static pid_t spawn_cmd(char **cmd, int cmd_fd, enum cmd_stdio how, int *go_fd, int *err_fd,
-		       struct diag *d)
+static pid_t spawn_cmd(char **cmd, int cmd_fd, const struct run_as *ra, enum cmd_stdio how,
+		       int *go_fd, int *err_fd, struct diag *d)
 {
-	int go[2], err[2];
+	int go[2], err[2], *own = NULL;
+	size_t nr_own;
 	pid_t pid;
 
 	if (pipe2(go, O_CLOEXEC) < 0 || pipe2(err, O_CLOEXEC) < 0) {
 		diag_fail(d, "pipe: %s", strerror(errno));
 		return -1;
 	}
+	nr_own = run_as_own_fds(&own);	/* listed now: the child may only make system calls */
 	pid = fork();
 	if (pid < 0) {
+		free(own);
 		diag_fail(d, "fork: %s", strerror(errno));
 		return -1;
 	}
@@ -467,15 +471,21 @@ static pid_t spawn_cmd(char **cmd, int cmd_fd, enum cmd_stdio how, int *go_fd, i
 		if (read(go[0], &c, 1) != 1)
 			_exit(127);	/* the session gave up before starting us */
 		cmd_stdio_setup(how);
-		if (cmd_fd >= 0)
-			fexecve(cmd_fd, cmd, environ);
-		else
-			execvp(cmd[0], cmd);
-		e = errno;
+		run_as_seal_fds(own, nr_own);	/* none of upfront's files */
+		/* as the user who ran sudo, or -u USER (resolved before the fork: syscalls here) */
+		e = -run_as_apply(ra);
+		if (!e) {
+			if (cmd_fd >= 0)
+				fexecve(cmd_fd, cmd, environ);
+			else
+				execvp(cmd[0], cmd);
+			e = errno;
+		}
 		if (write(err[1], &e, sizeof(e)) < 0)
 			_exit(127);
 		_exit(127);
 	}
+	free(own);
 	close(go[0]);
 	close(err[1]);
 	*go_fd = go[1];
@@ -485,14 +495,12 @@ static pid_t spawn_cmd(char **cmd, int cmd_fd, enum cmd_stdio how, int *go_fd, i
 
 /*
  * The instance's per-CPU ring buffer: DEFAULT_BUFFER_KB (the drain wakes at half full, the
- * rest absorbs its latency), or UPFRONT_BUFFER_KB from the environment (tests use a tiny
- * one to provoke lost events).
+ * rest absorbs its latency), or UPFRONT_BUFFER_KB (main.c checks it; tests use a tiny one to
+ * provoke lost events).
  */
-static unsigned long buffer_kb(void)
+static unsigned long buffer_kb(const struct trace_opts *o)
 {
-	const char *env = getenv("UPFRONT_BUFFER_KB");
-
-	return env && atol(env) > 0 ? (unsigned long)atol(env) : DEFAULT_BUFFER_KB;
+	return o->buffer_kb ? o->buffer_kb : DEFAULT_BUFFER_KB;
 }
 
 static int session_setup(struct session *s, struct trace_probe *tps, size_t nr, struct diag *d)
@@ -500,7 +508,7 @@ static int session_setup(struct session *s, struct trace_probe *tps, size_t nr, 
 	const struct trace_opts *o = s->o;
 	int ret, stack_id = 0;
 
-	s->t = tracing_new(buffer_kb(), o->keep, d);
+	s->t = tracing_new(buffer_kb(o), o->keep, d);
 	if (!s->t)
 		return -EIO;
 
@@ -553,8 +561,7 @@ static int session_setup(struct session *s, struct trace_probe *tps, size_t nr, 
 			follow_maps(o->pids[i]);
 	}
 	/* UPFRONT_QUEUE_PAGES: a small queue for tests of a decoder that falls behind */
-	s->st = stream_open(s->t, s->tep, getenv("UPFRONT_QUEUE_PAGES") ?
-			    (unsigned int)atoi(getenv("UPFRONT_QUEUE_PAGES")) : 0, d);
+	s->st = stream_open(s->t, s->tep, o->queue_pages, d);
 	if (!s->st)
 		return -EIO;
 	if (stack_id > 0)
@@ -957,7 +964,7 @@ int trace_run(const struct trace_opts *o, struct trace_probe *tps, size_t nr, st
 	if (ret < 0)
 		goto out;
 	if (o->cmd) {
-		s->child = spawn_cmd(o->cmd, o->cmd_is_dbg ? debuginfo_fd(o->dbg) : -1,
+		s->child = spawn_cmd(o->cmd, o->cmd_is_dbg ? debuginfo_fd(o->dbg) : -1, o->run_as,
 				     cmd_stdio_for(s), &go_fd, &err_fd, d);
 		if (s->child < 0) {
 			ret = -EIO;
@@ -992,8 +999,12 @@ int trace_run(const struct trace_opts *o, struct trace_probe *tps, size_t nr, st
 
 		/* probes are live: let CMD exec */
 		if (write(go_fd, "g", 1) != 1 || read(err_fd, &e, sizeof(e)) == sizeof(e)) {
-			ret = diag_error(d, SPAN_NONE, "cannot run %s: %s", o->cmd[0],
-					 strerror(e ? e : EIO));
+			if (o->run_as && o->run_as->set)
+				ret = diag_error(d, SPAN_NONE, "cannot run %s as %s: %s", o->cmd[0],
+						 o->run_as->name, strerror(e ? e : EIO));
+			else
+				ret = diag_error(d, SPAN_NONE, "cannot run %s: %s", o->cmd[0],
+						 strerror(e ? e : EIO));
 			waitpid(s->child, NULL, 0);
 			s->child = -1;
 			goto out;

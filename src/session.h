@@ -12,6 +12,7 @@
 
 struct resolve_opts;
 struct metrics_opts;
+struct run_as;
 
 enum render_mode { RENDER_AUTO, RENDER_TEXT, RENDER_JSON, RENDER_TUI };
 
@@ -29,7 +30,11 @@ struct trace_opts {
 	bool keep;			/* --keep */
 	bool stack;			/* --stack */
 	unsigned int string_size;
-	unsigned long ring_size;	/* --ring: events the curses view keeps, 0: its default */
+	unsigned long ring_size;	/* --ring or UPFRONT_RING: events the curses view keeps,
+					   0: its default */
+	unsigned long buffer_kb;	/* UPFRONT_BUFFER_KB: per-CPU ring buffer, 0: default */
+	unsigned int queue_pages;	/* UPFRONT_QUEUE_PAGES: per-CPU queue, 0: default */
+	const struct run_as *run_as;	/* who CMD runs as (-u, sudo); NULL: as upfront */
 	struct debuginfo *dbg;		/* the binary (symbolizing, adding probes in the TUI) */
 	bool cmd_is_dbg;		/* @dbg is CMD's binary, as upfront opened and probed
 					 * it: CMD runs that file (fexecve), no new PATH lookup */

@@ -481,7 +481,6 @@ static void term_close(struct tui *t)
 static int tui_open(struct render *r)
 {
 	struct tui *t = xcalloc(1, sizeof(*t));
-	const char *env = getenv("UPFRONT_RING");
 	const char *cs;
 	int err;
 
@@ -490,14 +489,7 @@ static int tui_open(struct render *r)
 	t->term = xcalloc(1, sizeof(*t->term));
 	t->term->saved_stderr = -1;
 	t->cap = RING_DEFAULT;
-	if (env && *env) {
-		char *end;
-		unsigned long long v = strtoull(env, &end, 10);
-
-		if (!*end && v >= 100 && v <= 100000000ULL)
-			t->cap = v;
-	}
-	if (session_opts(t->s)->ring_size)	/* --ring N wins over the environment */
+	if (session_opts(t->s)->ring_size)	/* --ring N, else UPFRONT_RING (main.c checks both) */
 		t->cap = session_opts(t->s)->ring_size;
 	tui_ring_init(t);
 	t->follow = true;
