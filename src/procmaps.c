@@ -2,6 +2,7 @@
 /* procmaps.c - the executable mappings of traced processes, kept from fork/exec to exit */
 #define LOG_DOMAIN "procmaps"
 
+#include <dirent.h>
 #include <errno.h>
 #include <linux/perf_event.h>
 #include <stdio.h>
@@ -293,6 +294,60 @@ bool procmaps_find(int tgid, uint64_t addr, const char **path, uint64_t *lo, uin
 		}
 	}
 	return false;
+}
+
+static int tree_maps(pid_t pid, const char *path, int depth)
+{
+	char file[64], line[4096];
+	size_t plen = strlen(path);
+	struct dirent *de;
+	DIR *tasks;
+	FILE *f;
+
+	snprintf(file, sizeof(file), "/proc/%d/maps", (int)pid);
+	f = fopen(file, "re");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		size_t n = strcspn(line, "\n");
+
+		if (n > plen && !memcmp(line + n - plen, path, plen) && line[n - plen - 1] == ' ') {
+			fclose(f);
+			return 1;
+		}
+	}
+	fclose(f);
+	if (depth >= 4)
+		return 0;
+	snprintf(file, sizeof(file), "/proc/%d/task", (int)pid);
+	tasks = opendir(file);
+	while (tasks && (de = readdir(tasks))) {
+		char cpath[300];
+		int child;
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(cpath, sizeof(cpath), "/proc/%d/task/%s/children", (int)pid, de->d_name);
+		f = fopen(cpath, "re");
+		if (!f)
+			continue;
+		while (fscanf(f, "%d", &child) == 1) {
+			if (tree_maps(child, path, depth + 1) == 1) {
+				fclose(f);
+				closedir(tasks);
+				return 1;
+			}
+		}
+		fclose(f);
+	}
+	if (tasks)
+		closedir(tasks);
+	return 0;
+}
+
+int procmaps_tree_maps(pid_t pid, const char *path)
+{
+	return tree_maps(pid, path, 0);
 }
 
 void procmaps_stop(void)

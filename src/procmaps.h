@@ -35,6 +35,13 @@ int procmaps_follow(pid_t pid, struct diag *d);
  */
 bool procmaps_find(int tgid, uint64_t addr, const char **path, uint64_t *lo, uint64_t *pgoff);
 
+/**
+ * procmaps_tree_maps() - whether process @pid or a process it forked has @path mapped now
+ * (/proc/PID/maps and /proc/PID/task/TID/children, a few levels deep)
+ * Return: 1 mapped, 0 not mapped, -1 when @pid is gone.
+ */
+int procmaps_tree_maps(pid_t pid, const char *path);
+
 /* procmaps_stop() - close the perf events and forget every mapping */
 void procmaps_stop(void);
 

@@ -69,6 +69,7 @@ struct session {
 	int status;
 	pid_t child;
 	bool child_exited;
+	bool unmapped_checked;	/* unmapped_check() has looked */
 	const char *count_name;	/* deliver(): the last event's name and its index in evs */
 	size_t count_idx;
 	bool can_idle;		/* output to a file or pipe: decode at idle priority */
@@ -812,6 +813,39 @@ static void final_drain(struct session *s)
 	}
 }
 
+/*
+ * A probed file (-x LIB) that the traced processes have not mapped after 3 s without an
+ * event: its probes cannot fire there (lua5.4 links Lua statically: -x liblua5.4.so.0 sees
+ * nothing). Said once, instead of a silent "0 events".
+ */
+static void unmapped_check(struct session *s, uint64_t elapsed_ns)
+{
+	const pid_t *pids = s->child > 0 ? &s->child : s->o->pids;
+	size_t npids = s->child > 0 ? 1 : s->o->nr_pids;
+	const char *last = NULL;
+
+	if (s->unmapped_checked || elapsed_ns < 3000000000ULL || s->nr_events || !npids)
+		return;
+	s->unmapped_checked = true;
+	for (size_t b = 0; b < s->nr_batches; b++) {
+		for (size_t i = 0; i < s->batches[b].nr; i++) {
+			const char *path = s->batches[b].tps[i].path;
+			bool seen = false;
+
+			if (!path || (last && !strcmp(last, path)))
+				continue;
+			last = path;
+			for (size_t k = 0; k < npids && !seen; k++)
+				seen = procmaps_tree_maps(pids[k], path) != 0;
+			if (!seen)
+				pr_warn("%s is not mapped by the traced process%s (pid %d) after 3 s: "
+					"its probes cannot fire there (a program with its own copy of "
+					"the code is probed with -x PROGRAM)", path,
+					npids > 1 ? "es" : "", (int)pids[0]);
+		}
+	}
+}
+
 static void main_loop(struct session *s)
 {
 	unsigned int tick_ms = s->r.ops->tick_ms ? s->r.ops->tick_ms : DEFAULT_TICK_MS;
@@ -854,6 +888,7 @@ static void main_loop(struct session *s)
 		if (deadline && now >= deadline)
 			s->stop = true;
 		child_check(s);
+		unmapped_check(s, now - start);
 		adjust_priority(s);
 		if (w == STREAM_IDLE && (s->r.ops == &render_text_ops ||
 					 s->r.ops == &render_json_ops)) {
