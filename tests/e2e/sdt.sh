@@ -117,6 +117,19 @@ t_like "$(cat "$UPFT_TRACEFS/uprobe_events")" "^p:$UPFT_GROUP/guarded $bin:0x[0-
 upft_run -d "$UPFT_GROUP:guarded"
 t_is "$UPFT_RC" 0 "-d removes it"
 
+# --- a shared library's SDT probes: libstdc++'s throw and catch ---
+lib=$(readlink -f /usr/lib/x86_64-linux-gnu/libstdc++.so.6)
+upft_run -x libstdc++.so.6 -D sdt_libstdcxx:throw
+t_is "$(printf '%s\n' "$UPFT_OUT" | grep '^p:')" "$(perf probe -x "$lib" -D sdt_libstdcxx:throw 2>/dev/null)" \
+	"libstdc++.so.6: -D sdt_libstdcxx:throw is perf probe's line"
+printf '%s\n' '#include <stdexcept>' '#include <cstdio>' \
+	'int main() { for (int i = 0; i < 2; i++) { try { throw std::runtime_error("boom"); }' \
+	'catch (const std::exception &e) { std::puts(e.what()); } } return 0; }' >"$UPFT_TMP/thr.cpp"
+g++ -O1 -o "$UPFT_TMP/thr" "$UPFT_TMP/thr.cpp" || t_bail "g++"
+upft_run --stdio -x libstdc++.so.6 'sdt_libstdcxx:throw' 'sdt_libstdcxx:catch' -- "$UPFT_TMP/thr"
+t_is "$(printf '%s\n' "$UPFT_OUT" | grep -cE ' (throw|catch) arg1=[0-9]+ arg2=[0-9]+$')" 4 \
+	"a program's two throws and catches fire libstdc++'s SDT probes (4 events)"
+
 # --- Debian's python3.11: semaphores guard every probe ---
 upft_run --stdio -x "$py" 'sdt_python:gc__start gen=$arg1' \
 	'sdt_python:import__find__load__start name=$arg1:string' \
