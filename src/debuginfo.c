@@ -254,14 +254,19 @@ int debuginfo_fd(const struct debuginfo *dbg)
 int debuginfo_same_file(const struct debuginfo *dbg, struct diag *d)
 {
 	struct stat now, mine;
+	bool gone;
 	char *name;
 
-	if (fstat(dbg->fd, &mine) == 0 && stat(dbg->path, &now) == 0 &&
-	    now.st_dev == mine.st_dev && now.st_ino == mine.st_ino)
+	gone = stat(dbg->path, &now) < 0;
+	if (!gone && fstat(dbg->fd, &mine) == 0 && now.st_dev == mine.st_dev &&
+	    now.st_ino == mine.st_ino)
 		return 0;
+	/* a process of a container: its /proc/PID/exe names a path of its mount namespace */
 	name = shown(dbg->path);
-	diag_error(d, SPAN_NONE, "%s is no longer the file upfront read (replaced or removed "
-		   "meanwhile)", name);
+	diag_error(d, SPAN_NONE, "%s %s (%s meanwhile, or a path of another mount namespace)",
+		   name, gone ? "is not here" : "is no longer the file upfront read",
+		   gone ? "removed" : "replaced");
+	diag_hint(d, "trace it live instead: upfront gives the kernel the file it opened");
 	free(name);
 	return -ESTALE;
 }

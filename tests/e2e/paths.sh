@@ -110,4 +110,28 @@ t_like "$UPFT_ERR" "^upfront: the path $D/has blank/victim \\(deleted\\) cannot 
 kill "$victim"
 wait "$victim" 2>/dev/null
 
+# --- -p of a process in another mount namespace (a container): its /proc/PID/exe shows a
+# path of that namespace, which names nothing (or another file) here. -a would give the
+# kernel that path: refused; trace mode uses the file itself.
+command -v unshare >/dev/null || t_bail "unshare (util-linux) not installed"
+mkdir "$D/ns"
+unshare -m --propagation private sh -c \
+	'mount -t tmpfs none "$1" && cp "$2" "$1/victim" && exec "$1/victim" 0 20' \
+	sh "$D/ns" "$src" >/dev/null &
+nsv=$!
+for _ in $(seq 50); do
+	[ "$(readlink "/proc/$nsv/exe")" = "$D/ns/victim" ] && break
+	sleep 0.1
+done
+t_is "$(readlink "/proc/$nsv/exe")" "$D/ns/victim" "a process in its own mount namespace runs $D/ns/victim"
+upft_run -p "$nsv" -a "upft_paths_$$=process_order"
+t_is "$UPFT_RC" 2 "-a -p PID of it: exit 2"
+t_like "$UPFT_ERR" "^upfront: $D/ns/victim is not here \\(removed meanwhile, or a path of another mount namespace\\);" \
+	"... the path names nothing here"
+t_unlike "$(cat "$UPFT_TRACEFS/uprobe_events")" "upft_paths_$$" "... nothing added"
+upft_run --json --max-events 1 -p "$nsv" 'process_order o->id'
+t_is "$(upft_json_arg "$UPFT_OUT" 1 id)" 101 "trace mode -p PID of it: traced by descriptor"
+kill "$nsv"
+wait "$nsv" 2>/dev/null
+
 t_done
