@@ -236,6 +236,27 @@ static void add_call_fields(struct trace_probe *tps, size_t nr)
  * Add probes to uprobe_events in the session's group, teach the decoder, set the filter.
  * Enabling is separate (trace_run enables everything once the stream runs).
  */
+/*
+ * tracing_add(): the kernel is given the file upfront opened (/proc/PID/fd/N), except with
+ * --keep, where the probes outlive us and get the binary's path, as -a does: the path must
+ * still name that file before and after the write
+ */
+static int session_add_checked(struct session *s, struct trace_probe *tps, size_t nr,
+			       struct diag *d)
+{
+	struct debuginfo *dbg = s->o->keep ? s->o->dbg : NULL;
+	int ret;
+
+	if (dbg && debuginfo_same_file(dbg, d) < 0)
+		return -ESTALE;
+	ret = tracing_add(s->t, tps, nr, d);
+	if (!ret && dbg && debuginfo_same_file(dbg, d) < 0) {
+		tracing_remove_probes(tps, nr);
+		return -ESTALE;
+	}
+	return ret;
+}
+
 static int session_add_tps(struct session *s, struct trace_probe *tps, size_t nr, bool owned,
 			   bool enable, struct diag *d)
 {
@@ -245,7 +266,7 @@ static int session_add_tps(struct session *s, struct trace_probe *tps, size_t nr
 	for (size_t i = 0; i < nr && s->o->stack; i++)
 		add_ret0_field(&tps[i]);
 	add_call_fields(tps, nr);
-	ret = tracing_add(s->t, tps, nr, d);
+	ret = session_add_checked(s, tps, nr, d);
 	if (ret < 0)
 		return ret;
 	ALLOC_GROW(s->batches, s->nr_batches + 1, s->alloc_batches);

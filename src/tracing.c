@@ -170,21 +170,29 @@ static bool name_is_stale(const char *name)
 }
 
 /*
- * A trace session gives the kernel the file it opened as /proc/PID/fd/N (the kernel keeps
- * that text): shown as the path of that file while the session lives, as is after.
+ * A trace session gives the kernel the file it opened as /proc/PID/fd/N, and the kernel
+ * keeps that text. Of a live session (group upfront_PID, the same PID) it is shown as the
+ * path of that file and read for symbols; otherwise (a session gone, its pid reused) as is,
+ * never opened.
+ * Return: a new string to show, with *@open_it telling whether @path names the file.
  */
-static char *shown_path(const char *path)
+static char *shown_path(const char *group, const char *path, bool *open_it)
 {
 	char buf[PATH_MAX];
 	int pid, fd, end = 0;
 	ssize_t n;
 
+	*open_it = true;
 	if (sscanf(path, "/proc/%d/fd/%d%n", &pid, &fd, &end) != 2 || path[end])
+		return xstrdup(path);
+	*open_it = false;
+	if (session_name_pid(group) != pid || !pid_alive(pid))
 		return xstrdup(path);
 	n = readlink(path, buf, sizeof(buf) - 1);
 	if (n <= 0 || buf[0] != '/')
 		return xstrdup(path);
 	buf[n] = '\0';
+	*open_it = true;
 	return xstrdup(buf);
 }
 
@@ -192,14 +200,15 @@ static char *shown_path(const char *path)
  * list_place() - "process_order+0x0 in /bin/x" for "/bin/x:0x14c0", as perf probe -l names
  * the place; the binary as is when it has no symbol there. @dbg caches the last binary.
  */
-static void list_place(struct strbuf *out, const char *target, bool ret, struct debuginfo **dbg,
-		       char **dbg_path)
+static void list_place(struct strbuf *out, const char *group, const char *target, bool ret,
+		       struct debuginfo **dbg, char **dbg_path)
 {
 	const char *colon = strrchr(target, ':');
 	struct strbuf sym = STRBUF_INIT;
 	uint64_t off, vaddr;
 	struct diag d;
 	char *path, *shown;
+	bool open_it;
 
 	/* the path and the symbol name are a binary's: escape_name() keeps them inert */
 	if (!colon) {
@@ -209,23 +218,24 @@ static void list_place(struct strbuf *out, const char *target, bool ret, struct 
 	}
 	path = xstrndup(target, colon - target);
 	off = strtoull(colon + 1, NULL, 0);
+	shown = shown_path(group, path, &open_it);
 	if (!*dbg_path || strcmp(*dbg_path, path)) {
 		debuginfo_free(*dbg);
 		free(*dbg_path);
 		diag_init(&d, NULL);
-		*dbg = debuginfo_open(path, &d);	/* a deleted binary: no name, no error */
+		/* a deleted binary: no name, no error */
+		*dbg = open_it ? debuginfo_open(path, &d) : NULL;
 		diag_release(&d);
 		*dbg_path = xstrdup(path);
 	}
 	strbuf_init(&sym);
-	shown = shown_path(path);
 	if (*dbg && !debuginfo_offset_to_vaddr(*dbg, off, &vaddr) &&
 	    !debuginfo_symbolize(*dbg, vaddr, &sym)) {
 		escape_name(out, sym.buf);
 		strbuf_addf(out, "%s in ", ret ? "%return" : "");
-		escape_untrusted(out, shown, strlen(shown));
+		escape_name(out, shown);
 	} else {
-		escape_untrusted(out, shown, strlen(shown));
+		escape_name(out, shown);
 		strbuf_addf(out, "%s%s", colon, ret ? "%return" : "");
 	}
 	strbuf_release(&sym);
@@ -256,7 +266,7 @@ int tracing_list(const char *glob, struct strbuf *out, struct diag *d)
 		if (!glob_match(gglob, ul.group) || !glob_match(eglob, ul.event))
 			continue;
 		strbuf_addf(out, "  %s:%s (on ", ul.group, ul.event);
-		list_place(out, ul.target, ul.kind == 'r', &dbg, &dbg_path);
+		list_place(out, ul.group, ul.target, ul.kind == 'r', &dbg, &dbg_path);
 		if (*ul.args) {
 			char *asave = NULL;
 			const char *sep = " with ";
@@ -736,7 +746,8 @@ int tracing_add(struct tracing *t, struct trace_probe *tps, size_t nr, struct di
 		free(tps[i].group);
 		tps[i].group = xstrdup(t->group);
 	}
-	ret = tracing_add_probes(tps, nr, true, d);
+	/* --keep: the probes outlive us, /proc/PID/fd/N would name nothing (or another file) */
+	ret = tracing_add_probes(tps, nr, !t->keep, d);
 	if (ret == 0 && nr)
 		t->have_events = true;
 	return ret;

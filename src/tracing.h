@@ -124,7 +124,8 @@ const char *tracing_group(const struct tracing *t);
 
 /**
  * tracing_add() - define @tps in the session's group: each probe's group is replaced by
- * tracing_group() (probe points with the same event name become one event); not enabled
+ * tracing_group() (probe points with the same event name become one event); not enabled.
+ * The kernel gets each probe's kpath (the file upfront opened), with --keep its path.
  * Return: 0, or -errno with @d filled and nothing of this call left defined.
  */
 int tracing_add(struct tracing *t, struct trace_probe *tps, size_t nr, struct diag *d);

@@ -94,6 +94,19 @@ t_is "$(sed -n 's/.*"comm":"\([^"]*\)".*/\1/p' "$D/live.out" | sort -u)" orders.
 	"... both from the file upfront opened, none from the one swapped in at its path"
 t_unlike "$(cat "$UPFT_TRACEFS/uprobe_events")" "^p:upfront_$up/" "... and its probe is removed"
 
+# --- --keep: the probes outlive the session, so the kernel gets the path (as with -a)
+upft_run --json --max-events 1 --keep -x "$src" 'process_order o->id' -- "$src"
+t_is "$UPFT_RC" 0 "--keep: exit 0"
+kept=$(grep -a "^p:upfront_[0-9]*/process_order $src:" "$UPFT_TRACEFS/uprobe_events")
+t_like "$kept" "^p:upfront_[0-9]+/process_order $src:0x" "... the kept probe names the binary by its path"
+kgroup=$(printf '%s\n' "$kept" | sed -n 's/^p:\([^/]*\)\/.*/\1/p' | head -1)
+[ -n "$kgroup" ] && "$UPFRONT" -d "$kgroup:*" >/dev/null 2>&1
+upft_run --json --max-events 1 --keep -x "$D/$evil/orders" 'process_order o->id' -- "$D/$evil/orders"
+t_is "$UPFT_RC" 2 "--keep, a path with a newline: exit 2"
+t_like "$UPFT_ERR" "^upfront: the path .* cannot be written in uprobe_events: it has a newline" \
+	"... the path cannot be written"
+t_unlike "$(cat "$UPFT_TRACEFS/uprobe_events")" "/evil/orders:" "... nothing left installed"
+
 # --- -p PID: /proc/PID/exe opened as is, also when the path is gone
 cp "$src" "$D/has blank/victim"
 "$D/has blank/victim" 0 20 >/dev/null &
