@@ -61,15 +61,6 @@ static const Dwfl_Callbacks dwfl_callbacks = {
 	.debuginfo_path = &debuginfo_search_path,
 };
 
-/* @s escaped for a message: a path may hold any byte but '/' and NUL */
-static char *shown(const char *s)
-{
-	struct strbuf sb = STRBUF_INIT;
-
-	escape_untrusted(&sb, s, strlen(s));
-	return strbuf_detach(&sb);
-}
-
 static const char *file_kind(mode_t mode)
 {
 	return S_ISDIR(mode) ? "a directory" : S_ISFIFO(mode) ? "a FIFO" :
@@ -85,7 +76,7 @@ static const char *file_kind(mode_t mode)
  */
 static int open_regular(const char *path, struct stat *st, struct diag *d)
 {
-	char *name = shown(path);
+	const char *name = path;	/* diag_format() escapes what messages quote */
 	int fd = -1, err;
 
 	if (stat(path, st) < 0) {
@@ -109,7 +100,6 @@ static int open_regular(const char *path, struct stat *st, struct diag *d)
 		fd = -1;
 	}
 out:
-	free(name);
 	return fd < 0 ? -EINVAL : fd;
 }
 
@@ -149,13 +139,8 @@ static int report_elf(struct debuginfo *dbg, struct diag *d)
 	if (!dbg->mod)
 		close(fd);
 	dbg->elf = dbg->mod ? dwfl_module_getelf(dbg->mod, &b) : NULL;
-	if (!dbg->elf || b != 0) {
-		char *name = shown(dbg->path);
-
-		diag_error(d, SPAN_NONE, "cannot read ELF %s: %s", name, dwfl_errmsg(-1));
-		free(name);
-		return -EINVAL;
-	}
+	if (!dbg->elf || b != 0)
+		return diag_error(d, SPAN_NONE, "cannot read ELF %s: %s", dbg->path, dwfl_errmsg(-1));
 	return 0;
 }
 
@@ -165,21 +150,19 @@ struct debuginfo *debuginfo_open(const char *path, struct diag *d)
 	struct debuginfo *dbg = NULL;
 	const unsigned char *bits;
 	GElf_Addr bid_vaddr;
-	char *found, *name;
 	struct stat st;
+	char *found;
 	int fd, n;
 
 	found = elfinfo_find_binary(path, &looked);
 	if (!found) {
-		name = shown(path);
-		diag_error(d, SPAN_NONE, "no such binary '%s'", name);
+		diag_error(d, SPAN_NONE, "no such binary '%s'", path);
 		if (looked.len && strcmp(looked.buf, path))
 			diag_hint(d, "looked in: %s", looked.buf);
 		if (!strchr(path, '/') && !stat(path, &st))
 			diag_hint(d, "the current directory is not searched: write ./%s for the "
-				  "file there", name);
+				  "file there", path);
 		strbuf_release(&looked);
-		free(name);
 		return NULL;
 	}
 	strbuf_release(&looked);
@@ -195,9 +178,7 @@ struct debuginfo *debuginfo_open(const char *path, struct diag *d)
 	free(found);
 	dbg->base = xstrdup(strrchr(dbg->path, '/') ? strrchr(dbg->path, '/') + 1 : dbg->path);
 	dbg->kpath = xasprintf("/proc/%d/fd/%d", (int)getpid(), fd);
-	name = shown(dbg->path);
-	n = elfinfo_check(fd, dbg->size, name, d);
-	free(name);
+	n = elfinfo_check(fd, dbg->size, dbg->path, d);
 	if (n < 0 || report_elf(dbg, d) < 0)
 		goto err;
 	n = dwfl_module_build_id(dbg->mod, &bits, &bid_vaddr);
@@ -255,19 +236,16 @@ int debuginfo_same_file(const struct debuginfo *dbg, struct diag *d)
 {
 	struct stat now, mine;
 	bool gone;
-	char *name;
 
 	gone = stat(dbg->path, &now) < 0;
 	if (!gone && fstat(dbg->fd, &mine) == 0 && now.st_dev == mine.st_dev &&
 	    now.st_ino == mine.st_ino)
 		return 0;
 	/* a process of a container: its /proc/PID/exe names a path of its mount namespace */
-	name = shown(dbg->path);
 	diag_error(d, SPAN_NONE, "%s %s (%s meanwhile, or a path of another mount namespace)",
-		   name, gone ? "is not here" : "is no longer the file upfront read",
+		   dbg->path, gone ? "is not here" : "is no longer the file upfront read",
 		   gone ? "removed" : "replaced");
 	diag_hint(d, "trace it live instead: upfront gives the kernel the file it opened");
-	free(name);
 	return -ESTALE;
 }
 

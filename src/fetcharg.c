@@ -221,7 +221,6 @@ static const char *path_bad_byte(const char *path)
 int fetcharg_path_check(const char *path, struct diag *d)
 {
 	const char *bad = path ? path_bad_byte(path) : NULL;
-	struct strbuf shown = STRBUF_INIT;
 	unsigned char c;
 	char what[48];
 
@@ -237,12 +236,11 @@ int fetcharg_path_check(const char *path, struct diag *d)
 		snprintf(what, sizeof(what), "byte 0xa0 (a blank to the kernel)");
 	else
 		snprintf(what, sizeof(what), "control character 0x%02x", c);
-	escape_untrusted(&shown, path, strlen(path));
+	/* diag_format() escapes the path */
 	diag_error(d, SPAN_NONE, "the path %s cannot be written in uprobe_events: it has %s at "
-		   "byte %zu", shown.buf, what, (size_t)(bad - path) + 1);
+		   "byte %zu", path, what, (size_t)(bad - path) + 1);
 	diag_hint(d, "trace it live (upfront gives the kernel its open file), or name the file "
 		  "by a path without one (a hard link)");
-	strbuf_release(&shown);
 	return -EINVAL;
 }
 

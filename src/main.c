@@ -814,11 +814,11 @@ static void print_skipped(const struct probes *p)
 			continue;
 		strbuf_reset(&sb);
 		strbuf_addstr(&sb, "upfront: '");
-		escape_untrusted(&sb, p->specs[i].text, strlen(p->specs[i].text));
+		escape_name(&sb, p->specs[i].text);
 		strbuf_addf(&sb, "' skipped %zu match%s: ", l->nr, l->nr > 1 ? "es" : "");
 		for (size_t k = 0; k < l->nr && k < SHOWN; k++) {
 			strbuf_addstr(&sb, k ? ", " : "");
-			escape_untrusted(&sb, l->v[k], strlen(l->v[k]));
+			escape_name(&sb, l->v[k]);
 		}
 		if (l->nr > SHOWN)
 			strbuf_addf(&sb, " and %zu more (-v lists them)", l->nr - SHOWN);
