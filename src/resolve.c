@@ -321,9 +321,10 @@ static int resolve_site(const struct probe_spec *spec, struct debuginfo *dbg,
 		}
 		trace_probe_release(&atp);
 	}
-	pr_info("%s at 0x%" PRIx64 ": %s (%s)%s", site->func ? site->func : "probe", site->vaddr,
-		site->insn ? site->insn : "?", x86_probe_cost_name(site->cost),
-		site->entry_abi ? ", parameters from the ABI" : "");
+	pr_info("%s at 0x%" PRIx64 "%s: %s (%s)%s", site->func ? site->func : "probe",
+		site->vaddr, site->has_die && dwarf_tag(&site->die) == DW_TAG_inlined_subroutine ?
+		" (an inlined copy)" : "", site->insn ? site->insn : "?",
+		x86_probe_cost_name(site->cost), site->entry_abi ? ", parameters from the ABI" : "");
 	return 0;
 }
 

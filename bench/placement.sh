@@ -1,0 +1,263 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# placement.sh - what the probe's place costs the traced program (issue 10), two parts:
+#
+# rate:  `long pa_target(long a, unsigned long b, void *c, const char *s)` built -O0, called
+#        in a tight loop on one thread: ns per call with no probe, with the emulated-entry
+#        floor (a bare probe on its first instruction, push %rbp, enabled, nobody reading),
+#        with the plain placement's and the cost-aware placement's -D line (kernel only),
+#        and `upfront --json 'pa_target a b c s'` both ways: ratio to the floor, events, lost.
+#        Also %return: the uretprobe against a probe on the ret (the Go way), both kernel only.
+# share: for every function of libc.so.6 (libc6-dbg), python3.11d and docker, the entry
+#        probe upfront chooses (`FUNC $params`, or the bare FUNC when it has none to read)
+#        before (UPFRONT_PLACEMENT=plain) and after: the share on an instruction the kernel
+#        emulates; and on a sample of them perf probe's place for the same probe, classified
+#        by the same table (upfront -v on the address perf chose).
+#
+# usage: bench/placement.sh [-n CALLS] [-r REPEATS] [-s SAMPLE] [-b BUILDDIR] [-p PARTS]
+#        [-x "BINARY ..."]      (-p "rate share", default both; -s 0: no perf probe)
+# Needs root and tracefs (rate); perf (share). Cleans up on exit, INT, TERM and HUP.
+set -u
+
+calls=1000000 repeats=3 sample=100 parts="rate share"
+builddir=$(cd "$(dirname "$0")/.." && pwd)
+bins="libc.so.6 /usr/bin/python3.11d /usr/local/bin/docker"
+while getopts n:r:s:b:p:x: o; do
+	case $o in
+	n) calls=$OPTARG ;;
+	r) repeats=$OPTARG ;;
+	s) sample=$OPTARG ;;
+	b) builddir=$OPTARG ;;
+	p) parts=$OPTARG ;;
+	x) bins=$OPTARG ;;
+	*) echo "usage: $0 [-n CALLS] [-r REPEATS] [-s SAMPLE] [-b BUILDDIR] [-p PARTS]" \
+		"[-x BINARIES]" >&2
+	   exit 2 ;;
+	esac
+done
+upfront=$builddir/upfront
+T=${UPFT_TRACEFS:-/sys/kernel/tracing}
+G=upft_pl$$
+tmp=$(mktemp -d /tmp/upfront-placement.XXXXXX)
+
+cleanup() {
+	if [ -d "$T/instances/$G" ]; then
+		for e in "$T/instances/$G/events/$G"/*/enable; do
+			[ -e "$e" ] && echo 0 >"$e"
+		done
+		rmdir "$T/instances/$G"
+	fi
+	grep -E "^[pr]:$G/" "$T/uprobe_events" 2>/dev/null | while read -r def _; do
+		echo "-:${def#?:}" >>"$T/uprobe_events"
+	done
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM HUP
+
+[ -x "$upfront" ] || { echo "no $upfront (build first)" >&2; exit 1; }
+
+# ---- rate ----------------------------------------------------------------------------------
+
+# The workload: pa_target as the issue's hitloop has it, -O0 (its parameters in frame slots).
+cat >"$tmp/w.c" <<'EOF'
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+volatile long sink;
+long pa_target(long a, unsigned long b, void *c, const char *s)
+{
+	return a + (long)b + (c != 0) + s[0];
+}
+int main(int argc, char **argv)
+{
+	long n = argc > 1 ? atol(argv[1]) : 1000000;
+	struct timespec t0, t1;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (long i = 0; i < n; i++)
+		sink += pa_target(i, 2 * i, (void *)&sink, "hello");
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	fprintf(stderr, "%.1f\n", ((t1.tv_sec - t0.tv_sec) * 1e9 + (t1.tv_nsec - t0.tv_nsec)) / n);
+	return 0;
+}
+EOF
+
+# best CMD... - the minimum ns/call over REPEATS runs (the workload prints it on stderr)
+best() {
+	local r v min=
+	for r in $(seq "$repeats"); do
+		v=$("$@" 2>&1 >/dev/null | grep -E '^[0-9.]+$' | tail -1)
+		[ -n "$v" ] || continue
+		if [ -z "$min" ] || [ "$(echo "$v < $min" | bc -l)" = 1 ]; then
+			min=$v
+		fi
+	done
+	echo "${min:-0}"
+}
+
+# kernel_only DEFLINE - ns/call with the -D line DEFLINE enabled in a private instance
+kernel_only() {
+	local def="$1" ev=k$RANDOM
+	echo "${def%% *} ${def#* }" | sed "s|^\\([pr]\\):[^ ]*|\\1:$G/$ev|" >>"$T/uprobe_events" ||
+		return 1
+	mkdir "$T/instances/$G"
+	echo 1 >"$T/instances/$G/events/$G/$ev/enable"
+	best "$W" "$calls"
+	echo 0 >"$T/instances/$G/events/$G/$ev/enable"
+	rmdir "$T/instances/$G"
+	echo "-:$G/$ev" >>"$T/uprobe_events"
+}
+
+# with_upfront ENV - ns/call, events, lost of `upfront --json 'pa_target a b c s'`
+with_upfront() {
+	local r out ns n min= minn= minl=
+	for r in $(seq "$repeats"); do
+		out=$(env "$@" "$upfront" --json -x "$W" 'pa_target a b c s' \
+			-- "$W" "$calls" 2>&1 >"$tmp/up.json")
+		ns=$(printf '%s\n' "$out" | grep -E '^[0-9.]+$' | tail -1)
+		n=$(printf '%s\n' "$out" | sed -n 's/^upfront: \([0-9]*\) events, \([0-9]*\) lost$/\1 \2/p')
+		[ -n "$ns" ] && [ -n "$n" ] || continue
+		if [ -z "$min" ] || [ "$(echo "$ns < $min" | bc -l)" = 1 ]; then
+			min=$ns
+			read -r minn minl <<<"$n"
+		fi
+	done
+	echo "${min:-0} ${minn:-?} ${minl:-?}"
+}
+
+# row NAME NS [EVENTS LOST] - one line of the table
+row() {
+	printf '%-44s %10.1f %8.2fx %10s %8s\n' "$1" "$2" "$(echo "$2 / $floor" | bc -l)" \
+		"${3:--}" "${4:--}"
+}
+
+rate() {
+	gcc -O0 -g -o "$tmp/w" "$tmp/w.c" || exit 1
+	W=$tmp/w
+	[ -w "$T/uprobe_events" ] || { echo "rate: needs root and tracefs at $T" >&2; return; }
+	local plain new floor_def ret_def rets
+	plain=$(UPFRONT_PLACEMENT=plain "$upfront" -x "$W" -D 'pa_target a b c s' | grep '^p:')
+	new=$("$upfront" -v -x "$W" -D 'pa_target a b c s' 2>"$tmp/v" | grep '^p:')
+	floor_def=$("$upfront" -x "$W" -D 'pa_target+0' | grep '^p:')
+	ret_def=$("$upfront" -x "$W" -D 'pa_target%return $retval' | grep '^r:')
+	# the ret instruction of pa_target, probed with p: as Go's %return is
+	rets=$(objdump -d --no-show-raw-insn "$W" |
+		awk '/<pa_target>:/ { f = 1; next } f && /^$/ { f = 0 } f && /\tret/ { print $1 }' |
+		tr -d ':' | head -1)
+	printf '# kernel %s; %s calls of pa_target (-O0) x %s runs, min; load average %s\n' \
+		"$(uname -r)" "$calls" "$repeats" "$(cut -d' ' -f1-3 /proc/loadavg)"
+	printf '# plain:      %s\n# cost-aware: %s\n' "${plain#* }" "${new#* }"
+	sed -n 's/^upfront: resolve: /# -v: /p' "$tmp/v"
+	printf '%-44s %10s %9s %10s %8s\n' "" ns/call vs-floor events lost
+	local none
+	none=$(best "$W" "$calls")
+	floor=$(kernel_only "$floor_def")
+	row "no probe" "$none"
+	row "floor: bare probe on the entry (kernel only)" "$floor"
+	row "plain placement, kernel only" "$(kernel_only "$plain")"
+	row "cost-aware placement, kernel only" "$(kernel_only "$new")"
+	row "upfront --json, plain placement" $(with_upfront UPFRONT_PLACEMENT=plain)
+	row "upfront --json, cost-aware placement" $(with_upfront UPFRONT_NONE=1)
+	row "%return: uretprobe, kernel only" "$(kernel_only "$ret_def")"
+	if [ -n "$rets" ]; then
+		row "%return: p: on the ret, kernel only" \
+			"$(kernel_only "$("$upfront" -x "$W" -D "0x$rets" | grep '^p:')")"
+	fi
+}
+
+# ---- share ---------------------------------------------------------------------------------
+
+# v_sites - "FUNC VADDR COST" from upfront -v's line per probe point, inlined copies left out
+v_sites() {
+	grep -v '(an inlined copy)' |
+		sed -n 's/^upfront: resolve: \(.*\) at 0x\([0-9a-f]*\): .* (\([a-z-]*\))[^(]*$/\1\t\2\t\3/p'
+}
+
+# placements BINARY [ENV] - "FUNC VADDR COST" per function: of `FUNC $params` where that
+# resolves, else of the bare FUNC (upfront -v names each probe point's instruction)
+placements() {
+	local b=$1
+	shift
+	env "$@" "$upfront" -v -x "$b" -D '* $params' 2>&1 >/dev/null | v_sites >"$tmp/pp"
+	env "$@" "$upfront" -v -x "$b" -D '*' 2>&1 >/dev/null | v_sites >"$tmp/pb"
+	# first placement of each name: $params, then bare
+	cat "$tmp/pp" "$tmp/pb" | awk -F'\t' '!seen[$1]++'
+}
+
+# share FILE - "emulated/total (percent)" of a placements list
+share() {
+	awk -F'\t' '{ n++ } $3 != "single-stepped" { e++ }
+		END { printf "%d/%d (%.1f%%)", e, n, n ? 100 * e / n : 0 }' "$1"
+}
+
+# file_to_vaddr BINARY OFFSET - the virtual address of a file offset (executable PT_LOAD)
+file_to_vaddr() {
+	local o v sz
+	while read -r o v sz; do
+		if (($2 >= o && $2 < o + sz)); then
+			printf '0x%x\n' $((v + $2 - o))
+			return
+		fi
+	done < <(readelf -lW "$1" | awk '$1 == "LOAD" && / E|RWE/ { print $2, $3, $5 }')
+}
+
+# perf_cost BINARY FUNC - the cost class of perf probe's place for `FUNC $params` (or FUNC)
+perf_cost() {
+	local b=$1 f=$2 d off va
+	# perf wants a path, not a soname
+	[[ $b == */* ]] || b=$(ldconfig -p | awk -v n="$b" '$1 == n && /x86-64/ { print $NF; exit }')
+	d=$(perf probe -q -x "$b" -D "$f \$params" 2>/dev/null | grep '^p:' | head -1)
+	[ -n "$d" ] || d=$(perf probe -q -x "$b" -D "$f" 2>/dev/null | grep '^p:' | head -1)
+	off=$(printf '%s\n' "$d" | sed -n 's/^p:[^ ]* [^ ]*:\(0x[0-9a-f]*\).*/\1/p')
+	[ -n "$off" ] || { echo "none"; return; }
+	va=$(file_to_vaddr "$b" "$off")
+	"$upfront" -v -x "$b" -D "$va" 2>&1 >/dev/null |
+		sed -n 's/^upfront: resolve: .* at 0x[0-9a-f]*: .* (\([a-z-]*\))[^(]*$/\1/p' | head -1
+}
+
+share_part() {
+	printf '%-24s %22s %22s %6s %14s %14s %14s\n' binary "before (plain)" "after (cost-aware)" \
+		sample "before" "after" "perf probe"
+	for b in $bins; do
+		placements "$b" UPFRONT_PLACEMENT=plain >"$tmp/before"
+		placements "$b" UPFRONT_NONE=1 >"$tmp/after"
+		local n k pe=0 pn=0 be=0 ae=0 f c
+		n=$(wc -l <"$tmp/after")
+		: >"$tmp/sample"
+		if [ "$sample" -gt 0 ] && [ "$n" -gt 0 ] && command -v perf >/dev/null 2>&1; then
+			k=$(( (n + sample - 1) / sample ))
+			awk -F'\t' -v k="$k" 'NR % k == 1 || k == 1 { print $1 }' "$tmp/after" \
+				>"$tmp/sample"
+			while IFS= read -r f; do
+				c=$(perf_cost "$b" "$f")
+				[ "$c" = none ] || [ -z "$c" ] && continue
+				pn=$((pn + 1))
+				[ "$c" != single-stepped ] && pe=$((pe + 1))
+				grep -qP "^\\Q$f\\E\\t[0-9a-f]+\\t(emulated|optimized)$" "$tmp/before" &&
+					be=$((be + 1))
+				grep -qP "^\\Q$f\\E\\t[0-9a-f]+\\t(emulated|optimized)$" "$tmp/after" &&
+					ae=$((ae + 1))
+			done <"$tmp/sample"
+		fi
+		printf '%-24s %22s %22s %6s %14s %14s %14s\n' "$(basename "$b")" \
+			"$(share "$tmp/before")" "$(share "$tmp/after")" "$pn" \
+			"$(pct "$be" "$pn")" "$(pct "$ae" "$pn")" "$(pct "$pe" "$pn")"
+	done
+	echo "(share: functions whose chosen entry instruction the kernel emulates (or optimizes),"
+	echo " of the functions whose FUNC \$params (or bare FUNC) probe resolves; sample: every"
+	echo " k-th of them where perf probe -D also gives a place, the same functions in each column)"
+}
+
+pct() {
+	[ "$2" -gt 0 ] && printf '%d/%d %.0f%%' "$1" "$2" "$(echo "100 * $1 / $2" | bc -l)" || echo -
+}
+
+for p in $parts; do
+	case $p in
+	rate) rate ;;
+	share) share_part ;;
+	*) echo "unknown part $p" >&2; exit 2 ;;
+	esac
+	echo
+done
