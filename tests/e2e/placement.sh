@@ -39,4 +39,12 @@ t_like "$UPFT_OUT" "^p:\\S+ \\S+/c/entry-O2:0x$(sym pa_target) a=%di:s64" "-O2 p
 t_like "$UPFT_ERR" "pa_target at 0x$(sym pa_target): .* \\((emulated|single-stepped)\\)" \
 	"... -v names the instruction"
 
+# Go: main.find (no stack check) on the jne after cmp $1,%rax: emulated, id still in %rax
+go=$T/go/orders
+gf=$(nm "$go" | sed -n 's/^0*\([0-9a-f]*\) T main\.find$/\1/p')
+upft_run -v -x "$go" -D 'main.find id'
+t_like "$UPFT_OUT" "^p:\S+ \S+/go/orders:0x[0-9a-f]+ id=%ax:s64\$" "Go main.find id: from %ax"
+t_like "$UPFT_ERR" "main.find at 0x$(printf '%x' $((0x$gf + 4))): jne .* \(emulated\)" \
+	"... on the jne at +4, emulated (-v)"
+
 t_done
