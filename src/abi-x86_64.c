@@ -900,6 +900,7 @@ int abi_entry_params(Dwarf_Die *func, const struct lang_ops *lang, struct abi_va
 	int64_t stack = 0;
 	Dwarf_Die child, rtype;
 	Dwarf_Attribute pattr;
+	Dwarf_Word cc = 0;
 	bool proto = false;
 	struct loc rl;
 
@@ -915,6 +916,12 @@ int abi_entry_params(Dwarf_Die *func, const struct lang_ops *lang, struct abi_va
 				dwarf_formflag(&pattr, &proto) || !proto) &&
 	    dwarf_child(func, &child) == 0) {
 		*why = "a K&R definition (arguments promoted)";
+		return -ENOTSUP;
+	}
+	/* DW_CC_nocall: gcc changed the signature (IPA-SRA, a clone); any other: not System V */
+	if (dwarf_attr_integrate(func, DW_AT_calling_convention, &pattr) &&
+	    (dwarf_formudata(&pattr, &cc) || cc != DW_CC_normal)) {
+		*why = "not the normal calling convention (DW_AT_calling_convention)";
 		return -ENOTSUP;
 	}
 	if (lang == &lang_cxx && cxx_is_structor(func)) {

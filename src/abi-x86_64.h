@@ -86,7 +86,8 @@ bool abi_sysv_return(Dwarf_Die *func, const struct lang_ops *lang, Dwarf_Die *ty
  * Refused, so that the caller keeps reading the DWARF past the prologue: variadic functions,
  * a return value in memory (its buffer's address takes %rdi), C++ constructors and
  * destructors (hidden VTT and in-charge parameters), C++ classes passed by invisible
- * reference (a non-trivial copy constructor or destructor), K&R definitions, parameters
+ * reference (a non-trivial copy constructor or destructor), K&R definitions, a calling
+ * convention other than DW_CC_normal (gcc's DW_CC_nocall: a changed signature), parameters
  * of unknown size, Rust (its own ABI), Go (its DWARF already says where each argument is).
  * Return: 0, or -ENOTSUP with @why set.
  */
