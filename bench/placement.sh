@@ -83,47 +83,32 @@ int main(int argc, char **argv)
 }
 EOF
 
-# best CMD... - the minimum ns/call over REPEATS runs (the workload prints it on stderr)
-best() {
-	local r v min=
-	for r in $(seq "$repeats"); do
-		v=$("$@" 2>&1 >/dev/null | grep -E '^[0-9.]+$' | tail -1)
-		[ -n "$v" ] || continue
-		if [ -z "$min" ] || [ "$(echo "$v < $min" | bc -l)" = 1 ]; then
-			min=$v
-		fi
-	done
-	echo "${min:-0}"
+# once CMD... - ns/call of one run (the workload prints it on stderr)
+once() {
+	"$@" 2>&1 >/dev/null | grep -E '^[0-9.]+$' | tail -1
 }
 
-# kernel_only DEFLINE - ns/call with the -D line DEFLINE enabled in a private instance
+# kernel_only DEFLINE - ns/call of one run with the -D line DEFLINE enabled in a private
+# instance, nobody reading
 kernel_only() {
 	local def="$1" ev=k$RANDOM
-	echo "${def%% *} ${def#* }" | sed "s|^\\([pr]\\):[^ ]*|\\1:$G/$ev|" >>"$T/uprobe_events" ||
-		return 1
+	echo "$def" | sed "s|^\([pr]\):[^ ]*|\1:$G/$ev|" >>"$T/uprobe_events" || return 1
 	mkdir "$T/instances/$G"
 	echo 1 >"$T/instances/$G/events/$G/$ev/enable"
-	best "$W" "$calls"
+	once "$W" "$calls"
 	echo 0 >"$T/instances/$G/events/$G/$ev/enable"
 	rmdir "$T/instances/$G"
 	echo "-:$G/$ev" >>"$T/uprobe_events"
 }
 
-# with_upfront ENV - ns/call, events, lost of `upfront --json 'pa_target a b c s'`
+# with_upfront ENV - "ns/call events lost" of one run of `upfront --json 'pa_target a b c s'`
 with_upfront() {
-	local r out ns n min= minn= minl=
-	for r in $(seq "$repeats"); do
-		out=$(env "$@" "$upfront" --json -x "$W" 'pa_target a b c s' \
-			-- "$W" "$calls" 2>&1 >"$tmp/up.json")
-		ns=$(printf '%s\n' "$out" | grep -E '^[0-9.]+$' | tail -1)
-		n=$(printf '%s\n' "$out" | sed -n 's/^upfront: \([0-9]*\) events, \([0-9]*\) lost$/\1 \2/p')
-		[ -n "$ns" ] && [ -n "$n" ] || continue
-		if [ -z "$min" ] || [ "$(echo "$ns < $min" | bc -l)" = 1 ]; then
-			min=$ns
-			read -r minn minl <<<"$n"
-		fi
-	done
-	echo "${min:-0} ${minn:-?} ${minl:-?}"
+	local out ns n
+	out=$(env "$@" "$upfront" --json -x "$W" 'pa_target a b c s' \
+		-- "$W" "$calls" 2>&1 >"$tmp/up.json")
+	ns=$(printf '%s\n' "$out" | grep -E '^[0-9.]+$' | tail -1)
+	n=$(printf '%s\n' "$out" | sed -n 's/^upfront: \([0-9]*\) events, \([0-9]*\) lost$/\1 \2/p')
+	[ -n "$ns" ] && [ -n "$n" ] && echo "$ns $n"
 }
 
 # row NAME NS [EVENTS LOST] - one line of the table
@@ -136,7 +121,7 @@ rate() {
 	gcc -O0 -g -o "$tmp/w" "$tmp/w.c" || exit 1
 	W=$tmp/w
 	[ -w "$T/uprobe_events" ] || { echo "rate: needs root and tracefs at $T" >&2; return; }
-	local plain new floor_def ret_def rets
+	local plain new floor_def ret_def rets ret_p r k v
 	plain=$(UPFRONT_PLACEMENT=plain "$upfront" -x "$W" -D 'pa_target a b c s' | grep '^p:')
 	new=$("$upfront" -v -x "$W" -D 'pa_target a b c s' 2>"$tmp/v" | grep '^p:')
 	floor_def=$("$upfront" -x "$W" -D 'pa_target+0' | grep '^p:')
@@ -145,25 +130,44 @@ rate() {
 	rets=$(objdump -d --no-show-raw-insn "$W" |
 		awk '/<pa_target>:/ { f = 1; next } f && /^$/ { f = 0 } f && /\tret/ { print $1 }' |
 		tr -d ':' | head -1)
-	printf '# kernel %s; %s calls of pa_target (-O0) x %s runs, min; load average %s\n' \
+	ret_p=$("$upfront" -x "$W" -D "0x$rets \$retval=%ax" | grep '^p:')
+	printf '# kernel %s; %s calls of pa_target (-O0), %s rounds, min; load average %s\n' \
 		"$(uname -r)" "$calls" "$repeats" "$(cut -d' ' -f1-3 /proc/loadavg)"
 	printf '# plain:      %s\n# cost-aware: %s\n' "${plain#* }" "${new#* }"
 	sed -n 's/^upfront: resolve: /# -v: /p' "$tmp/v"
+	# rounds of every configuration in turn, so that the machine's load drifts over all alike
+	declare -A min ev lost
+	for r in $(seq "$repeats"); do
+		for k in none floor plain new up_plain up_new uret ret; do
+			case $k in
+			none) v=$(once "$W" "$calls") ;;
+			floor) v=$(kernel_only "$floor_def") ;;
+			plain) v=$(kernel_only "$plain") ;;
+			new) v=$(kernel_only "$new") ;;
+			up_plain) v=$(with_upfront UPFRONT_PLACEMENT=plain) ;;
+			up_new) v=$(with_upfront UPFRONT_NONE=1) ;;
+			uret) v=$(kernel_only "$ret_def") ;;
+			ret) v=$(kernel_only "$ret_p") ;;
+			esac
+			read -r v e l <<<"$v"
+			[ -n "$v" ] || continue
+			if [ -z "${min[$k]:-}" ] || [ "$(echo "$v < ${min[$k]}" | bc -l)" = 1 ]; then
+				min[$k]=$v ev[$k]=${e:-} lost[$k]=${l:-}
+			fi
+		done
+	done
+	floor=${min[floor]:-1}
 	printf '%-44s %10s %9s %10s %8s\n' "" ns/call vs-floor events lost
-	local none
-	none=$(best "$W" "$calls")
-	floor=$(kernel_only "$floor_def")
-	row "no probe" "$none"
+	row "no probe" "${min[none]:-0}"
 	row "floor: bare probe on the entry (kernel only)" "$floor"
-	row "plain placement, kernel only" "$(kernel_only "$plain")"
-	row "cost-aware placement, kernel only" "$(kernel_only "$new")"
-	row "upfront --json, plain placement" $(with_upfront UPFRONT_PLACEMENT=plain)
-	row "upfront --json, cost-aware placement" $(with_upfront UPFRONT_NONE=1)
-	row "%return: uretprobe, kernel only" "$(kernel_only "$ret_def")"
-	if [ -n "$rets" ]; then
-		row "%return: p: on the ret, kernel only" \
-			"$(kernel_only "$("$upfront" -x "$W" -D "0x$rets" | grep '^p:')")"
-	fi
+	row "plain placement, kernel only" "${min[plain]:-0}"
+	row "cost-aware placement, kernel only" "${min[new]:-0}"
+	row "upfront --json, plain placement" "${min[up_plain]:-0}" "${ev[up_plain]}" \
+		"${lost[up_plain]}"
+	row "upfront --json, cost-aware placement" "${min[up_new]:-0}" "${ev[up_new]}" \
+		"${lost[up_new]}"
+	row "%return: uretprobe, kernel only" "${min[uret]:-0}"
+	row "%return: p: on the ret, kernel only" "${min[ret]:-0}"
 }
 
 # ---- share ---------------------------------------------------------------------------------
