@@ -92,6 +92,7 @@ once() {
 # instance, nobody reading
 kernel_only() {
 	local def="$1" ev=k$RANDOM
+	[ -n "$def" ] || return 1
 	echo "$def" | sed "s|^\([pr]\):[^ ]*|\1:$G/$ev|" >>"$T/uprobe_events" || return 1
 	mkdir "$T/instances/$G"
 	echo 1 >"$T/instances/$G/events/$G/$ev/enable"
@@ -130,7 +131,7 @@ rate() {
 	rets=$(objdump -d --no-show-raw-insn "$W" |
 		awk '/<pa_target>:/ { f = 1; next } f && /^$/ { f = 0 } f && /\tret/ { print $1 }' |
 		tr -d ':' | head -1)
-	ret_p=$("$upfront" -x "$W" -D "0x$rets \$retval=%ax" | grep '^p:')
+	ret_p=$("$upfront" -x "$W" -D "0x$rets rv=%ax" | grep '^p:')
 	printf '# kernel %s; %s calls of pa_target (-O0), %s rounds, min; load average %s\n' \
 		"$(uname -r)" "$calls" "$repeats" "$(cut -d' ' -f1-3 /proc/loadavg)"
 	printf '# plain:      %s\n# cost-aware: %s\n' "${plain#* }" "${new#* }"
