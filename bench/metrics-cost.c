@@ -22,7 +22,8 @@ static double now(void)
 {
 	struct timespec t;
 
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);	/* this thread's CPU: the machine is shared */
+	/* this thread's CPU time: the machine is shared */
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
 	return t.tv_sec + t.tv_nsec / 1e9;
 }
 

@@ -71,9 +71,9 @@ struct slot {
 	char *name;
 	struct series *series;		/* unlabeled */
 	struct hist *hist;		/* unlabeled; made at the first duration */
-	const char *hist_func;		/* the event.func @hist is for (a glob's points differ) */
+	const char *hist_func;		/* the event.func @hist is for (globs' points differ) */
 	bool labeled;			/* the probe of --metrics-label */
-	size_t arg_idx;			/* where the label's value was in event.vals last time */
+	size_t arg_idx;			/* where the label's value was in event.vals before */
 };
 
 struct metrics {

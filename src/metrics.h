@@ -20,7 +20,7 @@ struct metrics;
 struct metrics_opts {
 	const char *listen;		/* "ADDR:PORT"; NULL: no HTTP endpoint (tests) */
 	const char *label;		/* "PROBE:ARG", or NULL */
-	unsigned int label_max;		/* distinct values of ARG before "other"; 0: the default */
+	unsigned int label_max;		/* distinct values of ARG before "other"; 0: default */
 };
 
 /* The two exposition formats. */

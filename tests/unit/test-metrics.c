@@ -128,7 +128,8 @@ static void test_text(void)
 		"upfront_events_total{probe=\"get\",key=\"a\"} 2\n"
 		"upfront_events_total{probe=\"get\",key=\"b\\\"\\n\\\\x01\"} 1\n"
 		"upfront_events_total{probe=\"get\",key=\"other\"} 2\n"
-		"# HELP upfront_lost_events_total Events the kernel's ring buffer of each CPU lost, "
+		"# HELP upfront_lost_events_total Events the kernel's ring buffer of each CPU "
+		"lost, "
 		"as far as it told.\n"
 		"# TYPE upfront_lost_events_total counter\n");
 	lost_lines(&want, 5);
@@ -196,7 +197,8 @@ static void test_event_durations(void)
 	TEST_TRUE(strstr(sb.buf, "\nupfront_events_total{probe=\"work__return\",r=\"0\"} 2\n"));
 	TEST_TRUE(strstr(sb.buf, "\nupfront_events_total{probe=\"work__return\",r=\"1\"} 2\n"));
 	TEST_TRUE(strstr(sb.buf, "\nupfront_duration_seconds_count{func=\"work\",r=\"0\"} 2\n"));
-	TEST_TRUE(strstr(sb.buf, "\nupfront_duration_seconds_sum{func=\"work\",r=\"0\"} 0.00001\n"));
+	TEST_TRUE(strstr(sb.buf, "\nupfront_duration_seconds_sum{func=\"work\",r=\"0\"} "
+				 "0.00001\n"));
 	TEST_TRUE(strstr(sb.buf, "\nupfront_duration_seconds_bucket{func=\"work\",r=\"0\","
 				 "le=\"5e-06\"} 1\n"));
 	TEST_TRUE(strstr(sb.buf, "\nupfront_duration_seconds_bucket{func=\"work\",r=\"0\","
