@@ -162,6 +162,23 @@ static bool rust_vtable_path(Dwarf_Die *type, struct strbuf *path, int depth)
 	return false;
 }
 
+/* Rust: @v with the references and raw pointers in front of it followed (&Rc<dyn T>). */
+static int rust_follow_refs(struct rctx *rc, struct val *v, struct span sp)
+{
+	for (int i = 0; i < 8 && v->has_type; i++) {
+		Dwarf_Die t, to;
+		struct val n;
+		int tag = lang_strip(&v->type, &t);
+
+		if (!tag_is_pointer(tag) || lang_of_die(&t) != &lang_rust || !lang_type_of(&t, &to))
+			return 0;
+		if (val_deref(rc, v, 0, &to, true, v->what, sp, &n))
+			return -EINVAL;
+		val_move(v, &n);
+	}
+	return 0;
+}
+
 /* ---- typeid() ---- */
 
 static int typeid_cxx(struct rctx *rc, struct val *v, Dwarf_Die *cls, struct span sp,
@@ -222,6 +239,8 @@ static int eval_typeid(struct rctx *rc, const struct expr *e, struct val *out)
 
 	strbuf_init(&path);
 	if (val_eval(rc, e->base, &v))
+		goto out;
+	if (rust_follow_refs(rc, &v, e->span))
 		goto out;
 	if ((word = go_word(&v, &t))) {
 		ret = typeid_go(rc, &v, &t, word, e->span, out);

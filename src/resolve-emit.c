@@ -982,9 +982,15 @@ static int rank_cmp(const void *a, const void *b)
 	return c ? c : strcmp(*x, *y);
 }
 
+/* What an interface{} shows the value of, when it holds one (they share most fields). */
+static const char *const eface_types[] = {
+	"int", "string", "float64", "bool", "int64", "uint64",
+};
+
 /*
- * The dynamic types of interface @iname (named in the binary's itab symbols) whose values
- * args[@parent] shows: each one's fields are fetched, and shown when it is the one.
+ * The dynamic types of interface @iname (named in the binary's itab symbols; NULL for an
+ * interface{}: eface_types) whose values args[@parent] shows: each one's fields are
+ * fetched, and shown when it is the one.
  */
 static void emit_iface_values(struct rctx *rc, const struct emit *em, const struct val *v,
 			  const char *iname, int parent)
@@ -994,7 +1000,7 @@ static void emit_iface_values(struct rctx *rc, const struct emit *em, const stru
 	struct strlist types = STRLIST_INIT;
 	struct diag scratch, *save = rc->d;
 	int nguards = rc->nr_guards;
-	size_t n = dyntypes_go_itabs(dt, iname, &types, NULL), alloc = 0, nvars = 0;
+	size_t n = 0, alloc = 0, nvars = 0;
 	struct dyn_variant *vars = NULL;
 	struct parts ps = { NULL, 0 };
 	struct trace_arg *a;
@@ -1008,7 +1014,15 @@ static void emit_iface_values(struct rctx *rc, const struct emit *em, const stru
 	diag_init(&scratch, rc->spec->text);
 	rc->d = &scratch;	/* a field that cannot be read is left out, not an error */
 	rc->in_part = true;
-	qsort(types.v, n, sizeof(*types.v), rank_cmp);
+	if (iname) {
+		n = dyntypes_go_itabs(dt, iname, &types, NULL);
+		qsort(types.v, n, sizeof(*types.v), rank_cmp);
+	} else {
+		/* interface{}: no itabs say what it holds; the common value types */
+		for (size_t i = 0; i < ARRAY_SIZE(eface_types); i++)
+			strlist_add(&types, eface_types[i]);
+		n = types.nr;
+	}
 	if (!ti || val_path(rc, &data, "data", em->sp))
 		n = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -1023,7 +1037,8 @@ static void emit_iface_values(struct rctx *rc, const struct emit *em, const stru
 		    !dyntypes_go_type(dt, &tdie, &var.type))
 			continue;
 		/* its itab for this interface */
-		for (size_t k = 0, m = dyntypes_go_itabs(dt, iname, &one, &itabs); k < m; k++)
+		for (size_t k = 0, m = iname ? dyntypes_go_itabs(dt, iname, &one, &itabs) : 0;
+		     k < m; k++)
 			if (!strcmp(one.v[k], types.v[i]))
 				var.itab = itabs[k];
 		free(itabs);
@@ -1089,6 +1104,8 @@ static int emit_go_iface(struct rctx *rc, const struct emit *em, struct val *v, 
 		if (a->dyn_word == DYN_GO_ITAB)
 			emit_iface_values(rc, em, v, tn, idx);
 		free(tn);
+	} else if (strcmp(word, "tab")) {
+		emit_iface_values(rc, em, v, NULL, idx);
 	}
 out:
 	free(fetch);

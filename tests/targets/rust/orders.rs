@@ -190,10 +190,18 @@ pub mod shapes {
         sh.area() + b.area()
     }
 
+    /// Called once: (Rc of a square side 2 tag 1, Arc of a circle r 1).
+    #[inline(never)]
+    pub fn measure_shared(r: &std::rc::Rc<dyn Shape>, a: std::sync::Arc<dyn Shape>) -> f64 {
+        r.area() + a.area()
+    }
+
     pub fn run_all() -> f64 {
         let c = Circle { r: 2.0 };
         let s = Square { side: 1.0, tag: 2 };
         let first = measure(&c, Box::new(Square { side: 3.0, tag: 7 }));
-        first + measure(&s, Box::new(Circle { r: 0.5 }))
+        let rc: std::rc::Rc<dyn Shape> = std::rc::Rc::new(Square { side: 2.0, tag: 1 });
+        let arc: std::sync::Arc<dyn Shape> = std::sync::Arc::new(Circle { r: 1.0 });
+        first + measure(&s, Box::new(Circle { r: 0.5 })) + measure_shared(&rc, arc)
     }
 }
