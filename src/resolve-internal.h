@@ -7,7 +7,9 @@
  * Internal to resolve*.c and query.c; nothing else includes it. The stages:
  *   resolve-scope.c  the place: scopes at the pc, variables visible there, globals
  *   resolve-value.c  an expression walked over DWARF types to a value and its location
+ *   resolve-dyn.c    typeid(), dynamic_cast<>, Go's EXPR.(T), $goid: type words and guards
  *   resolve-emit.c   a value as kernel fetch-args, by its type and language
+ *   resolve-emit-dyn.c  type words and Go interface values as fetch-args
  *   resolve.c        the driver: spec -> one trace_probe per site, event names
  *   query.c          names for people and completion: -V, variables, fields
  */
@@ -438,6 +440,69 @@ int val_smart_ptr(struct rctx *rc, struct val *v, bool to_value, struct span sp,
 		  enum smart *kind);
 
 /* ---- kernel fields (resolve-emit.c) ---- */
+
+/* One argument on its way to kernel fields. */
+struct emit {
+	const char *name;		/* the argument's name (unique, sanitized) */
+	const char *expr;		/* as typed */
+	const char *cast;		/* :TYPE, or NULL */
+	struct span sp;			/* for errors */
+	struct span cast_sp;
+};
+
+/**
+ * emit_val() - @v as the fields of one argument (em->name), by its type or em->cast
+ * Return: 0, or a negative errno with rc->d filled.
+ */
+int emit_val(struct rctx *rc, const struct emit *em, struct val *v);
+
+/**
+ * emit_scalar() - one field: @v read as kernel type @ktype, shown as @kind
+ * @out: when not NULL, the argument made (valid until the next one is added)
+ * Return: 0, or a negative errno with rc->d filled.
+ */
+int emit_scalar(struct rctx *rc, const struct emit *em, struct val *v, const char *ktype,
+		enum value_kind kind, unsigned int size, bool is_signed, struct trace_arg **out);
+
+/**
+ * hidden_field() - the index of a hidden field fetching @fetch as @type, added (named after
+ * @base, made unique) when there is none
+ */
+int hidden_field(struct rctx *rc, const char *fetch, const char *type, const char *base);
+
+/**
+ * set_last_type_name() - the last argument shows @v's type, not that of the part fetched
+ */
+void set_last_type_name(struct rctx *rc, struct val *v);
+
+/**
+ * pop_arg() - take the argument just appended out of rc->tp->args into @parts (@nr of them)
+ */
+void pop_arg(struct rctx *rc, struct trace_arg **parts, size_t *nr);
+
+/* ---- dynamic values as kernel fields (resolve-emit-dyn.c) ---- */
+
+/**
+ * emit_typeid() - typeid(): the type word @v (v->typeid), shown as the dynamic type's name
+ * Return: 0, or a negative errno with rc->d filled.
+ */
+int emit_typeid(struct rctx *rc, const struct emit *em, struct val *v);
+
+/**
+ * emit_addr_of() - dynamic_cast<> alone: the address of object @v (its base pointer plus
+ * an offset the decoder adds)
+ * Return: 0, or a negative errno with rc->d filled.
+ */
+int emit_addr_of(struct rctx *rc, const struct emit *em, struct val *v);
+
+/**
+ * emit_go_iface() - a Go interface value alone (struct type @t, type word member @word):
+ * its dynamic type's name and the fields of the values of the dynamic types it is known to
+ * hold (VK_IFACE)
+ * Return: 0, or a negative errno with rc->d filled.
+ */
+int emit_go_iface(struct rctx *rc, const struct emit *em, struct val *v, Dwarf_Die *t,
+		  const char *word);
 
 /**
  * emit_arg() - value @v as the fields of one argument of rc->tp, by its type (or @cast)
