@@ -13,6 +13,7 @@
 #include "log.h"
 #include "parse.h"
 #include "resolve-internal.h"
+#include "symtab.h"
 
 /*
  * The kernel fetches every field of an event whatever the dynamic type turns out to be:
@@ -354,6 +355,9 @@ static int dyncast_object(struct rctx *rc, const struct expr *e, struct val *v, 
 				  e->type->name);
 	if (!sname)
 		return diag_error(rc->d, e->span, "'%s': its class is not in the DWARF", v->what);
+	if (v->loc.nr != 1 || v->loc.pieces[0].kind != LOC_MEM)
+		return diag_error(rc->d, e->span, "'%s' is not in memory here; dynamic_cast<> "
+				  "needs a pointer to it", v->what);
 	memset(out, 0, sizeof(*out));
 	if (!strcmp(sname, tname) || dyntypes_cxx_base_offset(dt, s, tname, &t_in_s)) {
 		/* the same class or a base: no check, a fixed offset */
@@ -537,9 +541,13 @@ out:
 
 bool rctx_go_regabi(struct rctx *rc)
 {
+	struct sym *s = symtab_func_covering(debuginfo_symtab(rc->dbg), rc->site->vaddr);
+	size_t n = s ? strlen(s->raw) : 0;
 	Dwarf_Attribute attr;
 	const char *producer;
 
+	if (n > 5 && !strcmp(s->raw + n - 5, ".abi0"))
+		return false;
 	if (!rc->has_cu || !dwarf_attr(&rc->cu, DW_AT_producer, &attr))
 		return false;
 	producer = dwarf_formstring(&attr);

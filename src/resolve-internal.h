@@ -176,8 +176,9 @@ bool rctx_find_global(struct rctx *rc, const char *name, Dwarf_Die *out);
  * rctx_go_regabi() - whether the site's CU is compiled for Go's register ABI (Go 1.17+),
  * which keeps the running goroutine (its runtime.g) in r14
  * @rc: the context
- * Return: true for Go code with "regabi" in its DW_AT_producer; false for assembly, Go
- * before 1.17 and other languages.
+ * Return: true for Go code with "regabi" in its DW_AT_producer, outside an ABI0 function
+ * (assembly: the linker names it "F.abi0"); false for those, Go before 1.17 and other
+ * languages.
  */
 bool rctx_go_regabi(struct rctx *rc);
 
