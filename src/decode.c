@@ -53,6 +53,7 @@ struct dev {
 	struct dprobe *probes;
 	size_t nr_probes;
 	int ip_off;		/* __probe_ip (p:) or __probe_func (r:), -1 if none */
+	int fixed_size;		/* bytes of the fixed fields: a shorter record is corrupt */
 	struct tep_format_field **gfields;	/* generic: the non-common fields */
 	bool *ghex;				/* generic: the field is an address: hex */
 	size_t nr_gfields;
@@ -144,6 +145,19 @@ void decoder_free(struct decoder *dc)
 	free(dc);
 }
 
+/* fixed_size() - where @te's last fixed field ends: every record of it is at least this long */
+static int fixed_size(const struct tep_event *te)
+{
+	const struct tep_format_field *lists[] = { te->format.common_fields, te->format.fields };
+	int end = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(lists); i++)
+		for (const struct tep_format_field *f = lists[i]; f; f = f->next)
+			if (f->offset + f->size > end)
+				end = f->offset + f->size;
+	return end;
+}
+
 static struct dev *dev_get(struct decoder *dc, const char *sys, const char *name, bool generic,
 			   struct diag *d)
 {
@@ -171,6 +185,7 @@ static struct dev *dev_get(struct decoder *dc, const char *sys, const char *name
 	e->name = xstrdup(name);
 	e->generic = generic;
 	e->ip_off = -1;
+	e->fixed_size = fixed_size(te);
 	f = tep_find_field(te, "__probe_ip");
 	if (!f)
 		f = tep_find_field(te, "__probe_func");
@@ -1097,12 +1112,17 @@ int decode_record(struct decoder *dc, void *data, int size, uint64_t ts, int cpu
 		  struct event *ev)
 {
 	const char *rec = data;
-	int id = (int)rd_u(rec + dc->type_off, dc->type_size);
-	struct dev *e = (size_t)id < dc->nr_ids ? dc->by_id[id] : NULL;
-	int tid;
+	struct dev *e;
+	int id, tid;
 
+	if (size < dc->type_off + dc->type_size)
+		return -EINVAL;
+	id = (int)rd_u(rec + dc->type_off, dc->type_size);
+	e = (size_t)id < dc->nr_ids ? dc->by_id[id] : NULL;
 	if (!e)
 		return -ENOENT;
+	if (size < e->fixed_size)
+		return -EINVAL;	/* a corrupt record: its fixed fields would be read past its end */
 	dc->arena_used = 0;
 	tid = (int)rd_s(rec + dc->pid_off, 4);
 	ev->ts = ts;

@@ -137,7 +137,8 @@ void decoder_remove(struct decoder *dc, const char *sys, const char *event);
  * @ts: the record's time stamp, from the stream
  * @cpu: the CPU it was recorded on
  * @ev: filled; its values and strings live in the decoder until the next decode_record()
- * Return: 0, or -ENOENT for a record of an event the decoder does not know (skip it).
+ * Return: 0, -ENOENT for a record of an event the decoder does not know (skip it), or
+ *         -EINVAL for one shorter than its event's fixed fields (corrupt: skip it).
  */
 int decode_record(struct decoder *dc, void *data, int size, uint64_t ts, int cpu,
 		  struct event *ev);

@@ -320,6 +320,11 @@ int main(void)
 		   "\"name\":\"hello world\",\"f\":3.5,\"e\":\"GREEN\",\"bo\":true,\"ch\":\"x\","
 		   "\"fl\":1.25,\"by\":\"ab\",\"sy\":\"0x401000\",\"u\":65535}}\n");
 
+	/* a record shorter than the event's fixed fields is refused, never read past its end
+	 * (found by fuzz-decode: 22 bytes of a 104-byte event) */
+	TEST_EQ(decode_record(dc, rec, 22, 1500, 0, &ev), -EINVAL);
+	TEST_EQ(decode_record(dc, rec, 1, 1500, 0, &ev), -EINVAL);
+
 	/* a string longer than captured is cut to the chunks and marked */
 	size = make_record(rec, base + 0x1100, "x", "0123456789abcdefXYZ", 40, 0x7fff0000);
 	TEST_EQ(decode_record(dc, rec, size, 2000, 0, &ev), 0);
