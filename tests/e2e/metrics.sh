@@ -136,17 +136,17 @@ t_like "$(cat "$UPFT_TMP/events")" 'process_order id=101$' "events are shown bes
 curl -s --max-time 5 -o /dev/null "http://127.0.0.1:$port/metrics"
 t_is "$?" 7 "the port is closed after the session"
 
-# --- beside --json: the same events counted ---------------------------------------------------
+# --- beside --json -o FILE: the same events counted --------------------------------------------
 port=$(free_port)
-"$UPFRONT" --json --metrics "127.0.0.1:$port" -x "$bin" 'process_order id=o->id' \
-	-- sh -c '"$1" "$2" >/dev/null; exec sleep 60' sh "$bin" 5 >"$UPFT_TMP/events.json" \
-	2>"$UPFT_TMP/err" &
+"$UPFRONT" --json -o "$UPFT_TMP/events.json" --metrics "127.0.0.1:$port" -x "$bin" \
+	'process_order id=o->id' -- sh -c '"$1" "$2" >/dev/null; exec sleep 60' sh "$bin" 5 \
+	>/dev/null 2>"$UPFT_TMP/err" &
 up_pid=$!
 wait_for '^upfront_events_total\{probe="process_order"\} 10$'
-t_like "$body" '^upfront_events_total\{probe="process_order"\} 10$' "--json --metrics: counted"
+t_like "$body" '^upfront_events_total\{probe="process_order"\} 10$' "--json -o FILE --metrics: counted"
 stop_all
 t_is "$(grep -c '"probe":"process_order"' "$UPFT_TMP/events.json")" 10 \
-	"--json --metrics: as many JSON lines"
+	"--json -o FILE --metrics: as many JSON lines in FILE"
 
 # --- bad input -------------------------------------------------------------------------------
 for bad in 127.0.0.1 127.0.0.1:0 127.0.0.1:65536 ::1:9100 127.0.0.1:http; do
