@@ -42,8 +42,11 @@ fi
 
 # alive NAME - NAME (upfront_<pid>, upft_t<pid>, upft_cmp<pid>...) belongs to a running process:
 # a session or test in progress (on a shared machine), not something left behind
+# (a session's lock file under /run/upfront, held: alive, also when its pid is another pid
+# namespace's)
 alive() {
-	local pid
+	local pid lock=/run/upfront/$1.lock
+	[ -e "$lock" ] && ! flock -n "$lock" true 2>/dev/null && return 0
 	pid=$(printf '%s\n' "$1" | sed -n 's/^\(upfront_\|upft_[a-z]*\)\([0-9][0-9]*\).*/\2/p')
 	[ -n "$pid" ] && [ "$pid" != "$$" ] && [ -d "/proc/$pid" ]
 }

@@ -12,7 +12,7 @@ pkgs=(build-essential autoconf automake libtool pkg-config
 	libiberty-dev golang-go g++ linux-perf trace-cmd tmux python3 libc6-dbg binutils
 	clang libc++-dev libc++abi-dev python3.11-dbg lua5.4 liblua5.4-0-dbg
 	systemtap-sdt-dev python3.11 libdebuginfod-dev debuginfod
-	libmicrohttpd-dev prometheus curl bash-completion)
+	libmicrohttpd-dev prometheus curl bash-completion valgrind util-linux)
 command -v rustc >/dev/null 2>&1 || pkgs+=(rustc)
 
 missing=()

@@ -995,6 +995,8 @@ int main(int argc, char **argv)
 	struct diag d;
 	int code;
 
+	if (argc == 5 && !strcmp(argv[1], TRACING_WATCHDOG_ARG))
+		return tracing_watchdog(argv[2], argv[3], argv[4]);	/* tracing_new()'s */
 	run_as_note_fds();	/* the caller's files, which CMD inherits (and none of ours) */
 	code = parse_args(argc, argv, &o);
 	if (!code)

@@ -305,7 +305,7 @@ bool type_layout(Dwarf_Die *stripped, bool slice, struct lang_layout *l);
 
 /**
  * val_layout_ptr() - the data pointer of slice or string @v per layout @l
- * @out: filled (release it in any case)
+ * @out: filled; released again on failure (releasing it once more is harmless)
  * Return: 0, or a negative errno with rc->d filled.
  */
 int val_layout_ptr(struct rctx *rc, const struct val *v, const struct lang_layout *l,
@@ -313,7 +313,7 @@ int val_layout_ptr(struct rctx *rc, const struct val *v, const struct lang_layou
 
 /**
  * val_layout_len() - the length of slice or string @v per layout @l
- * @out: filled (release it in any case)
+ * @out: filled; released again on failure (releasing it once more is harmless)
  * Return: 0, or a negative errno with rc->d filled.
  */
 int val_layout_len(struct rctx *rc, const struct val *v, const struct lang_layout *l,

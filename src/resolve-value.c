@@ -484,8 +484,10 @@ int val_layout_ptr(struct rctx *rc, const struct val *v, const struct lang_layou
 	out->has_type = v->has_type;
 	loc_copy(&out->loc, &v->loc);
 	out->what = xstrdup(v->what);
-	if (val_path(rc, out, l->ptr, sp))
+	if (val_path(rc, out, l->ptr, sp)) {
+		val_release(out);	/* callers return at once: nothing of it may stay */
 		return -EINVAL;
+	}
 	if (l->ptr_below) {
 		struct strbuf path = STRBUF_INIT;
 		int ret;
@@ -493,13 +495,16 @@ int val_layout_ptr(struct rctx *rc, const struct val *v, const struct lang_layou
 		strbuf_init(&path);
 		if (!first_pointer(&out->type, &path, 0)) {
 			strbuf_release(&path);
+			val_release(out);
 			return diag_error(rc->d, sp, "'%s': no data pointer found in its layout",
 					  v->what);
 		}
 		ret = val_path(rc, out, path.buf, sp);
 		strbuf_release(&path);
-		if (ret)
+		if (ret) {
+			val_release(out);
 			return ret;
+		}
 	}
 	return 0;
 }
@@ -507,12 +512,17 @@ int val_layout_ptr(struct rctx *rc, const struct val *v, const struct lang_layou
 int val_layout_len(struct rctx *rc, const struct val *v, const struct lang_layout *l,
 		      struct span sp, struct val *out)
 {
+	int ret;
+
 	memset(out, 0, sizeof(*out));
 	out->type = v->type;
 	out->has_type = v->has_type;
 	loc_copy(&out->loc, &v->loc);
 	out->what = xstrdup(v->what);
-	return val_path(rc, out, l->len, sp);
+	ret = val_path(rc, out, l->len, sp);
+	if (ret)
+		val_release(out);
+	return ret;
 }
 
 /* Classify a struct value: a string with a length, a slice, an interface. */

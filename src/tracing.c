@@ -14,10 +14,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <tracefs.h>
 
 #include "debuginfo.h"
+#include "lockfile.h"
 #include "log.h"
 #include "tracing.h"
 
@@ -131,18 +134,46 @@ static void split_glob(const char *glob, char **group, char **event)
 
 /*
  * The session naming rule, the one place that knows it: a trace session's uprobe group and
- * its instance are both named upfront_<pid>, the pid of the upfront process that owns them.
- * While that process lives, nothing else removes them (not even -d with a glob); once it is
- * gone (kill -9, power loss) the next session removes them.
+ * its instance are both named upfront_<pid>, the pid of the upfront process that owns them
+ * (upfront_<pid>_<n> when a session in another pid namespace holds that name). A session is
+ * alive while its lock file is locked (lockfile.h): by upfront, and after upfront died by its
+ * cleanup watchdog until that has removed what was left. While alive, nothing else removes
+ * its group or instance (not even -d with a glob); once its lock is free, the next session
+ * removes whatever is left (kill -9 of both, power loss). A name without a lock file (an
+ * older upfront's, or no usable /run/upfront) falls back to its pid: alive while
+ * kill(pid, 0) finds the process, which is only right in the same pid namespace.
  */
 #define SESSION_PREFIX "upfront_"
 
+/* The initial pid namespace's inode (the kernel's PROC_PID_INIT_INO, include/linux/proc_ns.h) */
+#define PID_NS_INIT_INO 0xEFFFFFFCU
+
+/*
+ * in_child_pid_ns() - upfront runs in a pid namespace below the first (a container, unshare
+ * --pid): pid numbers in others' session names mean nothing here, so names without a lock
+ * file count as alive
+ */
+static bool in_child_pid_ns(void)
+{
+	static int nested = -1;
+	struct stat st;
+
+	if (nested < 0)
+		nested = !stat("/proc/self/ns/pid", &st) && st.st_ino != PID_NS_INIT_INO;
+	return nested;
+}
+
 static bool pid_alive(pid_t pid)
 {
+	if (in_child_pid_ns())
+		return pid > 0;	/* cannot tell from here: alive */
 	return pid > 0 && (kill(pid, 0) == 0 || errno == EPERM);
 }
 
-/* The pid in a session's name "upfront_<pid>" (a group or an instance); 0 for other names. */
+/*
+ * The pid in a session's name "upfront_<pid>" or "upfront_<pid>_<n>" (a group or an
+ * instance); 0 for other names.
+ */
 static pid_t session_name_pid(const char *name)
 {
 	size_t n = strlen(SESSION_PREFIX);
@@ -152,21 +183,43 @@ static pid_t session_name_pid(const char *name)
 	if (strncmp(name, SESSION_PREFIX, n) != 0 || !isdigit((unsigned char)name[n]))
 		return 0;
 	pid = strtol(name + n, &end, 10);
+	if (*end == '_' && isdigit((unsigned char)end[1]))
+		strtol(end + 1, &end, 10);
 	return *end || pid <= 0 || pid != (pid_t)pid ? 0 : (pid_t)pid;
 }
 
-/* upfront_<pid> of a live session: never touched through a glob */
-static bool group_is_live_session(const char *group)
+/* a session's group or instance name, live: never touched through a glob, never reaped */
+static bool session_is_live(const char *name)
 {
-	return pid_alive(session_name_pid(group));
+	if (!session_name_pid(name))
+		return false;
+	switch (lockfile_probe(name, NULL)) {
+	case LOCKFILE_HELD:
+		return true;
+	case LOCKFILE_FREE:
+		return false;
+	default:
+		return pid_alive(session_name_pid(name));
+	}
 }
 
-/* upfront_<pid> whose process is gone: removed by the next session */
-static bool name_is_stale(const char *name)
+/*
+ * A session's name whose session is gone: its remains are the next session's to remove.
+ * @lock_fd gets its lock file, taken (or -1 when it has none): lockfile_drop() it after.
+ */
+static bool session_is_stale(const char *name, int *lock_fd)
 {
-	pid_t pid = session_name_pid(name);
-
-	return pid && !pid_alive(pid);
+	*lock_fd = -1;
+	if (!session_name_pid(name))
+		return false;
+	switch (lockfile_probe(name, lock_fd)) {
+	case LOCKFILE_FREE:
+		return true;
+	case LOCKFILE_HELD:
+		return false;
+	default:
+		return !pid_alive(session_name_pid(name));
+	}
 }
 
 /*
@@ -545,7 +598,7 @@ int tracing_delete(const char *glob, struct strbuf *removed, struct diag *d)
 		if (!sys || !ev || !glob_match(gglob, sys) || !glob_match(eglob, ev))
 			goto next;
 		/* a running session's events only when its group is named exactly */
-		if (group_is_live_session(sys) && (has_glob(gglob) || strcmp(gglob, sys)))
+		if (session_is_live(sys) && (has_glob(gglob) || strcmp(gglob, sys)))
 			goto next;
 		key = xasprintf("%s/%s", sys, ev);
 		for (size_t k = 0; k < nr_done; k++)
@@ -590,17 +643,21 @@ struct tracing {
 	struct tracefs_instance *inst;
 	bool keep;			/* --keep: tracing_free() leaves everything */
 	bool have_events;		/* something was added to uprobe_events */
+	int lock_fd;			/* the session's lock file, locked (or -1) */
+	int watchdog_fd;		/* write end of the watchdog's pipe (or -1) */
+	pid_t watchdog;			/* the cleanup watchdog (or 0) */
 };
 
 /*
- * Delete every event of @group: one removal takes all probe points of an event. Unforced
- * first: with the instance gone the events are enabled nowhere, and the forced removal
- * walks every instance of the system to disable them.
+ * Delete every event of @group (return how many): one removal takes all probe points of an
+ * event. Unforced first: with the instance gone the events are enabled nowhere, and the
+ * forced removal walks every instance of the system to disable them.
  */
-static void delete_group_events(const char *group)
+static int delete_group_events(const char *group)
 {
 	struct tracefs_dynevent **devs;
 	char *last = NULL;
+	int n = 0;
 
 	devs = tracefs_dynevent_get_all(TRACEFS_DYNEVENT_UPROBE | TRACEFS_DYNEVENT_URETPROBE,
 					group);
@@ -609,6 +666,7 @@ static void delete_group_events(const char *group)
 
 		tracefs_dynevent_info(devs[i], NULL, &ev, NULL, NULL, NULL);
 		if (ev && (!last || strcmp(last, ev))) {
+			n++;
 			if (tracefs_dynevent_destroy(devs[i], false) < 0 && errno != ENOENT &&
 			    tracefs_dynevent_destroy(devs[i], true) < 0 && errno != ENOENT)
 				pr_warn("could not remove %s:%s: %s", group, ev, strerror(errno));
@@ -618,6 +676,7 @@ static void delete_group_events(const char *group)
 	}
 	free(last);
 	tracefs_dynevent_list_free(devs);
+	return n;
 }
 
 /*
@@ -635,65 +694,214 @@ static int destroy_instance(struct tracefs_instance *inst)
 	return ret;
 }
 
+/* remove what session @name left: its instance (which disables its events), then its events */
+static void reap_session(const char *name)
+{
+	struct tracefs_instance *inst;
+
+	if (tracefs_instance_exists(name) && (inst = tracefs_instance_alloc(NULL, name))) {
+		pr_info("removing instance %s of a dead run", name);
+		if (destroy_instance(inst) < 0)
+			pr_warn("could not remove instance %s: %s", name, strerror(errno));
+		tracefs_instance_free(inst);
+	}
+	if (delete_group_events(name))
+		pr_info("removed the events of a dead run (%s)", name);
+}
+
+/* add @name to @l once */
+static void add_name(struct strlist *l, const char *name)
+{
+	for (size_t i = 0; i < l->nr; i++)
+		if (!strcmp(l->v[i], name))
+			return;
+	strlist_add(l, name);
+}
+
 /* Remove instances and uprobe groups of dead sessions; never a live one's. */
 static void reap_stale(void)
 {
-	char **names = tracefs_instances("^" SESSION_PREFIX "[0-9]*$");
+	char **insts = tracefs_instances("^" SESSION_PREFIX "[0-9]");	/* a basic regex */
+	struct strlist names = STRLIST_INIT;
 	struct tracefs_dynevent **devs;
-	char **groups = NULL;
-	size_t nr_groups = 0, alloc = 0;
 
-	for (size_t i = 0; names && names[i]; i++) {
-		struct tracefs_instance *inst;
-
-		if (!name_is_stale(names[i]))
-			continue;
-		inst = tracefs_instance_alloc(NULL, names[i]);
-		if (inst) {
-			pr_info("removing instance %s of a dead run", names[i]);
-			if (destroy_instance(inst) < 0)
-				pr_warn("could not remove instance %s: %s", names[i],
-					strerror(errno));
-			tracefs_instance_free(inst);
-		}
-	}
-	tracefs_list_free(names);
-	/* the groups first, then their events: a group's listing ends with its removal */
+	for (size_t i = 0; insts && insts[i]; i++)
+		if (session_name_pid(insts[i]))
+			add_name(&names, insts[i]);
+	tracefs_list_free(insts);
 	devs = tracefs_dynevent_get_all(TRACEFS_DYNEVENT_UPROBE | TRACEFS_DYNEVENT_URETPROBE, NULL);
 	for (size_t i = 0; devs && devs[i]; i++) {
 		char *sys = NULL;
-		bool seen = false;
 
 		tracefs_dynevent_info(devs[i], &sys, NULL, NULL, NULL, NULL);
-		for (size_t k = 0; sys && k < nr_groups; k++)
-			seen |= !strcmp(groups[k], sys);
-		if (sys && !seen && name_is_stale(sys)) {
-			ALLOC_GROW(groups, nr_groups + 1, alloc);
-			groups[nr_groups++] = sys;
-		} else {
-			free(sys);
-		}
+		if (sys && session_name_pid(sys))
+			add_name(&names, sys);
+		free(sys);
 	}
 	tracefs_dynevent_list_free(devs);
-	for (size_t k = 0; k < nr_groups; k++) {
-		pr_info("removing events of a dead run (%s)", groups[k]);
-		delete_group_events(groups[k]);
-		free(groups[k]);
+	for (size_t i = 0; i < names.nr; i++) {
+		int lock_fd;
+
+		/* with its lock taken: its session cannot come back meanwhile */
+		if (!session_is_stale(names.v[i], &lock_fd))
+			continue;
+		reap_session(names.v[i]);
+		lockfile_drop(names.v[i], lock_fd);
 	}
-	free(groups);
+	strlist_release(&names);
+}
+
+/*
+ * session_take_name() - the session's name, upfront_<pid>, with its lock file locked; a name
+ * another session holds (one in another pid namespace with our pid number) gets _1, _2 ...
+ * Without a usable lock directory the name is taken as is and liveness is the pid's.
+ */
+static int session_take_name(struct tracing *t, struct diag *d)
+{
+	for (int n = 0; n < 100; n++) {
+		int fd;
+
+		if (n)
+			snprintf(t->group, sizeof(t->group), SESSION_PREFIX "%d_%d",
+				 (int)getpid(), n);
+		else
+			snprintf(t->group, sizeof(t->group), SESSION_PREFIX "%d", (int)getpid());
+		fd = lockfile_take(t->group);
+		if (fd >= 0) {
+			t->lock_fd = fd;
+			/* a dead run's remains under our name (a pid used again) are ours now */
+			reap_session(t->group);
+			return 0;
+		}
+		if (fd != -EBUSY) {
+			pr_warn("no lock file in %s (%s): a session in another pid namespace could "
+				"take this one for dead", LOCKFILE_DIR, strerror(-fd));
+			return 0;
+		}
+	}
+	return diag_fail(d, "no free session name %s%d_N: 100 are held", SESSION_PREFIX,
+			 (int)getpid());
+}
+
+/*
+ * watchdog_start() - fork the session's cleanup watchdog: a fresh "upfront
+ * --watchdog-internal GROUP PIPE LOCK" (exec'd: the child of a threaded process may only
+ * make system calls) holding the read end of a pipe whose write end only upfront has, and
+ * a copy of the session's lock. When upfront dies for any reason (SIGSEGV, SIGKILL, abort)
+ * the pipe reads end of file and the watchdog removes the instance and the events, keeping
+ * the session locked until they are gone; tracing_free() tells it all is done ('d').
+ */
+static void watchdog_start(struct tracing *t)
+{
+	int p[2], rfd, lfd = -1;
+	char rarg[16], larg[16];
+	char *argv[] = { "upfront", TRACING_WATCHDOG_ARG, t->group, rarg, larg, NULL };
+	struct sigaction ign = { .sa_handler = SIG_IGN };
+	static const int ignored[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGTSTP,
+				       SIGTTIN, SIGTTOU };
+	sigset_t none;
+	pid_t pid;
+
+	if (pipe2(p, O_CLOEXEC) < 0) {
+		pr_warn("no cleanup watchdog: pipe: %s", strerror(errno));
+		return;
+	}
+	/* the child's copies, numbered now: after fork() it may not call snprintf() */
+	rfd = fcntl(p[0], F_DUPFD_CLOEXEC, 10);
+	if (t->lock_fd >= 0)
+		lfd = fcntl(t->lock_fd, F_DUPFD_CLOEXEC, 10);
+	snprintf(rarg, sizeof(rarg), "%d", rfd);
+	snprintf(larg, sizeof(larg), "%d", lfd);
+	sigemptyset(&none);
+	pid = rfd < 0 ? -1 : fork();
+	if (pid == 0) {
+		int nul = open("/dev/null", O_RDWR);
+
+		fcntl(rfd, F_SETFD, 0);
+		if (lfd >= 0)
+			fcntl(lfd, F_SETFD, 0);
+		/* deaf to the terminal's and the session's signals: it ends when upfront does */
+		for (size_t i = 0; i < ARRAY_SIZE(ignored); i++)
+			sigaction(ignored[i], &ign, NULL);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		setpgid(0, 0);
+		if (nul >= 0) {
+			dup2(nul, STDIN_FILENO);
+			dup2(nul, STDOUT_FILENO);
+		}
+		execv("/proc/self/exe", argv);
+		_exit(127);
+	}
+	if (pid < 0)
+		pr_warn("no cleanup watchdog: fork: %s", strerror(errno));
+	if (rfd >= 0)
+		close(rfd);
+	if (lfd >= 0)
+		close(lfd);
+	close(p[0]);
+	if (pid < 0) {
+		close(p[1]);
+		return;
+	}
+	t->watchdog = pid;
+	t->watchdog_fd = p[1];
+}
+
+/* watchdog_stop() - everything is removed (or kept): the watchdog exits without a look */
+static void watchdog_stop(struct tracing *t)
+{
+	if (t->watchdog_fd < 0)
+		return;
+	if (write(t->watchdog_fd, "d", 1) != 1)
+		pr_debug("watchdog: %s", strerror(errno));
+	close(t->watchdog_fd);
+	t->watchdog_fd = -1;
+	waitpid(t->watchdog, NULL, 0);
+}
+
+int tracing_watchdog(const char *group, const char *pipe_arg, const char *lock_arg)
+{
+	char *end, c;
+	long rfd = strtol(pipe_arg, &end, 10), lfd;
+	ssize_t n;
+
+	if (*end || rfd < 3 || !session_name_pid(group))
+		return 2;
+	lfd = strtol(lock_arg, &end, 10);
+	if (*end)
+		return 2;
+	/* nothing of upfront's but the pipe and the lock (a library's stray socket) */
+	for (int fd = 3; fd < 1024; fd++)
+		if (fd != rfd && fd != lfd)
+			close(fd);
+	do
+		n = read((int)rfd, &c, 1);
+	while (n < 0 && errno == EINTR);
+	if (n == 1)
+		return 0;	/* upfront removed everything itself */
+	/* upfront is gone without saying so: what it left goes, while its lock is held */
+	reap_session(group);
+	lockfile_drop(group, lfd >= 0 ? (int)lfd : -1);
+	return 0;
 }
 
 struct tracing *tracing_new(unsigned long buffer_kb, bool keep, struct diag *d)
 {
 	struct tracing *t = xcalloc(1, sizeof(*t));
 
-	reap_stale();
-	snprintf(t->group, sizeof(t->group), SESSION_PREFIX "%d", (int)getpid());
+	t->lock_fd = t->watchdog_fd = -1;
 	t->keep = keep;
+	if (session_take_name(t, d) < 0) {
+		free(t);
+		return NULL;
+	}
+	reap_stale();
+	if (!keep)
+		watchdog_start(t);	/* from here on a crash leaves nothing behind */
 	t->inst = tracefs_instance_create(t->group);
 	if (!t->inst) {
 		diag_fail(d, "cannot create tracefs instance %s: %s", t->group, strerror(errno));
-		free(t);
+		tracing_free(t);
 		return NULL;
 	}
 	tracefs_trace_off(t->inst);
@@ -730,6 +938,9 @@ void tracing_free(struct tracing *t)
 	else if (t->have_events)
 		pr_warn("kept group %s and instance %s (remove with upfront -d '%s:*')", t->group,
 			t->group, t->group);
+	/* kept: the lock goes and the pid says (as for an older upfront's) */
+	lockfile_drop(t->group, t->lock_fd);
+	watchdog_stop(t);
 	free(t);
 }
 

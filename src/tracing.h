@@ -101,14 +101,29 @@ int tracing_saved_tgid(int tid);
 struct tracing;
 
 /**
- * tracing_new() - first remove what dead sessions left (an upfront_<pid> instance or
- * group whose pid is gone: kill -9, power loss; never a live one's), then create the
- * instance upfront_<getpid()> with recording off, trace_clock mono (CPUs merge in order,
+ * tracing_new() - take the session's name upfront_<getpid()> with its lock file
+ * (/run/upfront, lockfile.h), first remove what dead sessions left (an upfront_* instance or
+ * group whose lock is free, or without a lock file whose pid is gone: kill -9 of upfront and
+ * its watchdog, power loss; never a live one's), start the cleanup watchdog (unless @keep),
+ * then create the instance with recording off, trace_clock mono (CPUs merge in order,
  * times are CLOCK_MONOTONIC) and @buffer_kb of ring buffer per CPU (0: the kernel's)
  * @keep: tracing_free() leaves the group's events and the instance in place (--keep)
  * Return: the session for tracing_free(), or NULL with @d filled.
  */
 struct tracing *tracing_new(unsigned long buffer_kb, bool keep, struct diag *d);
+
+/* argv[1] of the cleanup watchdog tracing_new() starts (main() hands it to tracing_watchdog()) */
+#define TRACING_WATCHDOG_ARG "--watchdog-internal"
+
+/**
+ * tracing_watchdog() - the body of a session's cleanup watchdog ("upfront
+ * --watchdog-internal GROUP PIPE_FD LOCK_FD", started by tracing_new() unless --keep): wait
+ * until upfront closes the pipe; if it did so without saying it removed everything (it died:
+ * SIGSEGV, SIGKILL, abort), remove the session's instance and events, then its lock file
+ * @group: the session's name, upfront_<pid>[_<n>]
+ * Return: exit status: 0, or 2 for arguments that are not a watchdog's.
+ */
+int tracing_watchdog(const char *group, const char *pipe_fd, const char *lock_fd);
 
 /**
  * tracing_free() - stop recording, remove the instance (which disables its events) and

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <termios.h>
 #include <time.h>
 #include <unistd.h>
 #include <wchar.h>
@@ -22,6 +23,9 @@
 #include "session.h"
 #include "tui-internal.h"
 
+/* last: its macros (lines, columns, cur_term ...) would rename libdw.h's parameters */
+#include <term.h>
+
 /* The terminal while the view runs; only this file opens and restores it. */
 struct tui_term {
 	SCREEN *scr;
@@ -30,19 +34,76 @@ struct tui_term {
 	FILE *parked_err;
 };
 
+/*
+ * What a fatal signal needs to give the terminal back, prepared while the view opens: the
+ * handler may only make async-signal-safe calls (endwin() is not one), so it writes this
+ * reset sequence (from terminfo: leave the alternate screen, show the cursor, plain text,
+ * keypad off) and sets the saved termios back, both system calls, then dies of the signal.
+ */
 static volatile sig_atomic_t curses_on;
-static struct sigaction old_fatal[5];
-static const int fatal_sigs[5] = { SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL };
+static int term_fd = -1;		/* the terminal curses draws on (stdout) */
+static struct termios term_saved;	/* its modes before curses */
+static bool term_saved_ok;
+static char term_reset[256];
+static size_t term_reset_len;
+static const int fatal_sigs[] = { SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL, SIGQUIT, SIGTRAP,
+				  SIGSYS, SIGXCPU, SIGXFSZ };
+static struct sigaction old_fatal[ARRAY_SIZE(fatal_sigs)];
 
 /* A crash must not leave the terminal raw: restore it, then die as we would have. */
 static void on_fatal(int sig)
 {
+	int saved_errno = errno;
+
 	if (curses_on) {
 		curses_on = 0;
-		endwin();
+		if (term_reset_len && write(term_fd, term_reset, term_reset_len) < 0)
+			saved_errno = errno;
+		if (term_saved_ok)
+			tcsetattr(term_fd, TCSANOW, &term_saved);
 	}
-	signal(sig, SIG_DFL);
-	raise(sig);
+	errno = saved_errno;
+	raise(sig);	/* SA_RESETHAND | SA_NODEFER: the default action, now */
+}
+
+/* append terminfo capability @cap to term_reset, without its $<N> padding */
+static void reset_add(const char *cap)
+{
+	const char *s = tigetstr((char *)cap);
+
+	if (!s || s == (char *)-1)
+		return;
+	for (; *s && term_reset_len < sizeof(term_reset); s++) {
+		if (s[0] == '$' && s[1] == '<' && strchr(s, '>')) {
+			s = strchr(s, '>');
+			continue;
+		}
+		term_reset[term_reset_len++] = *s;
+	}
+}
+
+/* the reset sequence and the terminal's modes, for on_fatal(); before curses changes them */
+static void fatal_prepare(int fd)
+{
+	term_fd = fd;
+	term_saved_ok = tcgetattr(fd, &term_saved) == 0;
+}
+
+static void fatal_arm(void)
+{
+	struct sigaction sa;
+
+	term_reset_len = 0;
+	reset_add("rmcup");
+	reset_add("cnorm");
+	reset_add("sgr0");
+	reset_add("rmkx");
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_fatal;
+	sa.sa_flags = SA_RESETHAND | SA_NODEFER;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < ARRAY_SIZE(fatal_sigs); i++)
+		sigaction(fatal_sigs[i], &sa, &old_fatal[i]);
 }
 
 /* ---- keys -------------------------------------------------------------------------------- */
@@ -426,7 +487,6 @@ static void tui_free(struct tui *t)
 static int term_open(struct tui *t)
 {
 	struct tui_term *tm = t->term;
-	struct sigaction sa;
 	int fd;
 
 	fd = open("/dev/tty", O_RDWR | O_CLOEXEC);
@@ -436,18 +496,15 @@ static int term_open(struct tui *t)
 			close(fd);
 		return -ENOTTY;
 	}
+	fatal_prepare(fileno(stdout));
 	tm->scr = newterm(NULL, stdout, tm->tty);
 	if (!tm->scr) {
 		fclose(tm->tty);
 		return -ENOTTY;
 	}
 	set_term(tm->scr);
+	fatal_arm();
 	curses_on = 1;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_fatal;
-	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < ARRAY_SIZE(fatal_sigs); i++)
-		sigaction(fatal_sigs[i], &sa, &old_fatal[i]);
 	cbreak();
 	noecho();
 	nonl();

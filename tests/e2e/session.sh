@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # session.sh - trace mode's lifecycle: -- CMD from its first instruction, -p, --max-events,
-# --duration, a closed pipe, signals, kill -9 reaped by the next run, concurrent runs, lost
+# --duration, a closed pipe, signals, kill -9 (cleaned by the session's watchdog, or reaped by
+# the next run when the watchdog was killed too), concurrent runs, lost
 # events, escaping; every exit path leaves tracefs clean (no upfront_<pid> of a dead run)
 . "$(dirname "$0")/lib.sh"
 upft_need_root
@@ -116,13 +117,25 @@ for sig in INT TERM HUP; do
 	clean_after "$BG_PID" "SIG$sig"
 done
 
-# 7. kill -9 leaves the session behind; the next run reaps it
+# 7. kill -9: the session's cleanup watchdog removes what it left; kill -9 of the watchdog
+#    too leaves the session behind, and the next run reaps it
 bg_start "$UPFT_TMP/k9" --json -p "$A" 'process_order o->id'
 wait_events "$UPFT_TMP/k9" 2
 K=$BG_PID
 kill -9 "$K"
 wait "$K" 2>/dev/null
-t_ok "$([ -n "$(leftovers "$K")" ]; echo $?)" "kill -9: the session's group and instance are left"
+for ((i = 0; i < 30; i++)); do
+	[ -z "$(leftovers "$K")" ] && break
+	sleep 0.1
+done
+clean_after "$K" "kill -9 (its watchdog, within 3 s)"
+bg_start "$UPFT_TMP/k9b" --json -p "$A" 'process_order o->id'
+wait_events "$UPFT_TMP/k9b" 2
+K=$BG_PID
+W=$(pgrep -f -- "--watchdog-internal upfront_$K ")
+kill -9 "$K" $W
+wait "$K" 2>/dev/null
+t_ok "$([ -n "$(leftovers "$K")" ]; echo $?)" "kill -9 of upfront and its watchdog: the session's group and instance are left"
 upft_run --json --max-events 1 -p "$A" 'process_order o->id'
 t_is "$UPFT_RC" 0 "the next run works"
 clean_after "$K" "kill -9, then another run"

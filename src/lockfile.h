@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * lockfile.h - a trace session's liveness: a file under /run/upfront named after its group,
+ * flock()ed for the session's lifetime (by upfront and its cleanup watchdog). A lock says
+ * "alive" across pid namespaces, where a pid number says nothing.
+ */
+#ifndef UPF_LOCKFILE_H
+#define UPF_LOCKFILE_H
+
+/* The directory of the lock files; root's, mode 0700. */
+#define LOCKFILE_DIR "/run/upfront"
+
+enum lockfile_state {
+	LOCKFILE_NONE,		/* no lock file: a session of an older upfront, or none */
+	LOCKFILE_HELD,		/* a live session (or one being cleaned up) */
+	LOCKFILE_FREE,		/* its session is gone: its remains may be removed */
+};
+
+/**
+ * lockfile_take() - create (or reuse a free) lock file for @name and lock it
+ * Return: the locked descriptor (close-on-exec) to keep for the session's lifetime;
+ * -EBUSY when another session holds @name; another -errno when there is no usable
+ * LOCKFILE_DIR (not a root-owned directory closed to others, or not creatable).
+ */
+int lockfile_take(const char *name);
+
+/**
+ * lockfile_probe() - whether @name's session is alive
+ * @fd: (or NULL) for LOCKFILE_FREE, gets the lock, taken: the caller removes the session's
+ * remains while holding it, then calls lockfile_drop(); with NULL it is let go at once
+ * Return: the state; a lock file that cannot be opened counts as LOCKFILE_HELD.
+ */
+enum lockfile_state lockfile_probe(const char *name, int *fd);
+
+/**
+ * lockfile_drop() - remove @name's lock file and let go of its lock @fd (from
+ * lockfile_take() or lockfile_probe()); the session's remains are gone by now
+ */
+void lockfile_drop(const char *name, int fd);
+
+#endif

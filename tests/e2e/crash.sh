@@ -1,0 +1,175 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# crash.sh - a session that dies (kill -9, SIGSEGV, SIGABRT) leaves tracefs clean within
+# seconds: its cleanup watchdog removes the instance and the events; liveness is a lock
+# file under /run/upfront, not a pid number: a session in another pid namespace, whose pid
+# means nothing here, is never reaped by a concurrent run, and a held lock keeps a session
+# whose pid is gone; a name without a lock file (an older upfront's) keeps the pid rule
+. "$(dirname "$0")/lib.sh"
+
+upft_need_root
+C=$UPFT_TARGETS/c/orders-O0
+[ -x "$C" ] || t_bail "test targets not built (tests/targets/build.sh)"
+LOCKS=/run/upfront
+BG=()
+FAKE=()
+
+crash_cleanup() {
+	local p g
+	for p in "${BG[@]}"; do
+		kill -9 "$p" 2>/dev/null
+	done
+	for g in "${FAKE[@]}"; do
+		echo "-:$g/fake" >>"$UPFT_TRACEFS/uprobe_events" 2>/dev/null
+		rm -f "$LOCKS/$g.lock"
+	done
+	upft_cleanup
+}
+trap crash_cleanup EXIT
+
+# has_session NAME - its instance or any event of its group exists
+has_session() {
+	[ -d "$UPFT_TRACEFS/instances/$1" ] || grep -q "^[pr]:$1/" "$UPFT_TRACEFS/uprobe_events"
+}
+
+# gone_within NAME SECONDS - poll until the session NAME left nothing in tracefs
+gone_within() {
+	local i
+	for ((i = 0; i < $2 * 10; i++)); do
+		has_session "$1" || return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# start ARGS... - upfront in the background, its pid in $P, once its instance exists
+start() {
+	"$UPFRONT" "$@" >"$UPFT_TMP/bg.out" 2>"$UPFT_TMP/bg.err" &
+	P=$!
+	BG+=("$P")
+	for ((i = 0; i < 100; i++)); do
+		[ -d "$UPFT_TRACEFS/instances/upfront_$P" ] &&
+			grep -q "^p:upfront_$P/" "$UPFT_TRACEFS/uprobe_events" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# a free pid number of this namespace, below the last one given (not reused for long)
+free_pid() {
+	local n=$(($(cat /proc/sys/kernel/ns_last_pid) - 300))
+	[ "$n" -gt 300 ] || n=$(($(cat /proc/sys/kernel/pid_max) - 10))
+	while [ -e "/proc/$n" ] || has_session "upfront_$n"; do
+		n=$((n - 1))
+	done
+	echo "$n"
+}
+
+for sig in KILL SEGV ABRT; do
+	start --stdio -x "$C" 'process_order o->id' -- sleep 60
+	t_ok $? "SIG$sig: the session is up"
+	CMD=$(pgrep -P "$P" -x sleep)
+	[ -e "$LOCKS/upfront_$P.lock" ]
+	t_ok $? "SIG$sig: its lock file exists"
+	pgrep -f -- "--watchdog-internal upfront_$P " >/dev/null
+	t_ok $? "SIG$sig: its watchdog runs"
+	kill -"$sig" "$P"
+	wait "$P" 2>/dev/null
+	rc=$?
+	[ "$sig" = KILL ] || t_is "$rc" $((128 + $(kill -l "$sig"))) "SIG$sig: upfront dies of it"
+	gone_within "upfront_$P" 3
+	t_ok $? "SIG$sig: instance and events removed within 3 s, without another run"
+	[ ! -e "$LOCKS/upfront_$P.lock" ]
+	t_ok $? "SIG$sig: the lock file is removed"
+	sleep 0.2
+	! pgrep -f -- "--watchdog-internal upfront_$P " >/dev/null
+	t_ok $? "SIG$sig: the watchdog is gone"
+	[ -n "$CMD" ] && kill "$CMD" 2>/dev/null
+done
+
+# a normal end: nothing left, no watchdog, no lock file
+start --stdio -x "$C" 'process_order o->id' -- sleep 60
+kill -INT "$P"
+wait "$P"
+t_is "$?" 0 "SIGINT: a clean end"
+t_ok "$(has_session "upfront_$P" && echo 1 || echo 0)" "SIGINT: nothing left"
+t_ok "$([ -e "$LOCKS/upfront_$P.lock" ] && echo 1 || echo 0)" "SIGINT: no lock file left"
+t_ok "$(pgrep -f -- "--watchdog-internal upfront_$P " >/dev/null && echo 1 || echo 0)" "SIGINT: no watchdog left"
+
+# --keep: no watchdog (nothing to clean), the events stay
+start --stdio --keep -x "$C" 'process_order o->id' -- sleep 60
+t_ok "$(pgrep -f -- "--watchdog-internal upfront_$P " >/dev/null && echo 1 || echo 0)" "--keep: no watchdog"
+kill -INT "$P"
+wait "$P"
+grep -q "^p:upfront_$P/" "$UPFT_TRACEFS/uprobe_events"
+t_ok $? "--keep: the events stay"
+"$UPFRONT" -d "upfront_$P:*" >/dev/null
+[ -d "$UPFT_TRACEFS/instances/upfront_$P" ] && rmdir "$UPFT_TRACEFS/instances/upfront_$P" 2>/dev/null
+
+# liveness by lock in this namespace: a session name whose pid is gone, its lock held. The
+# names carry a suffix (upfront_<pid>_<n>, as a session whose name was taken gets): older
+# upfront builds running meanwhile ignore them, this one judges them
+N=$(free_pid)
+G=upfront_${N}_7
+FAKE+=("$G")
+mkdir -p "$LOCKS" && chmod 700 "$LOCKS"
+echo "p:$G/fake $C:0x1000" >>"$UPFT_TRACEFS/uprobe_events" || t_bail "cannot define $G/fake"
+flock -o "$LOCKS/$G.lock" sleep 60 &
+HOLD=$!
+BG+=("$HOLD")
+for ((i = 0; i < 50; i++)); do
+	[ -e "$LOCKS/$G.lock" ] && break
+	sleep 0.1
+done
+upft_run --stdio --max-events 1 -x "$C" process_order -- "$C"
+grep -q "^p:$G/fake " "$UPFT_TRACEFS/uprobe_events"
+t_ok $? "a held lock keeps a session whose pid ($N) is gone"
+upft_run -d "upfront_*:fake"
+grep -q "^p:$G/fake " "$UPFT_TRACEFS/uprobe_events"
+t_ok $? "... -d with a glob does not touch it either"
+kill "$HOLD"
+wait "$HOLD" 2>/dev/null
+upft_run --stdio --max-events 1 -x "$C" process_order -- "$C"
+! grep -q "^p:$G/fake " "$UPFT_TRACEFS/uprobe_events"
+t_ok $? "its lock free, the next run reaps it"
+[ ! -e "$LOCKS/$G.lock" ]
+t_ok $? "... and its lock file"
+
+# no lock file at all (an older upfront's session): the pid rule
+G=upfront_${N}_8
+FAKE+=("$G")
+echo "p:$G/fake $C:0x1000" >>"$UPFT_TRACEFS/uprobe_events" || t_bail "cannot define $G/fake"
+upft_run --stdio --max-events 1 -x "$C" process_order -- "$C"
+! grep -q "^p:$G/fake " "$UPFT_TRACEFS/uprobe_events"
+t_ok $? "no lock file, its pid gone: reaped as before"
+
+# a session in another pid namespace, at a pid number that is free here: a concurrent run
+# must not take it for dead
+command -v unshare >/dev/null || t_bail "unshare (util-linux) is not installed"
+N=$(free_pid)
+unshare --pid --fork --mount-proc sh -c "echo $((N - 1)) >/proc/sys/kernel/ns_last_pid &&
+	exec sh -c '\"\$0\" --stdio -x \"\$1\" \"process_order o->id\" -- sh -c \"while :; do \$1 >/dev/null; sleep 0.3; done\" & wait' \"$UPFRONT\" \"$C\"" \
+	>"$UPFT_TMP/ns.out" 2>"$UPFT_TMP/ns.err" &
+NS=$!
+BG+=("$NS")
+for ((i = 0; i < 100; i++)); do
+	has_session "upfront_$N" && break
+	sleep 0.1
+done
+has_session "upfront_$N"
+t_ok $? "a session in another pid namespace runs as upfront_$N" || t_diag "$(cat "$UPFT_TMP/ns.err")"
+# (older upfront builds running meanwhile may still take it for dead by its pid: what this
+# run does is in its -v log)
+upft_run -v --stdio --max-events 1 -x "$C" process_order -- "$C"
+t_is "$UPFT_RC" 0 "a concurrent run here exits 0"
+t_unlike "$UPFT_ERR" "upfront_$N\\b" "... and leaves the other namespace's session alone (pid $N is free here)"
+NSUP=
+for p in $(pgrep -x upfront); do
+	grep -Eq "^NSpid:.*[[:space:]]$N\$" "/proc/$p/status" 2>/dev/null && NSUP=$p
+done
+[ -n "$NSUP" ] && kill -INT "$NSUP"
+gone_within "upfront_$N" 5
+t_ok $? "stopped, it cleans up after itself"
+wait "$NS"
+
+t_done
