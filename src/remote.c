@@ -49,8 +49,17 @@ static int show_progress(debuginfod_client *c, long a, long b)
 	clock_gettime(CLOCK_MONOTONIC, &progress.last);
 	if (!url || !*url)
 		url = getenv("DEBUGINFOD_URLS");
-	fprintf(stderr, "\r\033[Kupfront: downloading %s from %s: %ld KB", progress.what,
-		url ? url : "debuginfod", a / 1024);
+	{
+		/* the file's name is the binary's, the URL the server's: shown escaped */
+		struct strbuf what = STRBUF_INIT, from = STRBUF_INIT;
+
+		escape_name(&what, progress.what);
+		escape_name(&from, url ? url : "debuginfod");
+		fprintf(stderr, "\r\033[Kupfront: downloading %s from %s: %ld KB",
+			strbuf_cstr(&what), strbuf_cstr(&from), a / 1024);
+		strbuf_release(&what);
+		strbuf_release(&from);
+	}
 	if (b > 0)
 		fprintf(stderr, " of %ld KB", b / 1024);
 	fflush(stderr);

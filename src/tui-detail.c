@@ -185,7 +185,7 @@ static void detail_stack(struct tui *t, struct tui_lines *l, const uint64_t *sta
 
 			strbuf_init(&sym);
 			if (debuginfo_symbolize(o->dbg, a, &sym) == 0)
-				strbuf_addstr(&w->text, sym.buf);
+				escape_name(&w->text, sym.buf);	/* the binary's name */
 			strbuf_release(&sym);
 		}
 	}
