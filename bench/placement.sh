@@ -8,6 +8,10 @@
 #        with the plain placement's and the cost-aware placement's -D line (kernel only),
 #        and `upfront --json 'pa_target a b c s'` both ways: ratio to the floor, events, lost.
 #        Also %return: the uretprobe against a probe on the ret (the Go way), both kernel only.
+# returns: the C, C++, Rust and Go test targets run their call sequence REPEAT times under
+#        `upfront --json 'GLOB%return'` over their functions, plain and cost-aware: ns per
+#        event (the run's time over the unprobed run's, per event), and where the uretprobes'
+#        breakpoints are (Go probes each ret instead: nothing cheaper to move to).
 # share: for every function of libc.so.6 (libc6-dbg), python3.11d and docker, the entry
 #        probe upfront chooses (`FUNC $params`, or the bare FUNC when it has none to read)
 #        before (UPFRONT_PLACEMENT=plain) and after: the share on an instruction the kernel
@@ -15,14 +19,16 @@
 #        by the same table (upfront -v on the address perf chose).
 #
 # usage: bench/placement.sh [-n CALLS] [-r REPEATS] [-s SAMPLE] [-b BUILDDIR] [-p PARTS]
-#        [-x "BINARY ..."]      (-p "rate share", default both; -s 0: no perf probe)
+#        [-x "BINARY ..."] [-t TARGETS] [-R REPEAT]
+#        (-p "rate returns share", the default; -s 0: no perf probe; TARGETS: the built test
+#        targets, default BUILDDIR/tests/build)
 # Needs root and tracefs (rate); perf (share). Cleans up on exit, INT, TERM and HUP.
 set -u
 
-calls=1000000 repeats=3 sample=100 parts="rate share"
+calls=1000000 repeats=3 sample=100 parts="rate returns share" targets= rrepeat=5000
 builddir=$(cd "$(dirname "$0")/.." && pwd)
 bins="libc.so.6 /usr/bin/python3.11d /usr/local/bin/docker"
-while getopts n:r:s:b:p:x: o; do
+while getopts n:r:s:b:p:x:t:R: o; do
 	case $o in
 	n) calls=$OPTARG ;;
 	r) repeats=$OPTARG ;;
@@ -30,12 +36,15 @@ while getopts n:r:s:b:p:x: o; do
 	b) builddir=$OPTARG ;;
 	p) parts=$OPTARG ;;
 	x) bins=$OPTARG ;;
+	t) targets=$OPTARG ;;
+	R) rrepeat=$OPTARG ;;
 	*) echo "usage: $0 [-n CALLS] [-r REPEATS] [-s SAMPLE] [-b BUILDDIR] [-p PARTS]" \
 		"[-x BINARIES]" >&2
 	   exit 2 ;;
 	esac
 done
 upfront=$builddir/upfront
+targets=${targets:-$builddir/tests/build}
 T=${UPFT_TRACEFS:-/sys/kernel/tracing}
 G=upft_pl$$
 tmp=$(mktemp -d /tmp/upfront-placement.XXXXXX)
@@ -171,6 +180,74 @@ rate() {
 	row "%return: p: on the ret, kernel only" "${min[ret]:-0}"
 }
 
+# ---- returns -----------------------------------------------------------------------------
+
+# secs CMD... - wall seconds of CMD
+secs() {
+	local t0 t1
+	t0=$(date +%s.%N)
+	"$@" >/dev/null 2>&1
+	t1=$(date +%s.%N)
+	echo "$t1 - $t0" | bc -l
+}
+
+# probed_secs BIN REPEAT DEFS-FILE - "seconds hits" of one run of BIN with every -D line of
+# DEFS-FILE defined (as $G/r0, r1, ...) and enabled in a private instance, nobody reading
+probed_secs() {
+	local bin=$1 rep=$2 defs=$3 i=0 l s hits
+	while read -r l; do
+		echo "$l" | sed "s|^\([pr]\):[^ ]*|\1:$G/r$i|" >>"$T/uprobe_events" || return 1
+		i=$((i + 1))
+	done <"$defs"
+	mkdir "$T/instances/$G"
+	echo 1 >"$T/instances/$G/events/$G/enable"
+	s=$(secs "$bin" "$rep")
+	hits=$(awk -v bin="$bin" '$1 == bin && $2 ~ /^r[0-9]+$/ { n += $3 } END { print n + 0 }' \
+		"$T/uprobe_profile")
+	echo 0 >"$T/instances/$G/events/$G/enable"
+	rmdir "$T/instances/$G"
+	for ((k = 0; k < i; k++)); do
+		echo "-:$G/r$k" >>"$T/uprobe_events"
+	done
+	echo "$s $hits"
+}
+
+returns() {
+	[ -w "$T/uprobe_events" ] || { echo "returns: needs root and tracefs at $T" >&2; return; }
+	printf '# %%return probes over each target'"'"'s functions, kernel only; the call sequence %s\n' \
+		"$rrepeat"
+	printf '# times, min of %s runs; ns per hit = (probed - unprobed run) / hits\n' "$repeats"
+	printf '%-16s %-26s %9s %11s %11s %20s\n' target probe hits "plain ns" "cost-aware" \
+		"emulated points"
+	local t g bin r v base tp ta hits e ea ep
+	for t in "c/orders-O2 [a-z]*%return" "cpp/actors-O2 shop::*%return" \
+		 "rust/orders-O1 orders::shop::*%return" "go/orders main.*%return"; do
+		set -- $t
+		bin=$(readlink -f "$targets/$1") g=$2
+		[ -x "$bin" ] || { echo "$1: not built (tests/targets/build.sh)"; continue; }
+		UPFRONT_PLACEMENT=plain "$upfront" -x "$bin" -D "$g" | grep -E '^[pr]:' >"$tmp/dp"
+		"$upfront" -x "$bin" -D "$g" | grep -E '^[pr]:' >"$tmp/da"
+		base= tp= ta=
+		for r in $(seq "$repeats"); do
+			v=$(secs "$bin" "$rrepeat")
+			{ [ -z "$base" ] || [ "$(echo "$v < $base" | bc -l)" = 1 ]; } && base=$v
+			read -r v hits < <(probed_secs "$bin" "$rrepeat" "$tmp/dp")
+			{ [ -z "$tp" ] || [ "$(echo "$v < $tp" | bc -l)" = 1 ]; } && tp=$v
+			read -r v hits < <(probed_secs "$bin" "$rrepeat" "$tmp/da")
+			{ [ -z "$ta" ] || [ "$(echo "$v < $ta" | bc -l)" = 1 ]; } && ta=$v
+		done
+		e=$(UPFRONT_PLACEMENT=plain "$upfront" -v -x "$bin" -D "$g" 2>&1 |
+			grep 'resolve: ' | grep -vc 'single-stepped')
+		ea=$("$upfront" -v -x "$bin" -D "$g" 2>&1 | grep 'resolve: ' | grep -vc 'single-stepped')
+		ep=$("$upfront" -v -x "$bin" -D "$g" 2>&1 | grep -c 'resolve: ')
+		printf '%-16s %-26s %9s %11.0f %11.0f %20s\n' "$1" "$g" "$hits" \
+			"$(echo "($tp - $base) * 1000000000 / ($hits + 1)" | bc -l)" \
+			"$(echo "($ta - $base) * 1000000000 / ($hits + 1)" | bc -l)" "$e -> $ea of $ep"
+	done
+	echo "(emulated points: the probe points whose instruction the kernel emulates, plain ->"
+	echo " cost-aware: a uretprobe's breakpoint; Go's p: on each ret, which is single-stepped)"
+}
+
 # ---- share ---------------------------------------------------------------------------------
 
 # v_sites - "FUNC VADDR COST" from upfront -v's line per probe point, inlined copies left out
@@ -261,6 +338,7 @@ pct() {
 for p in $parts; do
 	case $p in
 	rate) rate ;;
+	returns) returns ;;
 	share) share_part ;;
 	*) echo "unknown part $p" >&2; exit 2 ;;
 	esac
