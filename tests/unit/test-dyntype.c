@@ -19,6 +19,7 @@
 #include "../../src/render.h"
 #include "../../src/symtab.h"
 #include "../../src/type-index.h"
+#include "targets.h"
 #include "unittest.h"
 
 static const char format[] =
@@ -362,37 +363,6 @@ static void test_names(void)
 	free(s);
 	TEST_TRUE(dyntype_rust_vtable_type("orders::X::{vtable}") == NULL);
 	TEST_TRUE(dyntype_rust_vtable_type("<X as Y>::{vtable_type}") == NULL);
-}
-
-static char *target_path(const char *target)
-{
-	const char *dir = getenv("UPFT_TARGETS"), *build = getenv("UPFT_BUILDDIR");
-
-	if (dir && *dir)
-		return xasprintf("%s/%s", dir, target);
-	if (build && *build)
-		return xasprintf("%s/tests/build/%s", build, target);
-	return xasprintf("tests/build/%s", target);
-}
-
-/* the target opened, or NULL with a failed test (a missing target fails, it is no skip) */
-static struct debuginfo *open_target(const char *target)
-{
-	char *path = target_path(target);
-	struct debuginfo *dbg;
-	struct diag d;
-
-	diag_init(&d, NULL);
-	dbg = debuginfo_open(path, &d);
-	if (!dbg || !debuginfo_dwarf(dbg, NULL)) {
-		UT_REPORT(0, "%s: open %s with DWARF (build it: tests/targets/build.sh)", target,
-			  path);
-		debuginfo_free(dbg);
-		dbg = NULL;
-	}
-	diag_release(&d);
-	free(path);
-	return dbg;
 }
 
 static uint64_t sym_addr(struct debuginfo *dbg, const char *raw)

@@ -19,6 +19,7 @@
 #include "../../src/dwarf-index.h"
 #include "../../src/funcs.h"
 #include "../../src/symtab.h"
+#include "targets.h"
 #include "unittest.h"
 
 /* every language and optimization level the targets are built at */
@@ -27,38 +28,6 @@ static const char *const targets[] = {
 	"cpp/actors-O0", "cpp/actors-O2", "go/orders", "go/dnsfwd", "rust/orders-O0",
 	"rust/orders-O1",
 };
-
-static char *target_path(const char *target)
-{
-	const char *dir = getenv("UPFT_TARGETS"), *build = getenv("UPFT_BUILDDIR");
-
-	if (dir && *dir)
-		return xasprintf("%s/%s", dir, target);
-	if (build && *build)
-		return xasprintf("%s/tests/build/%s", build, target);
-	return xasprintf("tests/build/%s", target);
-}
-
-/* the target opened, or NULL with a failed test (a missing target fails, it is no skip) */
-static struct debuginfo *open_target(const char *target)
-{
-	char *path = target_path(target);
-	struct debuginfo *dbg;
-	struct diag d;
-
-	diag_init(&d, NULL);
-	dbg = debuginfo_open(path, &d);
-	if (!dbg || !debuginfo_dwarf(dbg, NULL)) {
-		UT_REPORT(0, "%s: open %s with DWARF (build it: tests/targets/build.sh)", target,
-			  path);
-		printf("#   %s\n", d.msg ? d.msg : "no DWARF");
-		debuginfo_free(dbg);
-		dbg = NULL;
-	}
-	diag_release(&d);
-	free(path);
-	return dbg;
-}
 
 static bool str_eq(const char *a, const char *b)
 {

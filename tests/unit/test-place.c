@@ -15,6 +15,7 @@
 #include "../../src/place.h"
 #include "../../src/resolve.h"
 #include "../../src/x86-insn.h"
+#include "targets.h"
 #include "unittest.h"
 
 #define BASE 0x401000
@@ -119,27 +120,6 @@ static void test_straight(void)
 }
 
 /* ---- the test targets ---- */
-
-static const char *targets(void)
-{
-	const char *t = getenv("UPFT_TARGETS");
-
-	return t && *t ? t : "tests/build";
-}
-
-static struct debuginfo *open_target(const char *name)
-{
-	char *path = xasprintf("%s/%s", targets(), name);
-	struct debuginfo *dbg;
-	struct diag d;
-
-	diag_init(&d, path);
-	dbg = debuginfo_open(path, &d);
-	UT_REPORT(dbg != NULL, "open %s%s%s", path, d.msg ? ": " : "", d.msg ? d.msg : "");
-	diag_release(&d);
-	free(path);
-	return dbg;
-}
 
 /* "%di %si:8 +8(%sp) bad pad" for a struct loc */
 static void loc_text(const struct loc *l, struct strbuf *sb)

@@ -8,32 +8,8 @@
 #include "../../src/parse.h"
 #include "../../src/query.h"
 #include "../../src/resolve.h"
+#include "targets.h"
 #include "unittest.h"
-
-/*
- * The targets are built by tests/targets/build.sh (scripts/run-tests does that before the
- * unit tests) into $UPFT_TARGETS; a missing one is a failure, not a skip.
- */
-static const char *targets(void)
-{
-	const char *t = getenv("UPFT_TARGETS");
-
-	return t && *t ? t : "tests/build";
-}
-
-static struct debuginfo *open_target(const char *name)
-{
-	char *path = xasprintf("%s/%s", targets(), name);
-	struct debuginfo *dbg;
-	struct diag d;
-
-	diag_init(&d, path);
-	dbg = debuginfo_open(path, &d);
-	UT_REPORT(dbg != NULL, "open %s%s%s", path, d.msg ? ": " : "", d.msg ? d.msg : "");
-	diag_release(&d);
-	free(path);
-	return dbg;
-}
 
 /* "name:type" for each variable of each site (with " (optimized out)" or " (unreadable)"
  * when it cannot be read there), sites separated by " | "; or "error: MSG" */
