@@ -831,3 +831,107 @@ int funcs_list(struct debuginfo *dbg, const char *glob, struct strlist *out, str
 	free(names);
 	return 0;
 }
+
+/* ---- funcs_list_inlined() ---- */
+
+/* what names a DWARF function without making its name: the strings are DWARF's own, so a
+ * concrete copy reached through its abstract origin has the very same pointers */
+struct dw_key {
+	const char *n;
+	const char *scope;
+};
+
+static int dw_key_cmp(const void *a, const void *b)
+{
+	const struct dw_key *x = a, *y = b;
+	int r = strcmp(x->n, y->n);
+
+	return r ? r : strcmp(x->scope ?: "", y->scope ?: "");
+}
+
+static struct dw_key dw_key_of(const struct dw_func *e)
+{
+	return (struct dw_key){ .n = e->linkage ?: e->dwname, .scope = e->linkage ? NULL : e->scope };
+}
+
+/* the sorted keys of every out-of-line copy with code in @v */
+static struct dw_key *outofline_keys(struct dw_func *v, size_t nr, size_t *nk)
+{
+	struct dw_key *keys = xmalloc(sizeof(*keys) * (nr + 1));
+
+	*nk = 0;
+	for (size_t i = 0; i < nr; i++)
+		if (!v[i].inlined && v[i].has_code && (v[i].linkage || v[i].dwname))
+			keys[(*nk)++] = dw_key_of(&v[i]);
+	if (*nk > 1)
+		qsort(keys, *nk, sizeof(*keys), dw_key_cmp);
+	return keys;
+}
+
+/* the sorted abstract origins of every inlined copy with code in @v */
+static const void **inlined_origins(struct dw_func *v, size_t nr, size_t *no)
+{
+	const void **origins = xmalloc(sizeof(*origins) * (nr + 1));
+
+	*no = 0;
+	for (size_t i = 0; i < nr; i++)
+		if (v[i].inlined && v[i].has_code && v[i].origin)
+			origins[(*no)++] = v[i].origin;
+	if (*no > 1)
+		qsort(origins, *no, sizeof(*origins), ptr_cmp);
+	return origins;
+}
+
+/*
+ * An abstract function is inlined-only when some inlined copy of it has code, no DWARF
+ * subprogram of its name has code of its own, and the symbol table has no function by that
+ * name (a copy DWARF does not describe). Only names are made for those: making the name
+ * of every function (C++ demangling) would cost what reading the index costs.
+ */
+int funcs_list_inlined(struct debuginfo *dbg, const char *glob, struct strlist *out)
+{
+	struct dw_index *idx = debuginfo_dwarf(dbg, NULL) ? debuginfo_index(dbg) : NULL;
+	size_t nr = 0, nk, no, nn = 0, nr_syms, ns = 0;
+	struct dw_func *v = idx ? dw_index_funcs(idx, &nr) : NULL;
+	struct sym *syms = symtab_syms(debuginfo_symtab(dbg), &nr_syms);
+	const char **names, **symnames;
+	const void **origins;
+	struct dw_key *keys;
+
+	if (!nr)
+		return 0;
+	keys = outofline_keys(v, nr, &nk);
+	origins = inlined_origins(v, nr, &no);
+	names = xmalloc(sizeof(*names) * (nr + 1));
+	for (size_t i = 0; i < nr; i++) {
+		struct dw_key k = dw_key_of(&v[i]);
+		const char *n;
+
+		if (!v[i].is_abstract || !k.n ||
+		    !bsearch(&v[i].addr, origins, no, sizeof(*origins), ptr_cmp) ||
+		    bsearch(&k, keys, nk, sizeof(*keys), dw_key_cmp))
+			continue;
+		n = dw_func_name(&v[i]);
+		if (*n && (!glob || glob_match(glob, n)))
+			names[nn++] = n;
+	}
+	symnames = xmalloc(sizeof(*symnames) * (nr_syms + 1));
+	for (size_t i = 0; nn && i < nr_syms; i++)
+		if (syms[i].func)
+			symnames[ns++] = sym_name(&syms[i]);
+	if (ns > 1)
+		qsort(symnames, ns, sizeof(*symnames), strcmp_ptr);
+	if (nn > 1)
+		qsort(names, nn, sizeof(*names), strcmp_ptr);
+	for (size_t i = 0; i < nn; i++) {
+		if ((i && !strcmp(names[i], names[i - 1])) ||
+		    bsearch(&names[i], symnames, ns, sizeof(*symnames), strcmp_ptr))
+			continue;
+		strlist_add(out, names[i]);
+	}
+	free(symnames);
+	free(names);
+	free(origins);
+	free(keys);
+	return 0;
+}

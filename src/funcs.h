@@ -55,4 +55,14 @@ void funcs_free(struct func *funcs, size_t nr);
  */
 int funcs_list(struct debuginfo *dbg, const char *glob, struct strlist *out, struct diag *d);
 
+/**
+ * funcs_list_inlined() - the functions matching @glob (NULL: all) that have no code of their
+ * own, only inlined copies (DWARF's): sorted, unique, none that funcs_list() lists
+ * @out: appended to (strlist_release() by the caller)
+ * Return: 0 (nothing without DWARF).
+ *
+ * funcs_find() finds them by these names: each inlined copy is a probe point.
+ */
+int funcs_list_inlined(struct debuginfo *dbg, const char *glob, struct strlist *out);
+
 #endif

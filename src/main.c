@@ -675,9 +675,30 @@ static void print_name_line(const char *name)
 	strbuf_release(&line);
 }
 
+/*
+ * print_funcs() - -F's functions in one sorted list: those with code of their own, and those
+ * that exist only inlined, marked by a tab and "(inlined)" (a column: cut -f1 gives names)
+ */
+static void print_funcs(const struct strlist *names, const struct strlist *inl)
+{
+	size_t i = 0, j = 0;
+
+	while (i < names->nr || j < inl->nr) {
+		if (j == inl->nr || (i < names->nr && strcmp(names->v[i], inl->v[j]) <= 0)) {
+			print_name_line(names->v[i++]);
+		} else {
+			struct strbuf line = STRBUF_INIT;
+
+			escape_name(&line, inl->v[j++]);
+			printf("%s\t(inlined)\n", strbuf_cstr(&line));
+			strbuf_release(&line);
+		}
+	}
+}
+
 static int mode_funcs(struct options *o, struct debuginfo *dbg)
 {
-	struct strlist names = STRLIST_INIT;
+	struct strlist names = STRLIST_INIT, inl = STRLIST_INIT;
 	struct diag d;
 	int code = 0;
 
@@ -686,8 +707,9 @@ static int mode_funcs(struct options *o, struct debuginfo *dbg)
 	diag_init(&d, o->nr_words ? o->words[0] : NULL);
 	if (funcs_list(dbg, o->nr_words ? o->words[0] : NULL, &names, &d) < 0)
 		code = report(&d);
-	for (size_t i = 0; i < names.nr; i++)
-		print_name_line(names.v[i]);
+	if (!code)
+		funcs_list_inlined(dbg, o->nr_words ? o->words[0] : NULL, &inl);
+	print_funcs(&names, &inl);
 	if (!code) {
 		strlist_release(&names);
 		sdt_list(dbg, o->nr_words ? o->words[0] : NULL, &names);	/* sdt_PROVIDER:NAME */
@@ -696,6 +718,7 @@ static int mode_funcs(struct options *o, struct debuginfo *dbg)
 	}
 	diag_release(&d);
 	strlist_release(&names);
+	strlist_release(&inl);
 	return code;
 }
 

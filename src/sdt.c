@@ -128,9 +128,18 @@ static bool parse_sym(struct sdt_arg *a, const char *s, const char *e)
 		return false;
 	while (p < e && (isalnum((unsigned char)*p) || *p == '_' || *p == '.' || *p == '$'))
 		p++;
-	if (p < e && !parse_int(p, e, &a->disp))
-		return false;
 	a->sym = xstrndup(s, p - s);
+	/* "qsort@GOTPCREL(%rip)": the GOT slot holding the symbol's address (-fPIC, -O2) */
+	if (e - p >= 9 && !strncmp(p, "@GOTPCREL", 9)) {
+		a->got = true;
+		p += 9;
+	}
+	if (p < e && !parse_int(p, e, &a->disp)) {
+		free(a->sym);
+		a->sym = NULL;
+		a->got = false;
+		return false;
+	}
 	return true;
 }
 
@@ -449,6 +458,49 @@ static bool sym_value(Elf *elf, const char *name, uint64_t *value)
 	return false;
 }
 
+/* got_slot() - the address of the GOT slot the dynamic linker fills with @name's address
+ * (an R_X86_64_GLOB_DAT or R_X86_64_64 relocation naming it) */
+static bool got_slot(Elf *elf, const char *name, uint64_t *slot)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr shdr;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		Elf_Scn *symscn;
+		GElf_Shdr symshdr;
+		Elf_Data *data, *syms;
+		size_t n;
+
+		if (!gelf_getshdr(scn, &shdr) || shdr.sh_type != SHT_RELA || !shdr.sh_entsize)
+			continue;
+		symscn = elf_getscn(elf, shdr.sh_link);
+		data = elf_getdata(scn, NULL);
+		if (!symscn || !gelf_getshdr(symscn, &symshdr) || !data)
+			continue;
+		syms = elf_getdata(symscn, NULL);
+		n = shdr.sh_size / shdr.sh_entsize;
+		for (size_t i = 0; syms && i < n; i++) {
+			GElf_Rela r;
+			GElf_Sym sym;
+			const char *sn;
+			int type;
+
+			if (!gelf_getrela(data, (int)i, &r))
+				continue;
+			type = (int)GELF_R_TYPE(r.r_info);
+			if ((type != R_X86_64_GLOB_DAT && type != R_X86_64_64) ||
+			    !gelf_getsym(syms, (int)GELF_R_SYM(r.r_info), &sym))
+				continue;
+			sn = elf_strptr(elf, symshdr.sh_link, sym.st_name);
+			if (sn && !strcmp(sn, name)) {
+				*slot = r.r_offset;
+				return true;
+			}
+		}
+	}
+	return false;
+}
+
 int sdt_arg_fetch(Elf *elf, const struct sdt_probe *p, const struct sdt_arg *a, char **fetch,
 		  struct diag *d)
 {
@@ -467,7 +519,10 @@ int sdt_arg_fetch(Elf *elf, const struct sdt_probe *p, const struct sdt_arg *a, 
 		*fetch = xasprintf("\\%" PRId64, a->disp);
 		return 0;
 	case SDT_ARG_RIP:
-		if (!elf || !sym_value(elf, a->sym, &v))
+		if (a->got && (!elf || !got_slot(elf, a->sym, &v)))
+			return diag_error(d, SPAN_NONE, "'%s': no GOT slot for '%s' in the binary",
+					  a->text, a->sym);
+		if (!a->got && (!elf || !sym_value(elf, a->sym, &v)))
 			return diag_error(d, SPAN_NONE, "'%s': no symbol '%s' in the binary",
 					  a->text, a->sym);
 		/*

@@ -17,7 +17,7 @@ enum sdt_arg_kind {
 	SDT_ARG_REG,	/* %rax, %ebp, %r12d, %ah */
 	SDT_ARG_MEM,	/* DISP(%reg): memory at a register plus a displacement */
 	SDT_ARG_IMM,	/* $5: a constant */
-	SDT_ARG_RIP,	/* SYM[+-DISP](%rip): memory at a symbol */
+	SDT_ARG_RIP,	/* SYM[+-DISP](%rip): memory at a symbol (or at its GOT slot) */
 	SDT_ARG_BAD,	/* a form uprobes cannot fetch (an index register, an xmm register) */
 };
 
@@ -32,6 +32,7 @@ struct sdt_arg {
 	unsigned int reg_shift;	/* REG: 8 for %ah %bh %ch %dh, else 0 */
 	int64_t disp;		/* MEM, RIP: displacement; IMM: the value */
 	char *sym;		/* RIP: the symbol */
+	bool got;		/* RIP: "SYM@GOTPCREL": the GOT slot holding SYM's address */
 	char *err;		/* BAD: why it cannot be fetched */
 };
 

@@ -102,6 +102,14 @@ if wants c/ && need "$CC"; then
 				-o "$out/c/sdt-$o" "$src/c/sdt.c" "$src/c/sdt-guarded.c"
 		done
 	fi
+	# reach.c: an inlined-only function, an old symbol version, :sym into libc
+	# (tests/e2e/reach.sh)
+	if [ -e "$src/c/reach.c" ]; then
+		for o in O0 O2; do
+			build "$out/c/reach-$o" "$src/c/reach.c" $CC -g -$o -Wall -pthread \
+				-o "$out/c/reach-$o" "$src/c/reach.c"
+		done
+	fi
 	# calls.c: output floods and durations (tests/e2e/output.sh, durations.sh)
 	if [ -e "$src/c/calls.c" ]; then
 		for o in O0 O2; do

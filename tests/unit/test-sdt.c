@@ -148,6 +148,17 @@ static void test_specs(void)
 	TEST_EQ(sdt_arg_parse("-8@upft_counter+8(%rip)", &a), 0);
 	TEST_STREQ(a.sym, "upft_counter");
 	TEST_EQ(a.disp, 8);
+	TEST_EQ(a.got, false);
+	sdt_arg_release(&a);
+	/* gcc -O2 -fPIC: a function's address as its GOT slot's content */
+	TEST_EQ(sdt_arg_parse("8@qsort@GOTPCREL(%rip)", &a), 0);
+	TEST_EQ(a.kind, SDT_ARG_RIP);
+	TEST_STREQ(a.sym, "qsort");
+	TEST_EQ(a.got, true);
+	TEST_EQ(a.disp, 0);
+	sdt_arg_release(&a);
+	TEST_EQ(sdt_arg_parse("8@qsort@PLT(%rip)", &a), 0);
+	TEST_EQ(a.kind, SDT_ARG_BAD);
 	sdt_arg_release(&a);
 }
 
