@@ -78,6 +78,7 @@ struct decoder {
 	struct tep_handle *tep;
 	struct debuginfo *dbg;
 	struct symbolizer *sym;
+	int cur_tgid;		/* the process of the event being decoded (':sym' in libraries) */
 	struct calls *calls;	/* durations: pending calls */
 	bool lookup_tasks;
 	int pid_off, type_off, type_size;
@@ -1006,7 +1007,7 @@ static void decode_arg(struct decoder *dc, const struct dprobe *p, const char *r
 		const char *s;
 
 		v->num.u = rd_u(at, fl->size);
-		s = v->num.u ? symbolizer_lookup(dc->sym, v->num.u - base) : NULL;
+		s = symbolizer_value(dc->sym, dc->cur_tgid, v->num.u, base);
 		if (s)
 			v->text = arena_str(dc, s, strlen(s));
 		break;
@@ -1129,6 +1130,7 @@ int decode_record(struct decoder *dc, void *data, int size, uint64_t ts, int cpu
 	ev->cpu = cpu;
 	ev->tid = tid;
 	task_lookup(dc, tid, ev);
+	dc->cur_tgid = ev->pid;
 	ev->probe = e->name;
 	ev->ustack = NULL;
 	ev->nr_ustack = 0;

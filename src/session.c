@@ -74,6 +74,7 @@ struct session {
 	size_t count_idx;
 	bool can_idle;		/* output to a file or pipe: decode at idle priority */
 	bool idle;		/* decoding at SCHED_IDLE now */
+	bool follow;		/* keep the traced processes' mappings (procmaps.h) */
 };
 
 /*
@@ -525,6 +526,19 @@ static unsigned long buffer_kb(const struct trace_opts *o)
 	return o->buffer_kb ? o->buffer_kb : DEFAULT_BUFFER_KB;
 }
 
+/*
+ * wants_maps() - --stack, or a ':sym' value, which may point into a shared library (a
+ * callback into libc): named from the process's mappings, also after it exited
+ */
+static bool wants_maps(const struct trace_opts *o, const struct trace_probe *tps, size_t nr)
+{
+	for (size_t i = 0; i < nr && !o->stack; i++)
+		for (size_t j = 0; j < tps[i].nr_args; j++)
+			if (tps[i].args[j].kind == VK_SYM)
+				return true;
+	return o->stack;
+}
+
 static int session_setup(struct session *s, struct trace_probe *tps, size_t nr, struct diag *d)
 {
 	const struct trace_opts *o = s->o;
@@ -575,11 +589,12 @@ static int session_setup(struct session *s, struct trace_probe *tps, size_t nr, 
 		if (ret < 0)
 			return ret;
 	}
+	s->follow = wants_maps(o, tps, nr);
 	if (o->nr_pids) {
 		ret = tracing_set_pids(s->t, o->pids, o->nr_pids, true, d);
 		if (ret < 0)
 			return ret;
-		for (size_t i = 0; o->stack && i < o->nr_pids; i++)
+		for (size_t i = 0; s->follow && i < o->nr_pids; i++)
 			follow_maps(o->pids[i]);
 	}
 	/* UPFRONT_QUEUE_PAGES: a small queue for tests of a decoder that falls behind */
@@ -1029,7 +1044,7 @@ int trace_run(const struct trace_opts *o, struct trace_probe *tps, size_t nr, st
 		ret = tracing_set_pids(s->t, &s->child, 1, false, d);
 		if (ret < 0)
 			goto out;
-		if (o->stack)
+		if (s->follow)
 			follow_maps(s->child);	/* before it execs: every mapping is seen */
 		{
 			const char *base = strrchr(o->cmd[0], '/');

@@ -234,6 +234,19 @@ void symbolizer_frame(struct symbolizer *s, int tgid, uint64_t addr, uint64_t ba
 	}
 }
 
+const char *symbolizer_value(struct symbolizer *s, int tgid, uint64_t addr, uint64_t base)
+{
+	const char *sym = NULL, *path;
+
+	if (!s || !addr)
+		return NULL;
+	if (s->self && base != UINT64_MAX && addr > base)
+		sym = lib_lookup(s, s->self, addr - base);
+	if (!sym && tgid > 0)
+		symbolizer_frame(s, tgid, addr, UINT64_MAX, &sym, &path);
+	return sym;
+}
+
 void symbolizer_free(struct symbolizer *s)
 {
 	if (!s)

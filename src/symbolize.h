@@ -52,6 +52,20 @@ void symbolizer_frame(struct symbolizer *s, int tgid, uint64_t addr, uint64_t ba
 		      const char **sym, const char **path);
 
 /**
+ * symbolizer_value() - "symbol+0xoff" for a pointer a probe fetched in process @tgid (':sym')
+ * @s: the symbolizer
+ * @tgid: the process, for an address outside the binary (0: unknown)
+ * @addr: the pointer's value
+ * @base: load base of the binary in @tgid (from the probe address); UINT64_MAX: unknown
+ *
+ * An address in the binary is named from its symbols, as symbolizer_lookup() does; one in a
+ * shared library (a callback into libc) from the process's mappings, as symbolizer_frame()
+ * names stack frames: also after the process exited when procmaps_follow() followed it.
+ * Return: a string owned by the symbolizer, valid until the next lookup, or NULL.
+ */
+const char *symbolizer_value(struct symbolizer *s, int tgid, uint64_t addr, uint64_t base);
+
+/**
  * symbolizer_free() - free the symbolizer and the libraries it opened; accepts NULL
  * @s: the symbolizer
  */
