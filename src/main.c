@@ -295,6 +295,29 @@ static int check_event_spec(const char *spec)
 	return 0;
 }
 
+/*
+ * --filter goes to the event's filter file as it is: one line of text. A control byte (a
+ * newline is whitespace to the kernel's parser, a line break to whatever reads the filter
+ * back) or a byte that is not UTF-8 is refused, as is a filter longer than the kernel's
+ * write limit (a page less the NUL: EINVAL with no reason in error_log).
+ */
+static int check_filter(const char *filter)
+{
+	struct strbuf esc = STRBUF_INIT;
+	size_t len = strlen(filter);
+	bool clean;
+
+	escape_name(&esc, filter);
+	clean = esc.len == len;	/* escape_name() keeps printable UTF-8 text as it is */
+	strbuf_release(&esc);
+	if (!clean)
+		return bad_usage("--filter wants one line of text (no control characters, UTF-8), "
+				 "not '%s'", filter);
+	if (len > 4095)
+		return bad_usage("--filter is %zu bytes long: the kernel takes at most 4095", len);
+	return 0;
+}
+
 /* --metrics ADDR:PORT (checked now: a bad one is an error before anything is resolved),
  * --metrics-label PROBE:ARG (checked against the probes once resolved), --metrics-label-max */
 static int parse_metrics_option(int c, const char *arg, struct metrics_opts *m)
@@ -412,6 +435,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 				return EXIT_BAD_INPUT;
 			break;
 		case OPT_FILTER:
+			if (check_filter(optarg))
+				return EXIT_BAD_INPUT;
 			o->filter = optarg;
 			break;
 		case OPT_STACK:

@@ -93,4 +93,29 @@ t_is "$UPFT_RC" 0 "valid raw fetchargs pass"
 t_like "$UPFT_OUT" ' a=\+0\(%di\):u32 b=-8\(\+0\(%si\)\):u64 c=@\+0x10:u64 d=\\-12:u64 e=\+8\(\$stack\):u64$' \
 	"valid raw fetchargs go to the kernel as written"
 
+P='process_order id=o->id name=o->customer->name'
+# --filter: the kernel's filter file takes one line of text; control bytes are refused before
+# anything is installed (a newline is whitespace to the kernel's parser today, a line break to
+# anything that reads the filter back)
+bad "--filter with a newline" -x "$C" --filter $'id == 101\n|| id == 102' "$P" -- "$C"
+t_is "$UPFT_ERR" "upfront: --filter wants one line of text (no control characters, UTF-8), not 'id == 101\\n|| id == 102' (see upfront --help)" \
+	"--filter: the value escaped, exactly"
+bad "--filter with a trailing newline" -x "$C" --filter $'id == 101\n' "$P" -- "$C"
+bad "--filter with CR" -x "$C" --filter $'id == 101\r' "$P" -- "$C"
+bad "--filter with ESC" -x "$C" --filter $'id == 101 \e[31m' "$P" -- "$C"
+bad "--filter with a tab" -x "$C" --filter $'id ==\t101' "$P" -- "$C"
+bad "--filter with DEL" -x "$C" --filter $'id == 101\x7f' "$P" -- "$C"
+bad "--filter with a byte that is not UTF-8" -x "$C" --filter $'name == "\xff"' "$P" -- "$C"
+bad "--filter with a C1 control (U+0085)" -x "$C" --filter $'id == 101\xc2\x85' "$P" -- "$C"
+bad "--filter longer than the kernel takes (4095 bytes)" -x "$C" \
+	--filter "id == 101$(printf ' || id == 1%.0s' $(seq 400))" "$P" -- "$C"
+t_like "$UPFT_ERR" "^upfront: --filter is [0-9]+ bytes long: the kernel takes at most 4095" \
+	"--filter too long: says the limit"
+upft_run --json --max-events 1 -x "$C" --filter 'id == 102 && name ~ "b*"' \
+	'process_order id=o->id name=o->customer->name' -- "$C"
+t_is "$UPFT_RC/$(upft_json_arg "$UPFT_OUT" 1 id)" 0/102 "a one-line filter still passes"
+upft_run --json --max-events 1 -x "$C" --filter 'id == 102 || name == "café"' \
+	'process_order id=o->id name=o->customer->name' -- "$C"
+t_is "$UPFT_RC/$(upft_json_arg "$UPFT_OUT" 1 id)" 0/102 "... UTF-8 text in it too"
+
 t_done
