@@ -4,13 +4,15 @@
 #
 # usage: sudo scripts/install-deps.sh
 # Skips apt-get when everything is installed already. rustc is installed from Debian only
-# when no rustc is in PATH (a rustup toolchain is used as it is).
+# when no rustc is in PATH (a rustup toolchain is used as it is). clang builds the libFuzzer
+# harnesses of make check's fuzz pass; libclang-rt-dev has libFuzzer and the sanitizer runtimes
+# (only a Recommends of clang, which --no-install-recommends would leave out).
 set -euo pipefail
 
 pkgs=(build-essential autoconf automake libtool pkg-config
 	libtracefs-dev libtraceevent-dev libdw-dev libelf-dev libncurses-dev libcapstone-dev
 	libiberty-dev golang-go g++ linux-perf trace-cmd tmux python3 libc6-dbg binutils
-	clang libc++-dev libc++abi-dev python3.11-dbg lua5.4 liblua5.4-0-dbg
+	clang libclang-rt-dev libc++-dev libc++abi-dev python3.11-dbg lua5.4 liblua5.4-0-dbg
 	systemtap-sdt-dev python3.11 libdebuginfod-dev debuginfod
 	libmicrohttpd-dev prometheus curl bash-completion valgrind util-linux)
 command -v rustc >/dev/null 2>&1 || pkgs+=(rustc)
