@@ -212,6 +212,8 @@ struct cand {
 struct finder {
 	struct debuginfo *dbg;
 	const char *pattern;
+	const char *version;	/* "NAME@VERSION": only symbols of VERSION, or NULL */
+	bool version_dflt;	/* "NAME@@VERSION": and VERSION is NAME's default */
 	struct pattern pt;
 	struct cand *cands;	/* of the best match quality seen */
 	size_t nr_cands, alloc_cands;
@@ -261,6 +263,9 @@ static void cands_from_symtab(struct finder *fd)
 		struct cand c = { .s = &syms[i] };
 
 		if (!c.s->func || (fd->pt.key[0] && !strstr(c.s->raw, fd->pt.key)))
+			continue;
+		if (fd->version && (!c.s->version || strcmp(c.s->version, fd->version) ||
+				    (fd->version_dflt && c.s->ver != SYM_VER_DEFAULT)))
 			continue;
 		c.name = sym_name(c.s);
 		if (fd->pt.sig)
@@ -746,18 +751,62 @@ static void funcs_from_inlined(struct finder *fd)
 	}
 }
 
+/* "NAME@@V" (the default version) or "NAME@V": how -F and errors spell a symbol */
+static void sym_versioned_name(struct sym *s, struct strbuf *out)
+{
+	strbuf_addstr(out, sym_name(s));
+	if (s->version)
+		strbuf_addf(out, "%s%s", s->ver == SYM_VER_DEFAULT ? "@@" : "@", s->version);
+}
+
+/* the symbols of @name's versions, "a@@V1, a@V2", appended to @out; Return: how many */
+static size_t list_versions(struct debuginfo *dbg, const char *name, struct strbuf *out)
+{
+	size_t nr_syms, n = 0;
+	struct sym *syms = symtab_syms(debuginfo_symtab(dbg), &nr_syms);
+
+	for (size_t i = 0; i < nr_syms; i++) {
+		if (!syms[i].func || !syms[i].version || strcmp(sym_name(&syms[i]), name))
+			continue;
+		if (n++)
+			strbuf_addstr(out, ", ");
+		sym_versioned_name(&syms[i], out);
+	}
+	return n;
+}
+
+/* "NAME@VERSION" matched nothing: the versions NAME has, if any */
+static int no_version_match(struct finder *fd, struct diag *d)
+{
+	struct strbuf list = STRBUF_INIT;
+
+	diag_error(d, SPAN_NONE, "no function '%s' in %s", fd->pattern,
+		   debuginfo_basename(fd->dbg));
+	if (!fd->pt.glob && list_versions(fd->dbg, fd->pt.text, &list))
+		diag_hint(d, "versions: %s", list.buf);
+	else if (fd->version_dflt)
+		diag_hint(d, "'@@' names the default version; '%s@%s' any version", fd->pt.text,
+			  fd->version);
+	strbuf_release(&list);
+	return -ENOENT;
+}
+
 /* the candidates: one name (or a glob's), not an IFUNC resolver; 0 or an error in @d */
 static int find_cands(struct finder *fd, struct diag *d)
 {
 	int ret;
 
 	cands_from_symtab(fd);
-	if ((!fd->nr_cands || fd->pt.glob) && debuginfo_dwarf(fd->dbg, NULL))
+	/* DWARF knows no versions: a versioned name is the symbol table's alone */
+	if ((!fd->nr_cands || fd->pt.glob) && !fd->version && debuginfo_dwarf(fd->dbg, NULL))
 		cands_from_index(fd);
+	if (!fd->nr_cands && fd->version)
+		return no_version_match(fd, d);
 	if (!fd->nr_cands)
 		return no_match(fd, d);
 	qsort(fd->cands, fd->nr_cands, sizeof(*fd->cands), cand_cmp_name);
-	fd->nr_cands = drop_old_versions(fd->cands, fd->nr_cands);
+	if (!fd->version)
+		fd->nr_cands = drop_old_versions(fd->cands, fd->nr_cands);
 	ret = drop_ifuncs(fd, d);
 	if (!ret && !fd->pt.glob)
 		ret = check_ambiguous(fd, d);
@@ -768,11 +817,18 @@ int funcs_find(struct debuginfo *dbg, const char *pattern, struct func **out, si
 	       struct diag *d)
 {
 	struct finder fd = { .dbg = dbg, .pattern = pattern, .best = MATCH_NONE };
+	const char *at = strchr(pattern, '@');
+	char *name = NULL;
 	int ret;
 
 	*out = NULL;
 	*nr = 0;
-	pattern_init(&fd.pt, pattern);
+	if (at && at > pattern) {
+		name = xstrndup(pattern, (size_t)(at - pattern));
+		fd.version_dflt = at[1] == '@';
+		fd.version = at + 1 + fd.version_dflt;
+	}
+	pattern_init(&fd.pt, name ?: pattern);
 	ret = find_cands(&fd, d);
 	if (!ret) {
 		funcs_from_cands(&fd);
@@ -793,7 +849,62 @@ int funcs_find(struct debuginfo *dbg, const char *pattern, struct func **out, si
 	free(fd.cands);
 	free(fd.origins);
 	pattern_release(&fd.pt);
+	free(name);
 	return ret;
+}
+
+void funcs_hint_versions(struct debuginfo *dbg, const char *func, struct diag *d)
+{
+	struct strbuf list = STRBUF_INIT;
+
+	if (list_versions(dbg, func, &list))
+		diag_hint(d, "versions: %s", list.buf);
+	strbuf_release(&list);
+}
+
+/* whether a copy of @func is in source file @file (@in_file's rule) */
+static bool func_has_file(struct debuginfo *dbg, const char *func, const char *file,
+			  bool (*in_file)(struct func *f, const char *file))
+{
+	struct func *funcs = NULL;
+	size_t nf = 0;
+	bool found = false;
+	struct diag q;
+
+	diag_init(&q, NULL);
+	if (funcs_find(dbg, func, &funcs, &nf, &q) == 0)
+		for (size_t i = 0; i < nf && !found; i++)
+			found = in_file(&funcs[i], file);
+	funcs_free(funcs, nf);
+	diag_release(&q);
+	return found;
+}
+
+int funcs_at_version(struct debuginfo *dbg, const char *func, const char *suffix,
+		     bool (*in_file)(struct func *f, const char *file), char **pattern,
+		     struct diag *d)
+{
+	struct symtab *st = debuginfo_symtab(dbg);
+	bool dflt = suffix[0] == '@';
+	const char *version = suffix + dflt;
+
+	*pattern = NULL;
+	if (!symtab_has_version(st, version)) {
+		if (!dflt)
+			return 0;	/* a source file */
+		diag_error(d, SPAN_NONE, "%s defines no symbol version '%s'",
+			   debuginfo_basename(dbg), version);
+		funcs_hint_versions(dbg, func, d);
+		return -ENOENT;
+	}
+	if (!dflt && func_has_file(dbg, func, version, in_file)) {
+		diag_error(d, SPAN_NONE, "'%s@%s': '%s' is both a symbol version and a source file "
+			   "of %s", func, version, version, debuginfo_basename(dbg));
+		diag_hint(d, "for the source file, name its directory too (DIR/%s)", version);
+		return -EINVAL;
+	}
+	*pattern = xasprintf("%s@%s%s", func, dflt ? "@" : "", version);
+	return 1;
 }
 
 void funcs_free(struct func *funcs, size_t nr)
@@ -813,6 +924,9 @@ int funcs_list(struct debuginfo *dbg, const char *glob, struct strlist *out, str
 	struct sym *syms = symtab_syms(debuginfo_symtab(dbg), &nr_syms);
 	const char **names = xmalloc(sizeof(*names) * (nr_syms + 1));
 
+	struct strlist old = STRLIST_INIT;
+	struct strbuf vn = STRBUF_INIT;
+
 	for (size_t i = 0; i < nr_syms; i++) {
 		const char *n;
 
@@ -821,6 +935,13 @@ int funcs_list(struct debuginfo *dbg, const char *glob, struct strlist *out, str
 		n = sym_name(&syms[i]);
 		if (glob && !glob_match(glob, n))
 			continue;
+		if (syms[i].ver == SYM_VER_OLD) {
+			/* an old version by the name that probes it: "pthread_kill@GLIBC_2.2.5" */
+			strbuf_reset(&vn);
+			sym_versioned_name(&syms[i], &vn);
+			strlist_add(&old, vn.buf);
+			n = old.v[old.nr - 1];
+		}
 		names[nr++] = n;
 	}
 	if (nr > 1)
@@ -829,6 +950,8 @@ int funcs_list(struct debuginfo *dbg, const char *glob, struct strlist *out, str
 		if (!i || strcmp(names[i], names[i - 1]))
 			strlist_add(out, names[i]);
 	free(names);
+	strlist_release(&old);
+	strbuf_release(&vn);
 	return 0;
 }
 

@@ -30,7 +30,10 @@ struct func {
 /**
  * funcs_find() - every copy of the functions @pattern names
  * @pattern: a name as the language spells it, a glob, an unambiguous suffix
- *           ("handleRequest" for "main.(*server).handleRequest"), or a C++ signature
+ *           ("handleRequest" for "main.(*server).handleRequest"), or a C++ signature;
+ *           "NAME@VERSION" / "NAME@@VERSION": only the symbols of that version (the
+ *           default one for '@@'). Without a version an old version counts only when
+ *           nothing else has the name.
  * @out: array owned by the caller, freed with funcs_free()
  * Return: 0 with @nr >= 1; -ENOENT with @d listing the closest names (or saying the binary
  * has no debug information); -EINVAL with @d listing the candidates (an ambiguous suffix,
@@ -43,13 +46,37 @@ int funcs_find(struct debuginfo *dbg, const char *pattern, struct func **out, si
 	       struct diag *d);
 
 /**
+ * funcs_at_version() - what the SUFFIX of FUNC@SUFFIX names: a symbol version or a source file
+ * @func: FUNC as typed
+ * @suffix: SUFFIX; "@VERSION" for FUNC@@VERSION
+ * @in_file: whether a function is in a source file (FUNC@SRCFILE's rule)
+ * @pattern: set to "FUNC@VERSION" or "FUNC@@VERSION" for funcs_find() when it is a version
+ * Return: 1 a version; 0 a source file (not a version the binary defines); -ENOENT for
+ * FUNC@@VERSION of a version the binary does not define, -EINVAL when SUFFIX is both a
+ * version and a source file of FUNC (@d says how to write each), with @d filled.
+ *
+ * SUFFIX is a version when the binary defines it (.gnu.version_d): a closed list read from
+ * the binary, so the same words always mean the same thing.
+ */
+int funcs_at_version(struct debuginfo *dbg, const char *func, const char *suffix,
+		     bool (*in_file)(struct func *f, const char *file), char **pattern,
+		     struct diag *d);
+
+/**
+ * funcs_hint_versions() - a hint listing @func's symbol versions ("versions:
+ * pthread_kill@@GLIBC_2.34, pthread_kill@GLIBC_2.2.5"), when it has any
+ */
+void funcs_hint_versions(struct debuginfo *dbg, const char *func, struct diag *d);
+
+/**
  * funcs_free() - free what funcs_find() returned; accepts NULL
  */
 void funcs_free(struct func *funcs, size_t nr);
 
 /**
  * funcs_list() - the names of the functions matching @glob (NULL: all) as the language spells
- * them, from the symbol table: sorted, unique (what -F prints, one per line)
+ * them, from the symbol table: sorted, unique (what -F prints, one per line); an old
+ * symbol version as NAME@VERSION ("pthread_kill@GLIBC_2.2.5"), the name that probes it
  * @out: appended to (strlist_release() by the caller)
  * Return: 0.
  */

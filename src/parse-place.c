@@ -292,18 +292,21 @@ int parse_place(struct parser *p, struct probe_place *pl, int s, int e, bool had
 		return diag_error(p->d, mkspan(s, e - s), "expected a function name before %s",
 				  suffix_names[first]);
 
-	/* FUNC@SRCFILE */
+	/* FUNC@SRCFILE, FUNC@VERSION, FUNC@@VERSION (kept as "@VERSION": place.c decides) */
 	for (i = s; i < fe; i++)
 		if (t[i] == '@')
 			break;
 	if (i < fe) {
+		bool dflt = i + 1 < fe && t[i + 1] == '@';
+
 		if (i == s)
 			return diag_error(p->d, mkspan(i, 1),
 					  "expected a function name before '@'");
-		if (i + 1 == fe)
-			return diag_error(p->d, mkspan(i, 1),
-					  "expected a source file after '@'");
-		for (r = i + 1; r < fe; r++) {
+		if (i + 1 + dflt == fe)
+			return diag_error(p->d, mkspan(i, 1 + dflt), dflt ?
+					  "expected a symbol version after '@@'" :
+					  "expected a source file or symbol version after '@'");
+		for (r = i + 1 + dflt; r < fe; r++) {
 			if (t[r] == '@')
 				return diag_error(p->d, mkspan(r, 1), "unexpected '@'");
 			if (is_blank(t[r]) || (unsigned char)t[r] < 0x20 || t[r] == 0x7f)

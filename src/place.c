@@ -771,9 +771,17 @@ static int resolve_func(const struct probe_place *pl, struct debuginfo *dbg,
 	struct diag ld, line_err, first;
 	size_t nf = 0, kept = 0;
 	int ret, line_ret = 0;
+	const char *srcfile = pl->srcfile;
+	char *versioned = NULL;
 
 	diag_init(&ld, d->input);
-	ret = funcs_find(dbg, pl->func, &funcs, &nf, &ld);
+	/* FUNC@SUFFIX: a symbol version the binary defines, else a source file */
+	ret = srcfile ? funcs_at_version(dbg, pl->func, srcfile, func_in_file, &versioned, &ld) : 0;
+	if (ret > 0)
+		srcfile = NULL;
+	if (ret >= 0)
+		ret = funcs_find(dbg, versioned ?: pl->func, &funcs, &nf, &ld);
+	free(versioned);
 	if (ret < 0)
 		return diag_take(d, &ld, pl->span, ret);
 	diag_release(&ld);
@@ -781,7 +789,7 @@ static int resolve_func(const struct probe_place *pl, struct debuginfo *dbg,
 	for (size_t i = 0; i < nf && ret >= 0; i++) {
 		struct func *f = &funcs[i];
 
-		if (pl->srcfile && !func_in_file(f, pl->srcfile))
+		if (srcfile && !func_in_file(f, srcfile))
 			continue;
 		kept++;
 		if (f->inlined && (pl->is_return || pl->has_offset))
@@ -804,13 +812,15 @@ static int resolve_func(const struct probe_place *pl, struct debuginfo *dbg,
 		else
 			diag_release(&line_err);
 	}
-	if (ret >= 0 && !kept)
-		ret = diag_error(d, pl->span, "no function '%s' in %s", pl->func, pl->srcfile);
-	else if (ret >= 0 && !*nr && diag_has_error(&first))
+	if (ret >= 0 && !kept) {
+		ret = diag_error(d, pl->span, "no function '%s' in %s", pl->func, srcfile);
+		funcs_hint_versions(dbg, pl->func, d);	/* a misspelt version */
+	} else if (ret >= 0 && !*nr && diag_has_error(&first)) {
 		ret = diag_take(d, &first, pl->span, -EINVAL);	/* every match skipped */
-	else if (ret >= 0 && !*nr)
+	} else if (ret >= 0 && !*nr) {
 		ret = diag_error(d, pl->span, "%s is only inlined: it has no %s", pl->func,
 				 pl->is_return ? "return to probe" : "code of its own for +OFFSET");
+	}
 	diag_release(&first);
 	funcs_free(funcs, nf);
 	return ret;

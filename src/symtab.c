@@ -12,6 +12,8 @@
 struct symtab {
 	struct sym *v;		/* sorted by sym_cmp() */
 	size_t nr, alloc;
+	const char **verdefs;	/* the versions the binary defines (.gnu.version_d), borrowed */
+	size_t nr_verdefs;
 };
 
 static int sym_cmp(const void *a, const void *b)
@@ -62,6 +64,9 @@ static bool sym_read(Dwfl_Module *mod, int i, struct sym *out)
 	if (at && at > name) {
 		ver = at[1] == '@' ? SYM_VER_DEFAULT : SYM_VER_OLD;
 		name = xstrndup(name, (size_t)(at - name));
+		at += ver == SYM_VER_DEFAULT ? 2 : 1;
+	} else {
+		at = NULL;
 	}
 	*out = (struct sym){
 		.addr = addr,
@@ -72,8 +77,136 @@ static bool sym_read(Dwfl_Module *mod, int i, struct sym *out)
 		.ifunc = type == STT_GNU_IFUNC,
 		.raw_owned = ver != SYM_UNVERSIONED,
 		.ver = ver,
+		.version = at && *at ? at : NULL,
 	};
 	return true;
+}
+
+/* ---- versions from .dynsym (a binary without .symtab: names carry no "@VERSION") ---- */
+
+/* one versioned .dynsym entry */
+struct dynver {
+	uint64_t addr;
+	const char *name, *version;
+	bool hidden;		/* an old version: not what the name binds to */
+};
+
+static int dynver_cmp(const void *a, const void *b)
+{
+	const struct dynver *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+static Elf_Scn *scn_of_type(Elf *elf, GElf_Word type, GElf_Shdr *shdr)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(elf, scn)))
+		if (gelf_getshdr(scn, shdr) && shdr->sh_type == type)
+			return scn;
+	return NULL;
+}
+
+/* the names of .gnu.version_d by version index (index 1 is the file itself: no version) */
+static void verdefs_read(struct symtab *st, Elf *elf, const char ***byidx, size_t *nr_idx)
+{
+	GElf_Shdr shdr;
+	Elf_Scn *scn = scn_of_type(elf, SHT_GNU_verdef, &shdr);
+	Elf_Data *data = scn ? elf_getdata(scn, NULL) : NULL;
+	size_t alloc = 0, off = 0;
+	GElf_Verdef vd;
+	GElf_Verdaux va;
+
+	for (int n = 0; data && n < (int)shdr.sh_info && gelf_getverdef(data, (int)off, &vd);
+	     n++) {
+		const char *name = gelf_getverdaux(data, (int)(off + vd.vd_aux), &va) ?
+				   elf_strptr(elf, shdr.sh_link, va.vda_name) : NULL;
+
+		if (name && !(vd.vd_flags & VER_FLG_BASE)) {
+			ALLOC_GROW(st->verdefs, st->nr_verdefs + 1, alloc);
+			st->verdefs[st->nr_verdefs++] = name;
+		}
+		if (name && vd.vd_ndx < 0x8000) {
+			if (vd.vd_ndx >= *nr_idx) {
+				*byidx = xrealloc(*byidx, (vd.vd_ndx + 1) * sizeof(**byidx));
+				memset(*byidx + *nr_idx, 0, (vd.vd_ndx + 1 - *nr_idx) * sizeof(**byidx));
+				*nr_idx = vd.vd_ndx + 1;
+			}
+			(*byidx)[vd.vd_ndx] = (vd.vd_flags & VER_FLG_BASE) ? NULL : name;
+		}
+		if (!vd.vd_next)
+			break;
+		off += vd.vd_next;
+	}
+}
+
+/* the versioned symbols .dynsym defines, sorted by address and name */
+static struct dynver *dynvers_read(Elf *elf, const char **byidx, size_t nr_idx, size_t *nr)
+{
+	GElf_Shdr sh, vsh;
+	Elf_Scn *dyn = scn_of_type(elf, SHT_DYNSYM, &sh);
+	Elf_Scn *vs = scn_of_type(elf, SHT_GNU_versym, &vsh);
+	Elf_Data *data = dyn ? elf_getdata(dyn, NULL) : NULL;
+	Elf_Data *vdata = vs ? elf_getdata(vs, NULL) : NULL;
+	struct dynver *out = NULL;
+	size_t alloc = 0, n = data && sh.sh_entsize ? sh.sh_size / sh.sh_entsize : 0;
+
+	*nr = 0;
+	for (size_t i = 1; vdata && i < n; i++) {
+		GElf_Versym v;
+		GElf_Sym s;
+		size_t idx;
+
+		if (!gelf_getsym(data, (int)i, &s) || s.st_shndx == SHN_UNDEF ||
+		    !gelf_getversym(vdata, (int)i, &v))
+			continue;
+		idx = v & 0x7fff;
+		if (idx >= nr_idx || !byidx[idx])
+			continue;
+		ALLOC_GROW(out, *nr + 1, alloc);
+		out[(*nr)++] = (struct dynver){ s.st_value, elf_strptr(elf, sh.sh_link, s.st_name),
+					       byidx[idx], (v & 0x8000) != 0 };
+		if (!out[*nr - 1].name)
+			(*nr)--;
+	}
+	if (*nr > 1)
+		qsort(out, *nr, sizeof(*out), dynver_cmp);
+	return out;
+}
+
+/*
+ * The binary's versions, and each symbol's when its name does not carry it: .dynsym's names
+ * never do (.gnu.version holds them), .symtab's do when the linker kept them (glibc's).
+ */
+static void versions_load(struct symtab *st, Dwfl_Module *mod)
+{
+	GElf_Addr bias;
+	Elf *elf = dwfl_module_getelf(mod, &bias);
+	const char **byidx = NULL;
+	size_t nr_idx = 0, nr = 0;
+	struct dynver *dv;
+
+	if (!elf)
+		return;
+	verdefs_read(st, elf, &byidx, &nr_idx);
+	dv = nr_idx ? dynvers_read(elf, byidx, nr_idx, &nr) : NULL;
+	for (size_t i = 0; nr && i < st->nr; i++) {
+		struct sym *s = &st->v[i];
+		struct dynver key = { s->addr - bias, s->raw, NULL, false }, *hit;
+
+		if (s->ver != SYM_UNVERSIONED)
+			continue;
+		hit = bsearch(&key, dv, nr, sizeof(*dv), dynver_cmp);
+		if (!hit)
+			continue;
+		s->version = hit->version;
+		s->ver = hit->hidden ? SYM_VER_OLD : SYM_VER_DEFAULT;
+	}
+	free(dv);
+	free(byidx);
 }
 
 struct symtab *symtab_load(Dwfl_Module *mod)
@@ -86,6 +219,7 @@ struct symtab *symtab_load(Dwfl_Module *mod)
 		if (sym_read(mod, i, &st->v[st->nr]))
 			st->nr++;
 	}
+	versions_load(st, mod);
 	if (st->nr > 1)	/* none at all in a fully stripped binary: no qsort(NULL, 0) */
 		qsort(st->v, st->nr, sizeof(*st->v), sym_cmp);
 	pr_debug("%zu symbols", st->nr);
@@ -107,7 +241,16 @@ void symtab_free(struct symtab *st)
 			free((char *)s->raw);
 	}
 	free(st->v);
+	free(st->verdefs);
 	free(st);
+}
+
+bool symtab_has_version(struct symtab *st, const char *version)
+{
+	for (size_t i = 0; i < st->nr_verdefs; i++)
+		if (!strcmp(st->verdefs[i], version))
+			return true;
+	return false;
 }
 
 struct sym *symtab_syms(struct symtab *st, size_t *nr)

@@ -26,6 +26,7 @@ struct sym {
 	bool ifunc;		/* STT_GNU_IFUNC: the resolver, run once at load time */
 	bool raw_owned;		/* raw is a copy without the version */
 	unsigned char ver;	/* enum sym_ver */
+	const char *version;	/* "GLIBC_2.2.5" (borrowed), or NULL when unversioned */
 };
 
 struct symtab;
@@ -39,6 +40,12 @@ struct symtab;
  * functions, then the current version, then the larger, then the shorter name.
  */
 struct symtab *symtab_load(Dwfl_Module *mod);
+
+/**
+ * symtab_has_version() - whether the binary defines symbol version @version (.gnu.version_d:
+ * "GLIBC_2.2.5" in libc.so.6; never the file's own base version)
+ */
+bool symtab_has_version(struct symtab *st, const char *version);
 
 /**
  * symtab_free() - free @st and the names it made; accepts NULL

@@ -45,6 +45,70 @@ t_like "$UPFT_ERR" 'upfront: 4 events, 0 lost' "... 4 events, one per copy per r
 upft_run -x "$libc" -F '*'
 t_like "$UPFT_OUT" $'^[A-Za-z_][A-Za-z0-9_]*\t\\(inlined\\)$' "libc: -F lists inlined-only functions (libc6-dbg)"
 
+# --- symbol versions: NAME@VERSION, NAME@@VERSION (libc's pthread_kill of glibc 2.34 and the
+# old one kept for programs linked before) ---
+# symaddr NAME - the value of a .dynsym symbol as readelf spells it ("pthread_kill@GLIBC_2.2.5")
+symaddr() {
+	readelf -W --dyn-syms "$libc" | awk -v n="$1" '$8 == n { print "0x" $2; exit }'
+}
+# in_func OFFSET START - the -D offset lies in the 64 bytes from START (libc: offset = address)
+in_func() {
+	[ -n "$1" ] && [ -n "$2" ] && (($1 >= $2 && $1 < $2 + 64))
+}
+old_at=$(symaddr pthread_kill@GLIBC_2.2.5)
+new_at=$(symaddr pthread_kill@@GLIBC_2.34)
+[ -n "$old_at" ] && [ -n "$new_at" ] && [ "$old_at" != "$new_at" ] ||
+	t_bail "$libc has no pthread_kill@GLIBC_2.2.5 beside pthread_kill@@GLIBC_2.34"
+dfn_off() {
+	printf '%s\n' "$UPFT_OUT" | sed -n 's/^p:[^ ]* [^ ]*:\(0x[0-9a-f]*\).*/\1/p' | head -1
+}
+upft_run -x "$libc" -D 'pthread_kill@GLIBC_2.2.5 signo'
+t_is "$UPFT_RC" 0 "-D pthread_kill@GLIBC_2.2.5 exits 0"
+in_func "$(dfn_off)" "$old_at"
+t_ok $? "... probes the old version's code ($old_at), not the current one"
+t_like "$UPFT_OUT" ' signo=%si:s32$' "... with its DWARF parameters"
+for p in 'pthread_kill@@GLIBC_2.34' 'pthread_kill@GLIBC_2.34' 'pthread_kill' 'pthread_kill@pthread_kill.c'; do
+	upft_run -x "$libc" -D "$p"
+	in_func "$(dfn_off)" "$new_at"
+	t_ok $? "-D $p probes the current version ($new_at)"
+done
+upft_run -x "$libc" -F 'pthread_kill*'
+t_is "$UPFT_OUT" "$(printf 'pthread_kill\npthread_kill@GLIBC_2.2.5\npthread_kill_other_threads_np@GLIBC_2.2.5')" \
+	"-F lists an old version by the name that probes it, NAME@VERSION"
+upft_run -x "$libc" -D 'pthread_kill@@GLIBC_2.2.5'
+t_is "$UPFT_RC" 2 "-D NAME@@VERSION of an old version exits 2"
+t_like "$UPFT_ERR" "^upfront: no function 'pthread_kill@@GLIBC_2.2.5' in libc.so.6.*versions: pthread_kill@@GLIBC_2.34, pthread_kill@GLIBC_2.2.5$" \
+	"... naming the versions there are"
+upft_run -x "$libc" -D 'pthread_kill@GLIBC_2.99'
+t_is "$UPFT_RC" 2 "-D NAME@SUFFIX of neither a version nor a source file exits 2"
+t_like "$UPFT_ERR" "no function 'pthread_kill' in GLIBC_2.99.*versions: pthread_kill@@GLIBC_2.34, pthread_kill@GLIBC_2.2.5$" \
+	"... and lists the versions"
+upft_run -x "$libc" -D 'pthread_kill@@GLIBC_2.99'
+t_like "$UPFT_ERR" "libc.so.6 defines no symbol version 'GLIBC_2.99'" "-D NAME@@VERSION of an undefined version says so"
+
+# without debuginfo only .dynsym names the functions, and its names carry no version:
+# .gnu.version does (before, plain pthread_kill probed both versions)
+nodbg=$UPFT_TMP/libc-nodbg.so
+objcopy --remove-section .gnu_debuglink --remove-section .note.gnu.build-id "$libc" "$nodbg" ||
+	t_bail "objcopy failed"
+upft_run -x "$nodbg" -F 'pthread_kill*'
+t_is "$UPFT_OUT" "$(printf 'pthread_kill\npthread_kill@GLIBC_2.2.5\npthread_kill_other_threads_np@GLIBC_2.2.5')" \
+	"no debuginfo (.dynsym and .gnu.version): -F lists the same names"
+upft_run -x "$nodbg" -D pthread_kill
+t_is "$(printf '%s\n' "$UPFT_OUT" | grep -c '^p:')" 1 "... plain pthread_kill is one probe point"
+in_func "$(dfn_off)" "$new_at"
+t_ok $? "... the current version"
+upft_run -x "$nodbg" -D 'pthread_kill@GLIBC_2.2.5'
+in_func "$(dfn_off)" "$old_at"
+t_ok $? "... pthread_kill@GLIBC_2.2.5 the old one"
+
+bin=$UPFT_TARGETS/c/reach-O2
+upft_run --stdio -x "$libc" 'old=pthread_kill@GLIBC_2.2.5 sig=signo' 'new=pthread_kill@@GLIBC_2.34 sig=signo' \
+	-- "$bin" 2
+t_is "$UPFT_RC" 0 "tracing both versions of pthread_kill exits 0"
+t_is "$(printf '%s\n' "$UPFT_OUT" | grep -c ' old sig=0$')" 2 "... the old version fires for the program's 2 old calls"
+t_is "$(printf '%s\n' "$UPFT_OUT" | grep -c ' new sig=0$')" 2 "... the current one for its 2 current calls"
+
 # --- ':sym' on SDT arguments: a pointer into the binary and one into libc ---
 for o in O0 O2; do
 	bin=$UPFT_TARGETS/c/reach-$o

@@ -105,6 +105,15 @@ static void test_places(void)
 	TEST_STREQ(spec.place.srcfile, "server.go");
 	TEST_TRUE(!spec.place.has_line);
 
+	/* FUNC@VERSION looks like FUNC@SRCFILE (place.c tells them apart); '@@' is a version */
+	TEST_EQ(parse("pthread_kill@GLIBC_2.2.5"), 0);
+	TEST_STREQ(spec.place.func, "pthread_kill");
+	TEST_STREQ(spec.place.srcfile, "GLIBC_2.2.5");
+	TEST_EQ(parse("pthread_kill@@GLIBC_2.34%return"), 0);
+	TEST_STREQ(spec.place.func, "pthread_kill");
+	TEST_STREQ(spec.place.srcfile, "@GLIBC_2.34");
+	TEST_TRUE(spec.place.is_return);
+
 	/* SRCFILE:LINE */
 	TEST_EQ(parse("server.go:42"), 0);
 	TEST_EQ(spec.place.kind, PLACE_SRCLINE);
@@ -486,7 +495,9 @@ static void test_errors(void)
 	TEST_BAD("1234", "1234", "expected a function");
 	TEST_BAD("ev=", "=", "expected a place");
 	TEST_BAD("my-ev=f", "my-ev", "not a C identifier");
-	TEST_BAD("f@", "@", "expected a source file");
+	TEST_BAD("f@", "@", "expected a source file or symbol version");
+	TEST_BAD("f@@", "@@", "expected a symbol version after '@@'");
+	TEST_BAD("f@@V@x", "@", "unexpected '@'");
 	TEST_BAD("@a.c", "@", "expected a function name");
 	TEST_BAD("main.(*T.M", "(", "unterminated '('");
 	TEST_BAD("main.T).M", ")", "unexpected ')'");
