@@ -121,4 +121,20 @@ for o in O0 O2; do
 	t_is "$(upft_json_arg "$UPFT_OUT" 1 lib)" '"qsort+0x0"' "reach-$o: ... in JSON too"
 done
 
+# --- --stack in a signal handler that interrupted the vDSO (clock_gettime, gettimeofday) ---
+# The kernel's frame-pointer walk goes from the handler through __restore_rt to the frame the
+# interrupted code had: the vDSO's own address is only in the signal frame, so no frame is
+# ever in [vdso] (its inner calls are to frameless leaves); the vDSO's callers are named.
+bin=$UPFT_TARGETS/c/ticks-O0
+[ -x "$bin" ] || t_bail "$bin not built"
+upft_run --stdio --stack -x "$bin" on_tick -- "$bin" 3000000
+t_is "$UPFT_RC" 0 "ticks: --stack on a function called from a SIGPROF handler exits 0"
+n=$(printf '%s\n' "$UPFT_OUT" | grep -c ' on_tick$')
+t_ok $((n < 5)) "ticks: $n events (the handler ran every 200 us of CPU)"
+t_is "$(printf '%s\n' "$UPFT_OUT" | grep -c '__restore_rt+0x0 (.*libc\.so\.6)$')" "$n" \
+	"... each stack goes through the signal frame (libc's __restore_rt)"
+t_like "$UPFT_OUT" $'^\t +[0-9a-f]+ clock_gettime\\+0x[0-9a-f]+ \\(.*libc\\.so\\.6\\)$' \
+	"... into libc's clock_gettime when the signal hit the vDSO it called"
+t_unlike "$UPFT_OUT" 'unknown|vdso' "... every frame named, none in the vDSO"
+
 t_done

@@ -110,6 +110,12 @@ if wants c/ && need "$CC"; then
 				-o "$out/c/reach-$o" "$src/c/reach.c"
 		done
 	fi
+	# ticks.c: a signal handler's stack through the vDSO's callers (tests/e2e/reach.sh);
+	# frame pointers kept so the kernel's walk goes through the handler
+	if [ -e "$src/c/ticks.c" ]; then
+		build "$out/c/ticks-O0" "$src/c/ticks.c" $CC -g -O0 -fno-omit-frame-pointer -Wall \
+			-o "$out/c/ticks-O0" "$src/c/ticks.c"
+	fi
 	# calls.c: output floods and durations (tests/e2e/output.sh, durations.sh)
 	if [ -e "$src/c/calls.c" ]; then
 		for o in O0 O2; do
