@@ -10,16 +10,12 @@
 #include "dwarf-aux.h"
 #include "fetcharg.h"
 #include "funcs.h"
+#include "lang.h"
 #include "lines.h"
 #include "log.h"
 #include "place.h"
 #include "regs.h"
 #include "x86-insn.h"
-
-static bool lang_is_go(int lang)
-{
-	return lang == DW_LANG_Go;
-}
 
 /*
  * The parameters of @fn live in frame-base slots (DW_OP_fbreg, one location for the whole
@@ -606,7 +602,7 @@ static int resolve_return(const struct probe_place *pl, struct debuginfo *dbg, s
 	size_t n = 0;
 	int ret;
 
-	if (!lang_is_go(f->lang)) {
+	if (lang_for(f->lang) != &lang_go) {
 		/*
 		 * a uretprobe (the trampoline: measured cheaper than a single-stepped ret, see
 		 * bench/placement.sh): its breakpoint on the cheapest instruction before %sp moves
@@ -662,18 +658,19 @@ static void resolve_entry(struct debuginfo *dbg, struct func *f, struct probe_si
 			  size_t *nr, size_t *alloc)
 {
 	struct probe_site s;
+	bool go = lang_for(f->lang) == &lang_go;
 	uint64_t at = f->entry;
 	bool abi = false;
 
-	if (f->has_die && !lang_is_go(f->lang) && params_need_prologue(&f->die)) {
+	if (f->has_die && !go && params_need_prologue(&f->die)) {
 		at = skip_prologue(dbg, &f->cu, f->entry, f->end);
 		abi = at != f->entry;
-	} else if (lang_is_go(f->lang) && !f->inlined) {
+	} else if (go && !f->inlined) {
 		at = x86_insn_go_split_end(debuginfo_elf(dbg), f->entry, f->end);
 	}
 	site_from_func(&s, f, at);
 	s.after_prologue = at != f->entry;
-	s.ret_at_sp = at == f->entry || lang_is_go(f->lang);
+	s.ret_at_sp = at == f->entry || go;
 	site_insn(dbg, &s, f->end);
 	/*
 	 * -O0: from the entry (reading the parameters from the ABI) to the prologue's end;
