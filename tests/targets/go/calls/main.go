@@ -8,6 +8,9 @@
 //	calls deep G N    G goroutines, each deep(g, N): N+1 nested calls with 2 KiB frames (the
 //	                  8 KiB stack a goroutine starts with is copied several times); deep(id, n)
 //	                  returns id*1000 + n
+//	calls grow G N    G goroutines, each down(g, N): N+1 nested calls with small frames (the
+//	                  stack check's short form, cmp 0x10(%r14),%rsp; jbe), the stack grows
+//	                  several times; down(id, n) returns id*100000 + n
 //	calls panics N    N times rec(i, 3): rec(i, 0) panics, rec(i, 2) recovers (rec(i, 1)
 //	                  and rec(i, 0) never return)
 package main
@@ -42,6 +45,14 @@ func deep(id, n int) int {
 	return id*1000 + n
 }
 
+//go:noinline
+func down(id, n int) int {
+	if n > 0 {
+		sink += down(id, n-1) & 1
+	}
+	return id*100000 + n
+}
+
 // rec(i, n) returns i*1000 + n: rec(i, 0) panics, rec(i, 1) is unwound without returning,
 // rec(i, 2) recovers and returns, rec(i, 3) returns as usual.
 //
@@ -63,7 +74,7 @@ func rec(i, n int) (r int) {
 
 func main() {
 	if len(os.Args) < 3 {
-		fmt.Fprintln(os.Stderr, "usage: calls work|deep G N | calls panics N")
+		fmt.Fprintln(os.Stderr, "usage: calls work|deep|grow G N | calls panics N")
 		os.Exit(2)
 	}
 	runtime.GOMAXPROCS(4)
@@ -92,12 +103,20 @@ func main() {
 				sink += deep(g, b)
 			}(g)
 		}
+	case "grow":
+		for g := 0; g < a; g++ {
+			wg.Add(1)
+			go func(g int) {
+				defer wg.Done()
+				sink += down(g, b)
+			}(g)
+		}
 	case "panics":
 		for i := 0; i < a; i++ {
 			sink += rec(i, 3)
 		}
 	default:
-		fmt.Fprintln(os.Stderr, "usage: calls work|deep G N | calls panics N")
+		fmt.Fprintln(os.Stderr, "usage: calls work|deep|grow G N | calls panics N")
 		os.Exit(2)
 	}
 	wg.Wait()
