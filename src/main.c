@@ -19,6 +19,7 @@
 #include "log.h"
 #include "metrics.h"
 #include "parse.h"
+#include "place.h"
 #include "query.h"
 #include "resolve.h"
 #include "sdt.h"
@@ -830,6 +831,34 @@ static int mode_lines(struct options *o, struct debuginfo *dbg)
 	return code;
 }
 
+/*
+ * print_filters() - for each event whose points need a kernel filter to see each call once
+ * (place_event_filter(): a Go entry on its stack check's jbe), the filter: as a comment
+ * after the -D lines (the kernel skips it in uprobe_events), with -a how perf and trace-cmd
+ * take it
+ */
+static void print_filters(const struct probes *p, bool added)
+{
+	for (size_t i = 0; i < p->nr; i++) {
+		const struct trace_probe *tp = &p->tps[i];
+		char *f = place_event_filter(tp, NULL);
+		bool seen = false;
+
+		for (size_t k = 0; f && k < i && !seen; k++)
+			seen = !strcmp(p->tps[k].event, tp->event) &&
+			       !strcmp(p->tps[k].group, tp->group);
+		if (f && !seen && !added)
+			printf("# filter %s/%s '%s' (each call once on Go's stack check)\n",
+			       tp->group, tp->event, f);
+		else if (f && !seen)
+			fprintf(stderr, "  %s:%s is on Go's stack check: filter with '%s' (perf record "
+				"-e %s:%s --filter '%s', trace-cmd record -e %s:%s -f '%s') to see "
+				"each call once\n", tp->group, tp->event, f, tp->group, tp->event, f,
+				tp->group, tp->event, f);
+		free(f);
+	}
+}
+
 static void print_definitions(const struct probes *p, struct debuginfo *dbg)
 {
 	struct strbuf line = STRBUF_INIT;
@@ -843,6 +872,7 @@ static void print_definitions(const struct probes *p, struct debuginfo *dbg)
 		fetcharg_format(&p->tps[i], &line);
 		puts(strbuf_cstr(&line));
 	}
+	print_filters(p, false);
 	strbuf_release(&line);
 }
 
@@ -928,6 +958,7 @@ static void print_added(const struct probes *p)
 		"\tor live: upfront -e %s:%s\n",
 		p->tps[p->nr - 1].group, last, p->tps[p->nr - 1].group, last,
 		p->tps[p->nr - 1].group, last);
+	print_filters(p, true);
 	strbuf_release(&func);
 	strbuf_release(&path);
 }

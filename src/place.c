@@ -310,7 +310,41 @@ bool place_alt_agrees(const struct site_alt *alt, const struct trace_probe *tp,
 	return true;
 }
 
-void place_take_alt(struct probe_site *s, const struct site_alt *alt)
+static bool has_flags_field(const struct trace_probe *tp)
+{
+	for (size_t i = 0; i < tp->nr_fields; i++)
+		if (!strcmp(tp->fields[i].name, PLACE_FLAGS_FIELD))
+			return true;
+	return false;
+}
+
+void place_share_flags_field(struct trace_probe *tps, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr && !has_flags_field(&tps[i]); i++)
+		;
+	if (i == nr)
+		return;
+	for (i = 0; i < nr; i++)
+		if (!has_flags_field(&tps[i]))
+			trace_probe_add_field(&tps[i], PLACE_FLAGS_FIELD, "\\0", "x64", true);
+}
+
+char *place_event_filter(const struct trace_probe *tp, const char *user)
+{
+	bool split = has_flags_field(tp);
+
+	if (user && !*user)
+		user = NULL;
+	if (split && user)
+		return xasprintf("(%s) && %s", user, PLACE_GO_SPLIT_FILTER);
+	if (split || user)
+		return xstrdup(split ? PLACE_GO_SPLIT_FILTER : user);
+	return NULL;
+}
+
+void place_take_alt(struct probe_site *s, const struct site_alt *alt, struct trace_probe *tp)
 {
 	s->vaddr = alt->vaddr;
 	s->offset = alt->offset;
@@ -321,6 +355,8 @@ void place_take_alt(struct probe_site *s, const struct site_alt *alt)
 	if (!s->is_return)
 		s->ret_at_sp = alt->ret_at_sp;
 	s->after_prologue = false;
+	if (alt->go_split && !has_flags_field(tp))
+		trace_probe_add_field(tp, PLACE_FLAGS_FIELD, "%flags", "x64", true);
 }
 
 static void site_from_func(struct probe_site *s, const struct func *f, uint64_t vaddr)
@@ -653,20 +689,49 @@ static int resolve_offset(const struct probe_place *pl, struct debuginfo *dbg, s
 	return ret;
 }
 
+/*
+ * go_split_alt() - the jbe of a Go entry's stack check as the last alternative of @s (past
+ * the check), after those that need no filter: only when the instruction at @s is
+ * single-stepped, as every hit on the jbe
+ * pays for the flags field and the filter (PLACE_GO_SPLIT_FILTER) that drops its taken hits.
+ * Nothing between the jbe and @s writes a register (the jbe writes none): clobbered 0.
+ */
+static void go_split_alt(struct debuginfo *dbg, struct probe_site *s, uint64_t jbe,
+			 uint64_t end)
+{
+	struct x86_insn_info in;
+	struct site_alt *a;
+	size_t n;
+
+	if (!placement_costs() || s->cost != X86_PROBE_SSTEP)
+		return;
+	if (x86_insn_straight(debuginfo_elf(dbg), jbe, end, &in, 1, &n) || !n ||
+	    in.cost == X86_PROBE_SSTEP)
+		return;
+	s->alts = xrealloc(s->alts, (s->nr_alts + 1) * sizeof(*s->alts));
+	a = &s->alts[s->nr_alts++];
+	memset(a, 0, sizeof(*a));
+	a->vaddr = jbe;
+	a->cost = in.cost;
+	a->insn = xstrdup(in.text);
+	a->ret_at_sp = true;
+	a->go_split = true;
+}
+
 /* FUNC: its entry, past the prologue where the parameters' locations need it */
 static void resolve_entry(struct debuginfo *dbg, struct func *f, struct probe_site **sites,
 			  size_t *nr, size_t *alloc)
 {
 	struct probe_site s;
 	bool go = lang_for(f->lang) == &lang_go;
-	uint64_t at = f->entry;
+	uint64_t at = f->entry, jbe = 0;
 	bool abi = false;
 
 	if (f->has_die && !go && params_need_prologue(&f->die)) {
 		at = skip_prologue(dbg, &f->cu, f->entry, f->end);
 		abi = at != f->entry;
 	} else if (go && !f->inlined) {
-		at = x86_insn_go_split_end(debuginfo_elf(dbg), f->entry, f->end);
+		at = x86_insn_go_split_end(debuginfo_elf(dbg), f->entry, f->end, &jbe);
 	}
 	site_from_func(&s, f, at);
 	s.after_prologue = at != f->entry;
@@ -679,6 +744,8 @@ static void resolve_entry(struct debuginfo *dbg, struct func *f, struct probe_si
 	if (!f->inlined && f->has_die && one_range(&f->die))
 		site_alts(dbg, &s, f->entry, f->end, abi ? f->entry : at,
 			  abi ? at : skip_prologue(dbg, &f->cu, at, f->end), abi);
+	if (jbe)
+		go_split_alt(dbg, &s, jbe, f->end);
 	add_site(sites, nr, alloc, &s);
 }
 

@@ -29,7 +29,19 @@ struct site_alt {
 	bool ret_at_sp;		/* nothing before @vaddr has moved %sp */
 	uint32_t clobbered;	/* registers written between the point's own address and
 				 * @vaddr (x86_insn_info.regs_written bits) */
+	bool go_split;		/* the jbe of Go's stack check: needs PLACE_GO_SPLIT_FILTER */
 };
+
+/*
+ * A Go entry on its stack check's jbe (emulated, where the instruction past the check is
+ * single-stepped) is hit twice when the stack must grow: first with the jump taken (CF or
+ * ZF set), then again once runtime.morestack has grown the stack and run the function from
+ * its entry. Its event fetches the flags into this hidden field, and the filter drops the
+ * taken hit in the kernel (the other points of the event fetch 0 there); -D prints the
+ * filter as a comment, perf record and trace-cmd take it with --filter / -f.
+ */
+#define PLACE_FLAGS_FIELD	"upft_fl"
+#define PLACE_GO_SPLIT_FILTER	"!(" PLACE_FLAGS_FIELD " & 0x41)"
 
 /* One address to probe. */
 struct probe_site {
@@ -82,8 +94,23 @@ bool place_alt_agrees(const struct site_alt *alt, const struct trace_probe *tp,
 /**
  * place_take_alt() - make @s probe at @alt instead of its own address (vaddr, offset, the
  * instruction, entry_abi, ret_at_sp); @alt is one of @s's
+ * @tp: the probe resolved at @alt: gets the PLACE_FLAGS_FIELD when @alt is a Go stack check
  */
-void place_take_alt(struct probe_site *s, const struct site_alt *alt);
+void place_take_alt(struct probe_site *s, const struct site_alt *alt, struct trace_probe *tp);
+
+/**
+ * place_share_flags_field() - when one of the points @tps of a probe has the
+ * PLACE_FLAGS_FIELD, give it to the others as 0 (\0): the points of one event have the same
+ * fields, and 0 passes the filter
+ */
+void place_share_flags_field(struct trace_probe *tps, size_t nr);
+
+/**
+ * place_event_filter() - the kernel filter the event of @tp needs so that each call is seen
+ * once, combined with @user's (--filter; may be NULL): "(USER) && FILTER"
+ * Return: a string to free(), or NULL when neither is needed.
+ */
+char *place_event_filter(const struct trace_probe *tp, const char *user);
 
 
 #endif

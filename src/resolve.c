@@ -316,7 +316,7 @@ static int resolve_site(const struct probe_spec *spec, struct debuginfo *dbg,
 		if (ok) {
 			trace_probe_release(tp);
 			*tp = atp;
-			place_take_alt(site, a);
+			place_take_alt(site, a, tp);
 			break;
 		}
 		trace_probe_release(&atp);
@@ -541,6 +541,7 @@ int resolve_probe(const struct probe_spec *spec, struct debuginfo *dbg,
 			    out[k].is_return == sites[i].is_return)
 				ok[k++] = sites[i];
 		}
+		place_share_flags_field(out, n);
 		name_events(spec, o, dbg, ok, out, n);
 		free(ok);
 	}

@@ -25,6 +25,7 @@
 #include "log.h"
 #include "metrics.h"
 #include "parse.h"
+#include "place.h"
 #include "procmaps.h"
 #include "render.h"
 #include "resolve.h"
@@ -185,13 +186,16 @@ static void filter_hint(const struct trace_probe *tp, const char *filter, struct
 static int write_filter(struct session *s, const char *sys, const char *name,
 			const struct trace_probe *tp, struct diag *d)
 {
+	/* --filter, and the one a Go stack check's jbe needs (place.h) */
+	char *filter = place_event_filter(tp, s->o->filter);
 	int ret;
 
-	if (!s->o->filter || !*s->o->filter)
+	if (!filter)
 		return 0;
-	ret = tracing_set_filter(s->t, sys, name, s->o->filter, d);
-	if (ret < 0)
+	ret = tracing_set_filter(s->t, sys, name, filter, d);
+	if (ret < 0 && s->o->filter)
 		filter_hint(tp, s->o->filter, d);
+	free(filter);
 	return ret;
 }
 

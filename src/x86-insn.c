@@ -173,7 +173,7 @@ int x86_insn_rets(Elf *elf, const char *name, uint64_t start, uint64_t end, uint
 /* Instructions of the check are among the first few; anything longer is not one. */
 #define SPLIT_SCAN 6
 
-uint64_t x86_insn_go_split_end_code(const struct x86_code *c)
+uint64_t x86_insn_go_split_end_code(const struct x86_code *c, uint64_t *jbe)
 {
 	const uint8_t *p = c->bytes;
 	size_t size = c->len;
@@ -182,6 +182,8 @@ uint64_t x86_insn_go_split_end_code(const struct x86_code *c)
 	cs_insn *insn;
 	csh cs;
 
+	if (jbe)
+		*jbe = 0;
 	if (!disasm_open(&cs, &insn, false))
 		return c->addr;
 	for (int i = 0; i < SPLIT_SCAN && cs_disasm_iter(cs, &p, &size, &a, insn); i++) {
@@ -192,6 +194,8 @@ uint64_t x86_insn_go_split_end_code(const struct x86_code *c)
 		}
 		if (cmp_g && (insn->id == X86_INS_JBE || insn->id == X86_INS_JB)) {
 			found = insn->address + insn->size;
+			if (jbe && insn->id == X86_INS_JBE)
+				*jbe = insn->address;
 			break;
 		}
 		/* lea/mov/sub computing the frame's low end for big frames come first */
@@ -203,15 +207,17 @@ uint64_t x86_insn_go_split_end_code(const struct x86_code *c)
 	return found;
 }
 
-uint64_t x86_insn_go_split_end(Elf *elf, uint64_t start, uint64_t end)
+uint64_t x86_insn_go_split_end(Elf *elf, uint64_t start, uint64_t end, uint64_t *jbe)
 {
 	uint64_t lim = end > start && end - start < SPLIT_SCAN * MAX_INSN ?
 		       end : start + SPLIT_SCAN * MAX_INSN;
 	struct x86_code c;
 
+	if (jbe)
+		*jbe = 0;
 	if (x86_insn_code(elf, start, lim, &c))
 		return start;
-	return x86_insn_go_split_end_code(&c);
+	return x86_insn_go_split_end_code(&c, jbe);
 }
 
 /* ---- instruction boundaries ---- */

@@ -109,21 +109,25 @@ int x86_insn_lea_targets(Elf *elf, uint64_t start, uint64_t end, uint64_t **addr
  * at the start of @c ("cmp 0x10(%r14),%rsp; jbe morestack", also after
  * "lea -N(%rsp),%r12" for big frames)
  *
- * When the stack must grow, runtime.morestack copies it and runs the function again from
- * its entry: a probe on the entry then fires twice for one call. Past the check it fires
- * once, with the arguments still in their registers.
+ * @jbe: when not NULL, gets the address of the check's jbe (taken on CF or ZF), or 0 when
+ *       there is no check or its jump is another one
+ *
+ * When the stack must grow (or the goroutine is to be preempted), the jbe is taken and
+ * runtime.morestack runs the function again from its entry: a probe on the entry or on the
+ * jbe then fires twice for one call, the first time with the jump taken. Past the check it
+ * fires once, with the arguments still in their registers.
  * Return: the address after the check's conditional jump, or @c->addr when the code starts
  * with no check (NOSPLIT functions) or cannot be decoded.
  */
-uint64_t x86_insn_go_split_end_code(const struct x86_code *c);
+uint64_t x86_insn_go_split_end_code(const struct x86_code *c, uint64_t *jbe);
 
 /**
  * x86_insn_go_split_end() - x86_insn_go_split_end_code() on the function at [@start, @end)
- * of @elf (@end 0 or past the check: only its first instructions are read)
+ * of @elf (@end 0 or past the check: only its first instructions are read), @jbe as there
  * Return: the address after the check, or @start when there is none or the code is not in
  * the file.
  */
-uint64_t x86_insn_go_split_end(Elf *elf, uint64_t start, uint64_t end);
+uint64_t x86_insn_go_split_end(Elf *elf, uint64_t start, uint64_t end, uint64_t *jbe);
 
 /* ---- what probing an instruction costs, what it changes ---- */
 

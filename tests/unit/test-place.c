@@ -299,6 +299,47 @@ static void test_choice(void)
 		unsetenv("UPFRONT_PLACEMENT");
 		debuginfo_free(dbg);
 	}
+	dbg = open_target("go/calls");
+	if (dbg) {
+		/* Go 1.19 sets up its frame with a single-stepped sub: the check's jbe, + flags */
+		CHOSEN(dbg, "main.down id n", "+4 %ax %bx %flags");
+		CHOSEN(dbg, "main.deep id n", "+12 %ax %bx %flags");	/* lea; cmp; jbe */
+		setenv("UPFRONT_PLACEMENT", "plain", 1);
+		CHOSEN(dbg, "main.down id n", "+6 %ax %bx");		/* past the check */
+		unsetenv("UPFRONT_PLACEMENT");
+		debuginfo_free(dbg);
+	}
+}
+
+/* the flags field of a Go stack check's jbe: shared as 0 by an event's other points */
+static void test_go_split(void)
+{
+	struct trace_probe tps[2] = { 0 };
+	char *f;
+
+	trace_probe_add_field(&tps[0], "id", "%ax", "s64", false);
+	trace_probe_add_field(&tps[1], "id", "%ax", "s64", false);
+	place_share_flags_field(tps, 2);
+	TEST_EQ(tps[1].nr_fields, 1);				/* none has it: none gets it */
+	TEST_TRUE(place_event_filter(&tps[0], NULL) == NULL);
+	f = place_event_filter(&tps[0], "id > 1");
+	TEST_STREQ(f, "id > 1");
+	free(f);
+	trace_probe_add_field(&tps[1], PLACE_FLAGS_FIELD, "%flags", "x64", true);
+	place_share_flags_field(tps, 2);
+	TEST_EQ(tps[0].nr_fields, 2);
+	TEST_STREQ(tps[0].fields[1].name, "upft_fl");
+	TEST_STREQ(tps[0].fields[1].fetch, "\\0");		/* 0 passes the filter */
+	TEST_TRUE(tps[0].fields[1].hidden);
+	TEST_EQ(tps[1].nr_fields, 2);
+	f = place_event_filter(&tps[0], NULL);
+	TEST_STREQ(f, "!(upft_fl & 0x41)");			/* jbe: taken on CF or ZF */
+	free(f);
+	f = place_event_filter(&tps[1], "id > 1 || id < -1");
+	TEST_STREQ(f, "(id > 1 || id < -1) && !(upft_fl & 0x41)");
+	free(f);
+	trace_probe_release(&tps[0]);
+	trace_probe_release(&tps[1]);
 }
 
 /* place_alt_agrees(): the same values, and no register read that was written in between */
@@ -340,5 +381,6 @@ int main(void)
 	test_entry_abi();
 	test_choice();
 	test_agrees();
+	test_go_split();
 	return TEST_DONE();
 }

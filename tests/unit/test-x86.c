@@ -132,18 +132,29 @@ static void test_go_split(void)
 	/* cmp %r14,%rsp with no jump after it */
 	static const uint8_t nojump[] = { 0x49, 0x3b, 0x66, 0x10, 0x90, 0xc3 };
 	struct x86_code c = code(small, sizeof(small));
+	uint64_t jbe;
 
-	TEST_EQ(x86_insn_go_split_end_code(&c) - BASE, 6);
+	TEST_EQ(x86_insn_go_split_end_code(&c, NULL) - BASE, 6);
 	c = code(big, sizeof(big));
-	TEST_EQ(x86_insn_go_split_end_code(&c) - BASE, 18);
+	TEST_EQ(x86_insn_go_split_end_code(&c, NULL) - BASE, 18);
 	c = code(nosplit, sizeof(nosplit));
-	TEST_EQ(x86_insn_go_split_end_code(&c) - BASE, 0);
+	TEST_EQ(x86_insn_go_split_end_code(&c, NULL) - BASE, 0);
 	c = code(late, sizeof(late));
-	TEST_EQ(x86_insn_go_split_end_code(&c) - BASE, 0);
+	TEST_EQ(x86_insn_go_split_end_code(&c, NULL) - BASE, 0);
 	c = code(nojump, sizeof(nojump));
-	TEST_EQ(x86_insn_go_split_end_code(&c) - BASE, 0);
+	TEST_EQ(x86_insn_go_split_end_code(&c, NULL) - BASE, 0);
 	c = code(small, 4);	/* cut before the jump */
-	TEST_EQ(x86_insn_go_split_end_code(&c) - BASE, 0);
+	TEST_EQ(x86_insn_go_split_end_code(&c, NULL) - BASE, 0);
+	/* the jbe itself: after the cmp (+4), after lea and cmp (+12); none without a check */
+	c = code(small, sizeof(small));
+	x86_insn_go_split_end_code(&c, &jbe);
+	TEST_EQ(jbe - BASE, 4);
+	c = code(big, sizeof(big));
+	x86_insn_go_split_end_code(&c, &jbe);
+	TEST_EQ(jbe - BASE, 12);
+	c = code(nosplit, sizeof(nosplit));
+	x86_insn_go_split_end_code(&c, &jbe);
+	TEST_EQ(jbe, 0);
 }
 
 /* ---- the test targets ---- */
@@ -412,7 +423,7 @@ static void test_target_code(void)
 			all_c3 = false;
 	TEST_TRUE(all_c3);
 	free(a);
-	end = x86_insn_go_split_end(b.elf, lo, hi);
+	end = x86_insn_go_split_end(b.elf, lo, hi, NULL);
 	TEST_TRUE(end > lo && end - lo <= 20);
 	TEST_EQ(x86_insn_boundary(b.elf, "main.grow", lo, hi, end, &at, &d), 1);
 	/* inside the first instruction of the check ("leaq -0xa0(%rsp), %r12": a big frame) */
@@ -434,7 +445,7 @@ static void test_target_code(void)
 	if (!bin_open(&b, "c/orders-O0"))
 		return;
 	if (func_range(&b, "check_customer", &lo, &hi))
-		TEST_EQ(x86_insn_go_split_end(b.elf, lo, hi), lo);
+		TEST_EQ(x86_insn_go_split_end(b.elf, lo, hi, NULL), lo);
 out:
 	bin_close(&b);
 }
