@@ -11,6 +11,7 @@
 //	calls grow G N    G goroutines, each down(g, N): N+1 nested calls with small frames (the
 //	                  stack check's short form, cmp 0x10(%r14),%rsp; jbe), the stack grows
 //	                  several times; down(id, n) returns id*100000 + n
+//	calls loop N      N calls of down(i, 0) in a loop on one goroutine (bench/go-entry.sh)
 //	calls panics N    N times rec(i, 3): rec(i, 0) panics, rec(i, 2) recovers (rec(i, 1)
 //	                  and rec(i, 0) never return)
 package main
@@ -74,7 +75,7 @@ func rec(i, n int) (r int) {
 
 func main() {
 	if len(os.Args) < 3 {
-		fmt.Fprintln(os.Stderr, "usage: calls work|deep|grow G N | calls panics N")
+		fmt.Fprintln(os.Stderr, "usage: calls work|deep|grow G N | calls panics|loop N")
 		os.Exit(2)
 	}
 	runtime.GOMAXPROCS(4)
@@ -111,12 +112,16 @@ func main() {
 				sink += down(g, b)
 			}(g)
 		}
+	case "loop":
+		for i := 0; i < a; i++ {
+			sink += down(i, 0)
+		}
 	case "panics":
 		for i := 0; i < a; i++ {
 			sink += rec(i, 3)
 		}
 	default:
-		fmt.Fprintln(os.Stderr, "usage: calls work|deep|grow G N | calls panics N")
+		fmt.Fprintln(os.Stderr, "usage: calls work|deep|grow G N | calls panics|loop N")
 		os.Exit(2)
 	}
 	wg.Wait()
