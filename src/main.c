@@ -128,6 +128,10 @@ static const char usage_text[] =
 	"-D lines also carry helper fields read to tell a fault from a value: NAME_pN (the\n"
 	"N-th pointer of the expression's chain), NAME_nN (a length it indexes), NAME_len and\n"
 	"NAME_1, NAME_2 ... (a string's length and further chunks); see upfront(1), -D.\n"
+	"Each probe point goes on the cheapest instruction that reads the same values (one\n"
+	"the kernel emulates, not single-steps); -v names it; a Go entry on its stack check's\n"
+	"jbe needs the filter -D prints; UPFRONT_PLACEMENT=plain turns this off. See upfront(1),\n"
+	"Placement.\n"
 	"Probing FUNC and FUNC%return gives each return its call's duration (per thread, per\n"
 	"goroutine in Go): duration=12.5us in text, \"duration\":0.0000125 (seconds) in JSON.\n"
 	"See upfront(1) for the probe syntax.\n";

@@ -66,9 +66,11 @@ t_is "$UPFT_RC" 2 "trace mode: a kernel rejection exits 2"
 #    offset and build-id are the reader's)
 upft_run -x "$DNS" -D 'main.(*server).handleRequest r->Question[0].Name'
 got=$(printf '%s\n' "$UPFT_OUT" | grep '^p:' | cut -d' ' -f3- | tr ' ' '\n')
-want=$(sed -n '/^p:probe_dnsfwd\/handleRequest /,/^\.EE/p' "$MAN" | sed '1d;$d' | tr -s ' ' '\n' |
-	grep -v '^$')
+want=$(sed -n '/^p:probe_dnsfwd\/handleRequest /,/^\.EE/p' "$MAN" | sed '1d;$d' | grep -v '^#' |
+	tr -s ' ' '\n' | grep -v '^$')
 t_is "$got" "$want" "the man page's -D example: the fields -D prints"
+t_is "$(printf '%s\n' "$UPFT_OUT" | grep '^# filter ')" "$(grep '^# filter ' "$MAN")" \
+	"the man page's -D example: the filter comment -D prints"
 t_like "$(sed -n '/^p:probe_dnsfwd\//p' "$MAN")" "^$(printf '%s\n' "$UPFT_OUT" | grep '^p:' |
 	cut -d' ' -f1 | sed 's/[.*]/\\&/g') " "the man page's -D example: group and event name"
 for f in $(printf '%s\n' "$got" | sed -n 's/^Name_\([a-z]*\)[0-9]*=.*/\1/p' | sort -u); do
@@ -77,6 +79,12 @@ done
 upft_run --help
 t_like "$UPFT_OUT" 'NAME_pN' "--help names the pointer helper fields"
 t_like "$UPFT_OUT" 'NAME_nN' "--help names the length helper fields"
+# placement: what --help says is in the man page's Placement section
+t_like "$UPFT_OUT" 'UPFRONT_PLACEMENT=plain turns this off\. See upfront\(1\),' \
+	"--help names UPFRONT_PLACEMENT=plain and the man page's Placement"
+t_ok "$(grep -q '^\.SS Placement$' "$MAN" && grep -q '^\.B UPFRONT_PLACEMENT=plain$' "$MAN" &&
+	grep -q 'prints that filter' "$MAN"; echo $?)" \
+	"the man page has Placement: UPFRONT_PLACEMENT=plain, the filter -D prints"
 # Go results: r0, r1 (the man page says so)
 upft_run -x "$CHURN" -D 'main.divide%return $retval'
 t_like "$UPFT_OUT" '^p:probe_churn/divide__return \S+ r0=\S+ r1=' "Go results are r0 and r1"
