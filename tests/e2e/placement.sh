@@ -39,6 +39,28 @@ t_like "$UPFT_OUT" "^p:\\S+ \\S+/c/entry-O2:0x$(sym pa_target) a=%di:s64" "-O2 p
 t_like "$UPFT_ERR" "pa_target at 0x$(sym pa_target): .* \\((emulated|single-stepped)\\)" \
 	"... -v names the instruction"
 
+# -O0 twice a b, whose first body line is an inlined copy of scale(): upfront at the entry's
+# push %rbp from %edi/%esi, perf probe past the prologue (the inlined code) from the frame
+# slots the prologue stores them in; both in one instance over one run: the same values
+lb=$T/c/lines-O0
+tw=$(nm "$lb" | sed -n 's/^0*\([0-9a-f]*\) T twice$/\1/p')
+upft_run -v -x "$lb" -D 'twice a b'
+t_like "$UPFT_OUT" "^p:\S+ \S+/c/lines-O0:0x$tw a=%di:s32 b=%si:s32\$" \
+	"-O0 twice a b: the entry, from the ABI's registers"
+mine=$(printf '%s\n' "$UPFT_OUT" | grep '^p:')
+theirs=$(HOME=$UPFT_TMP perf probe -x "$lb" -D 'twice a b' 2>/dev/null | grep '^p:')
+[ -n "$theirs" ] || t_bail "perf probe -D 'twice a b' printed no definition"
+t_unlike "$theirs" ":0x$tw " "... perf probe puts it past the prologue"
+ev1=$(upft_define "$mine") || t_bail "cannot define $mine"
+ev2=$(upft_define "$(printf '%s\n' "$theirs" | sed 's|^p:\([^/]*\)/twice |p:\1/twice_perf |')") ||
+	t_bail "cannot define perf's $theirs"
+inst=$(upft_instance twice) || t_bail "cannot create an instance"
+echo 1 >"$inst/events/$ev1/enable" && echo 1 >"$inst/events/$ev2/enable"
+"$lb" 7 >/dev/null
+echo 0 >"$inst/events/$ev1/enable" && echo 0 >"$inst/events/$ev2/enable"
+t_is "$(sed -n 's/.* twice: ([^)]*) //p' "$inst/trace")" "a=7 b=8" "... upfront's reads a=7 b=8"
+t_is "$(sed -n 's/.* twice_perf: ([^)]*) //p' "$inst/trace")" "a=7 b=8" "... perf's the same"
+
 # Go: main.find (no stack check) on the jne after cmp $1,%rax: emulated, id still in %rax
 go=$T/go/orders
 gf=$(nm "$go" | sed -n 's/^0*\([0-9a-f]*\) T main\.find$/\1/p')
