@@ -56,13 +56,14 @@ struct lang_ops {
 };
 
 /*
- * lang.c chooses the rules and holds the type helpers every language uses; lang-*.c hold
- * one language's rules each and use only what is declared here.
+ * lang.c chooses the rules (a table of DW_LANG_* -> lang_ops); lang-{c,cxx,go,rust}.c hold
+ * one language's rules each; lang-common.c holds the type helpers every language uses. The
+ * dependencies go one way: lang.c -> lang-{c,cxx,go,rust}.c -> lang-common.c.
  */
 
 /**
- * lang_is_cxx() - whether a DW_LANG_* value is C++ (C++98 to C++20): the one place that
- * says so
+ * lang_is_cxx() - whether a DW_LANG_* value is C++ (C++98 to C++20): whether lang.c's table,
+ * the one place that says so, gives it lang_cxx's rules
  * @lang: the CU's DW_AT_language
  * Return: true for every C++ dialect.
  */
@@ -90,7 +91,7 @@ const struct lang_ops *lang_of_die(Dwarf_Die *die);
 
 extern const struct lang_ops lang_c, lang_cxx, lang_go, lang_rust;
 
-/* Type helpers shared by the languages (lang.c). */
+/* Type helpers shared by the languages (lang-common.c). */
 
 /**
  * lang_strip() - @type without typedefs and cv/atomic qualifiers
