@@ -678,47 +678,32 @@ size_t dyntypes_cxx_derived(struct dyntypes *dt, const char *name, struct strlis
 	return out->nr - first;
 }
 
-static bool base_offset(struct dyntypes *dt, Dwarf_Die *cls, const char *base, int64_t *off,
-			int depth)
+struct base_want {
+	struct dyntypes *dt;
+	const char *name;	/* qualified, as dyntypes_cxx_class_name() gives it */
+};
+
+/* lang_base_find()'s test: the base class of that name */
+static bool base_named(Dwarf_Die *b, void *arg)
 {
-	Dwarf_Die child;
+	const struct base_want *w = arg;
+	const char *bn = dyntypes_cxx_class_name(w->dt, b);
+	Dwarf_Die def;
 
-	if (depth > 32 || dwarf_child(cls, &child) != 0)
-		return false;
-	do {
-		Dwarf_Attribute attr;
-		Dwarf_Die b, def;
-		Dwarf_Word virt = 0;
-		int64_t o, inner;
-		const char *bn;
-
-		if (dwarf_tag(&child) != DW_TAG_inheritance ||
-		    !dwarf_formref_die(dwarf_attr(&child, DW_AT_type, &attr), &b))
-			continue;
-		if (dwarf_attr(&child, DW_AT_virtuality, &attr))
-			dwarf_formudata(&attr, &virt);
-		if (virt || !lang_member_offset(&child, &o))
-			continue;
-		bn = dyntypes_cxx_class_name(dt, &b);
-		if (bn && !strcmp(bn, base)) {
-			*off = o;
-			return true;
-		}
-		/* a declaration here: the definition is in another unit */
-		if (bn && !dwarf_haschildren(&b) && dyntypes_cxx_class(dt, bn, &def))
-			b = def;
-		if (base_offset(dt, &b, base, &inner, depth + 1)) {
-			*off = o + inner;
-			return true;
-		}
-	} while (dwarf_siblingof(&child, &child) == 0);
+	if (bn && !strcmp(bn, w->name))
+		return true;
+	/* a declaration here: the definition is in another unit */
+	if (bn && !dwarf_haschildren(b) && dyntypes_cxx_class(w->dt, bn, &def))
+		*b = def;
 	return false;
 }
 
 bool dyntypes_cxx_base_offset(struct dyntypes *dt, Dwarf_Die *cls, const char *base,
 			      int64_t *off)
 {
-	return base_offset(dt, cls, base, off, 0);
+	struct base_want w = { dt, base };
+
+	return lang_base_find(cls, base_named, &w, off);
 }
 
 /* ---- decode time: one hash lookup per word ---- */

@@ -269,25 +269,30 @@ static bool find_pointer(Dwarf_Die *type, Dwarf_Die *to, Dwarf_Die *ptr_type, in
 	return false;
 }
 
-static bool base_offset(Dwarf_Die *derived, Dwarf_Die *base, int64_t *offset, int depth)
+static bool base_find(Dwarf_Die *derived, bool (*is_base)(Dwarf_Die *base, void *arg),
+		      void *arg, int64_t *offset, int depth)
 {
 	Dwarf_Die t, child;
 
-	if (depth > 16 || !tag_is_aggregate(lang_strip(derived, &t)) || dwarf_child(&t, &child) != 0)
+	if (depth > 32 || !tag_is_aggregate(lang_strip(derived, &t)) || dwarf_child(&t, &child) != 0)
 		return false;
 	do {
+		Dwarf_Attribute attr;
+		Dwarf_Word virt = 0;
 		Dwarf_Die bt;
 		int64_t off, inner;
 
-		if (dwarf_tag(&child) != DW_TAG_inheritance ||
-		    dwarf_hasattr(&child, DW_AT_virtuality) || !lang_member_offset(&child, &off) ||
-		    !lang_type_of(&child, &bt))
+		if (dwarf_tag(&child) != DW_TAG_inheritance || !lang_type_of(&child, &bt))
 			continue;
-		if (same_type(&bt, base)) {
+		if (dwarf_attr(&child, DW_AT_virtuality, &attr))
+			dwarf_formudata(&attr, &virt);
+		if (virt || !lang_member_offset(&child, &off))
+			continue;
+		if (is_base(&bt, arg)) {
 			*offset = off;
 			return true;
 		}
-		if (base_offset(&bt, base, &inner, depth + 1)) {
+		if (base_find(&bt, is_base, arg, &inner, depth + 1)) {
 			*offset = off + inner;
 			return true;
 		}
@@ -295,9 +300,20 @@ static bool base_offset(Dwarf_Die *derived, Dwarf_Die *base, int64_t *offset, in
 	return false;
 }
 
+bool lang_base_find(Dwarf_Die *derived, bool (*is_base)(Dwarf_Die *base, void *arg), void *arg,
+		    int64_t *offset)
+{
+	return base_find(derived, is_base, arg, offset, 0);
+}
+
+static bool is_same_type(Dwarf_Die *base, void *want)
+{
+	return same_type(base, want);
+}
+
 bool lang_base_offset(Dwarf_Die *derived, Dwarf_Die *base, int64_t *offset)
 {
-	return base_offset(derived, base, offset, 0);
+	return lang_base_find(derived, is_same_type, base, offset);
 }
 
 bool lang_smart_pointer(Dwarf_Die *type, const struct lang_smart *l, Dwarf_Die *ptr_type,

@@ -153,6 +153,20 @@ bool lang_smart_pointer(Dwarf_Die *type, const struct lang_smart *l, Dwarf_Die *
 bool lang_base_offset(Dwarf_Die *derived, Dwarf_Die *base, int64_t *offset);
 
 /**
+ * lang_base_find() - the walk lang_base_offset() makes, with the test for the base looked
+ * for given by the caller (dyntype compares qualified names across units)
+ * @derived: a class, struct or union (typedefs and qualifiers stripped)
+ * @is_base: called with each non-virtual base class, depth-first in declaration order; true
+ *           for the one looked for; on false the walk goes on inside *@base, which
+ *           @is_base may replace (a declaration by its definition in another unit)
+ * @arg: passed to @is_base
+ * @offset: bytes from the start of @derived to the base found
+ * Return: true when found (the first one, depth first).
+ */
+bool lang_base_find(Dwarf_Die *derived, bool (*is_base)(Dwarf_Die *base, void *arg), void *arg,
+		    int64_t *offset);
+
+/**
  * lang_member_names() - the names lang_find_member() would find in @type
  * @out: the names are appended in declaration order, the members of an embedded struct
  *       or a base class right after it
