@@ -182,15 +182,6 @@ static void go_reg_assign(struct go_assign *a, Dwarf_Die *type, int64_t off, int
 	}
 }
 
-static bool go_is_result(Dwarf_Die *die)
-{
-	Dwarf_Attribute attr;
-	bool flag = false;
-
-	return dwarf_attr_integrate(die, DW_AT_variable_parameter, &attr) &&
-	       dwarf_formflag(&attr, &flag) == 0 && flag;
-}
-
 /* go_regabi() - the CU was compiled for the register ABI (Go 1.17+ on amd64) */
 static bool go_regabi(Dwarf_Die *func)
 {
@@ -241,7 +232,7 @@ static int go_layout(Dwarf_Die *func, struct go_slot **out, size_t *nr)
 		memset(s, 0, sizeof(*s));
 		s->die = child;
 		s->name = dwarf_diename(&child);
-		s->is_result = go_is_result(&child);
+		s->is_result = lang_go_is_result(&child);
 		if (!lang_type_of(&child, &s->type)) {
 			pr_debug("parameter '%s' of %s has no type in the DWARF",
 				 s->name ? s->name : "?", dwarf_diename(func));

@@ -53,6 +53,15 @@ static const char *go_iface_word(Dwarf_Die *type, const char *name)
 	return NULL;
 }
 
+bool lang_go_is_result(Dwarf_Die *die)
+{
+	Dwarf_Attribute attr;
+	bool flag = false;
+
+	return dwarf_attr_integrate(die, DW_AT_variable_parameter, &attr) &&
+	       dwarf_formflag(&attr, &flag) == 0 && flag;
+}
+
 /* The Go linker names every type as Go spells it ("*dns.Msg", "[]main.Item"). */
 static void go_type_name(Dwarf_Die *type, struct strbuf *out)
 {

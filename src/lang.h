@@ -91,6 +91,12 @@ const struct lang_ops *lang_of_die(Dwarf_Die *die);
 
 extern const struct lang_ops lang_c, lang_cxx, lang_go, lang_rust;
 
+/**
+ * lang_go_is_result() - whether @die, a DW_TAG_formal_parameter of a Go function, is one of
+ * its results: Go's compiler marks them DW_AT_variable_parameter (lang-go.c)
+ */
+bool lang_go_is_result(Dwarf_Die *die);
+
 /* Type helpers shared by the languages (lang-common.c). */
 
 /**

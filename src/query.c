@@ -27,7 +27,7 @@ static enum query_state var_state(struct rctx *rc, Dwarf_Die *var)
 	struct loc l = { 0 };
 	enum query_state st = QUERY_READABLE;
 
-	if (die_is_go_result(var) && rc->site->at_ret_insn)
+	if (lang_go_is_result(var) && rc->site->at_ret_insn)
 		return QUERY_READABLE;	/* read from the ABI's result registers */
 	strbuf_init(&err);
 	if (loc_from_die(var, &rc->lc, &l, &err))
@@ -50,7 +50,7 @@ static enum visit var_add(struct rctx *rc, Dwarf_Die *scope, Dwarf_Die *var, con
 	bool has_t;
 
 	/* a Go result has a value only at a return instruction */
-	if (die_is_go_result(var) && !rc->site->at_ret_insn)
+	if (lang_go_is_result(var) && !rc->site->at_ret_insn)
 		return VISIT_TAKE;
 	has_t = lang_type_of(var, &t);
 	ALLOC_GROW(vl->v, vl->nr + 1, vl->alloc);

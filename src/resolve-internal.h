@@ -206,11 +206,6 @@ void rctx_list_locals(struct rctx *rc, struct strbuf *out);
 char *rctx_type_name(struct rctx *rc, Dwarf_Die *type, bool has_type);
 
 /**
- * die_is_go_result() - true for a Go function's result (DW_AT_variable_parameter)
- */
-bool die_is_go_result(Dwarf_Die *die);
-
-/**
  * rctx_go_results() - the Go results of the probed function at a return instruction, in
  * the ABI's result registers
  * @res: freed with abi_values_free()

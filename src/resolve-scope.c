@@ -422,15 +422,6 @@ void rctx_list_locals(struct rctx *rc, struct strbuf *out)
 	rctx_locals_visit(rc, local_name_add, out);
 }
 
-bool die_is_go_result(Dwarf_Die *die)
-{
-	Dwarf_Attribute attr;
-	bool flag = false;
-
-	return dwarf_attr_integrate(die, DW_AT_variable_parameter, &attr) &&
-	       dwarf_formflag(&attr, &flag) == 0 && flag;
-}
-
 /* Go results at a return instruction, from the ABI's registers */
 int rctx_go_results(struct rctx *rc, struct abi_value **res, size_t *nr, struct span sp)
 {

@@ -876,7 +876,7 @@ static int eval_var(struct rctx *rc, const char *name, struct span sp, struct va
 		return diag_error(rc->d, sp, "no debug information covers %s; only registers and "
 				  "raw fetchargs can be read there", rc->where);
 	if (rctx_find_local(rc, name, &var)) {
-		if (rc->site->at_ret_insn && die_is_go_result(&var))
+		if (rc->site->at_ret_insn && lang_go_is_result(&var))
 			return eval_go_result(rc, name, sp, out);
 		if (rc->site->is_return)
 			return diag_error(rc->d, sp, "'%s' is a local of %s; a return probe reads "

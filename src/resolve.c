@@ -83,7 +83,7 @@ static enum visit param_emit(struct rctx *rc, Dwarf_Die *scope, Dwarf_Die *var, 
 				   scope != &rc->scopes[0])
 			return VISIT_SKIP;
 	}
-	if (die_is_go_result(var) && !rc->site->at_ret_insn)
+	if (lang_go_is_result(var) && !rc->site->at_ret_insn)
 		return VISIT_SKIP;
 	emit_each(rc, var, name, false);
 	return VISIT_TAKE;
