@@ -498,3 +498,13 @@ void lang_c_type_name(Dwarf_Die *type, bool cxx, struct strbuf *out)
 {
 	c_name(type, cxx, out, 0, 0);
 }
+
+void lang_named_type_name(Dwarf_Die *type, struct strbuf *out)
+{
+	const char *name = dwarf_diename(type);
+
+	if (name)
+		strbuf_addstr(out, name);
+	else
+		lang_c_type_name(type, false, out);
+}

@@ -62,21 +62,11 @@ bool lang_go_is_result(Dwarf_Die *die)
 	       dwarf_formflag(&attr, &flag) == 0 && flag;
 }
 
-/* The Go linker names every type as Go spells it ("*dns.Msg", "[]main.Item"). */
-static void go_type_name(Dwarf_Die *type, struct strbuf *out)
-{
-	const char *name = dwarf_diename(type);
-
-	if (name)
-		strbuf_addstr(out, name);
-	else
-		lang_c_type_name(type, false, out);
-}
-
 const struct lang_ops lang_go = {
 	.name		= "Go",
 	.string_layout	= go_string_layout,
 	.slice_layout	= go_slice_layout,
 	.iface_word	= go_iface_word,
-	.type_name	= go_type_name,
+	/* the Go linker names every type as Go spells it ("*dns.Msg", "[]main.Item") */
+	.type_name	= lang_named_type_name,
 };

@@ -59,21 +59,11 @@ static bool rust_smart_ptr(Dwarf_Die *type, const char *name, struct lang_smart 
 	return false;
 }
 
-/* rustc names every type the way Rust spells it ("&str", "*const u8", "Vec<i32, ...>") */
-static void rust_type_name(Dwarf_Die *type, struct strbuf *out)
-{
-	const char *name = dwarf_diename(type);
-
-	if (name)
-		strbuf_addstr(out, name);
-	else
-		lang_c_type_name(type, false, out);
-}
-
 const struct lang_ops lang_rust = {
 	.name		= "Rust",
 	.string_layout	= rust_string_layout,
 	.slice_layout	= rust_slice_layout,
 	.smart_ptr	= rust_smart_ptr,	/* Rc<T>, Arc<T> -> T */
-	.type_name	= rust_type_name,
+	/* rustc names every type the way Rust spells it ("&str", "*const u8", "Vec<i32, ...>") */
+	.type_name	= lang_named_type_name,
 };

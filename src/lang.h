@@ -206,4 +206,11 @@ bool lang_template_param(Dwarf_Die *type, const char *name, Dwarf_Die *out);
  */
 void lang_c_type_name(Dwarf_Die *type, bool cxx, struct strbuf *out);
 
+/**
+ * lang_named_type_name() - @type by its DW_AT_name, for compilers that name every type as
+ * the language spells it (Go's linker, rustc); C's spelling for a type without a name
+ * @out: the name is appended
+ */
+void lang_named_type_name(Dwarf_Die *type, struct strbuf *out);
+
 #endif
