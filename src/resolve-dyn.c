@@ -27,11 +27,7 @@
 static int val_part(struct rctx *rc, const struct val *v, const char *path, struct span sp,
 		    struct val *out)
 {
-	memset(out, 0, sizeof(*out));
-	out->type = v->type;
-	out->has_type = v->has_type;
-	loc_copy(&out->loc, &v->loc);
-	out->what = xstrdup(v->what);
+	val_from(out, v);
 	return val_path(rc, out, path, sp);
 }
 

@@ -251,11 +251,7 @@ static void emit_iface_values(struct rctx *rc, const struct emit *em, const stru
 	struct trace_arg *a;
 	struct val data;
 
-	memset(&data, 0, sizeof(data));
-	data.type = v->type;
-	data.has_type = true;
-	loc_copy(&data.loc, &v->loc);
-	data.what = xstrdup(v->what);
+	val_from(&data, v);
 	diag_init(&scratch, rc->spec->text);
 	rc->d = &scratch;	/* a field that cannot be read is left out, not an error */
 	rc->in_part = true;
@@ -321,11 +317,7 @@ int emit_go_iface(struct rctx *rc, const struct emit *em, struct val *v, Dwarf_D
 	char *fetch = NULL, *tn;
 	int ret, idx;
 
-	memset(&w, 0, sizeof(w));
-	w.type = v->type;
-	w.has_type = true;
-	loc_copy(&w.loc, &v->loc);
-	w.what = xstrdup(v->what);
+	val_from(&w, v);
 	ret = val_path(rc, &w, word, em->sp);
 	if (!ret)
 		ret = emit_scalar(rc, em, &w, "x64", VK_IFACE, 8, false, &a);

@@ -739,11 +739,7 @@ static int emit_part(struct rctx *rc, const struct emit *em, struct val *v, cons
 	struct val w;
 	int ret;
 
-	memset(&w, 0, sizeof(w));
-	w.type = v->type;
-	w.has_type = true;
-	loc_copy(&w.loc, &v->loc);
-	w.what = xstrdup(v->what);
+	val_from(&w, v);
 	ret = val_path(rc, &w, path, em->sp);
 	if (!ret)
 		ret = emit_scalar(rc, em, &w, ktype, kind, 8, false, NULL);
@@ -883,11 +879,7 @@ static int emit_variant(struct rctx *rc, const struct emit *em, struct val *v, D
 		return diag_error(rc->d, em->sp, "'%s' is an enum whose discriminant has %" PRId64
 				  " bytes", v->what, dsize);
 	mask = dsize == 8 ? ~0ULL : (1ULL << (dsize * 8)) - 1;
-	memset(&w, 0, sizeof(w));
-	w.type = v->type;
-	w.has_type = true;
-	loc_copy(&w.loc, &v->loc);
-	w.what = xstrdup(v->what);
+	val_from(&w, v);
 	dem.cast = NULL;
 	/* the discriminant: a field of its own (a part of a register too), its arg dropped */
 	if (val_at_offset(rc, &w, doff, &dt, w.what, em->sp) ||
@@ -927,11 +919,7 @@ static int emit_smart_or_error(struct rctx *rc, const struct emit *em, struct va
 	enum smart kind;
 	int ret;
 
-	memset(&w, 0, sizeof(w));
-	w.type = v->type;
-	w.has_type = true;
-	loc_copy(&w.loc, &v->loc);
-	w.what = xstrdup(v->what);
+	val_from(&w, v);
 	ret = val_smart_ptr(rc, &w, false, em->sp, &kind);
 	if (!ret && kind == SMART_NONE)
 		ret = emit_struct_error(rc, em, v, t);

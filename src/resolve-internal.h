@@ -221,6 +221,13 @@ int rctx_go_results(struct rctx *rc, struct abi_value **res, size_t *nr, struct 
 void val_release(struct val *v);
 
 /**
+ * val_from() - a new value of @v's type at @v's location, described as @v is: where a walk
+ * into @v's parts starts (bit fields, indexed dimensions and adjustments are not copied)
+ * @out: overwritten; release it with val_release()
+ */
+void val_from(struct val *out, const struct val *v);
+
+/**
  * val_move() - replace *@v with *@n; @n is left zeroed
  */
 void val_move(struct val *v, struct val *n);

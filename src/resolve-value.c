@@ -21,6 +21,15 @@ void val_release(struct val *v)
 	memset(v, 0, sizeof(*v));
 }
 
+void val_from(struct val *out, const struct val *v)
+{
+	memset(out, 0, sizeof(*out));
+	out->type = v->type;
+	out->has_type = v->has_type;
+	loc_copy(&out->loc, &v->loc);
+	out->what = xstrdup(v->what);
+}
+
 /* Replace *v with *n. */
 void val_move(struct val *v, struct val *n)
 {
@@ -479,11 +488,7 @@ static bool first_pointer(Dwarf_Die *type, struct strbuf *path, int depth)
 int val_layout_ptr(struct rctx *rc, const struct val *v, const struct lang_layout *l,
 		      struct span sp, struct val *out)
 {
-	memset(out, 0, sizeof(*out));
-	out->type = v->type;
-	out->has_type = v->has_type;
-	loc_copy(&out->loc, &v->loc);
-	out->what = xstrdup(v->what);
+	val_from(out, v);
 	if (val_path(rc, out, l->ptr, sp)) {
 		val_release(out);	/* callers return at once: nothing of it may stay */
 		return -EINVAL;
@@ -514,11 +519,7 @@ int val_layout_len(struct rctx *rc, const struct val *v, const struct lang_layou
 {
 	int ret;
 
-	memset(out, 0, sizeof(*out));
-	out->type = v->type;
-	out->has_type = v->has_type;
-	loc_copy(&out->loc, &v->loc);
-	out->what = xstrdup(v->what);
+	val_from(out, v);
 	ret = val_path(rc, out, l->len, sp);
 	if (ret)
 		val_release(out);
@@ -586,10 +587,7 @@ static void add_bound(struct rctx *rc, const struct val *v, const struct lang_la
 		if (!val_layout_len(rc, v, l, sp, &w) && !val_word_fetch(rc, &w, sp, &f))
 			rctx_add_guard(rc, GUARD_LEN, f, what, (uint64_t)idx);
 	} else {
-		w.type = v->type;
-		w.has_type = v->has_type;
-		loc_copy(&w.loc, &v->loc);
-		w.what = xstrdup(v->what);
+		val_from(&w, v);
 		if (!val_path(rc, &w, l->end, sp) && !val_word_fetch(rc, &w, sp, &f) &&
 		    !val_word_fetch(rc, ptr, sp, &pf) &&
 		    (g = rctx_add_guard(rc, GUARD_END, f, what, (uint64_t)idx))) {
