@@ -18,6 +18,7 @@
 #include "dwarf-index.h"
 #include "elfinfo.h"
 #include "log.h"
+#include "mapguard.h"
 #include "remote.h"
 #include "symtab.h"
 #include "type-index.h"
@@ -25,6 +26,7 @@
 struct debuginfo {
 	int fd;			/* the file, opened once: libelf, libdw and the kernel read it */
 	uint64_t size;		/* its size when opened: every offset is checked against it */
+	struct timespec mtime;	/* its mtime when opened: a later one means it was written */
 	char *path;		/* its absolute path, from the descriptor (what -D, -a print) */
 	char *kpath;		/* /proc/<pid>/fd/<fd>: the same file for the kernel, while we live */
 	char *base;
@@ -34,6 +36,7 @@ struct debuginfo {
 	Elf *elf;
 	Dwarf *dw;
 	Dwarf_Addr bias;
+	const void *map, *debug_map;	/* the mappings of the file and of its separate DWARF */
 	bool dwarf_tried;
 	Dwarf_CFI *cfi;
 	bool cfi_tried;
@@ -141,7 +144,24 @@ static int report_elf(struct debuginfo *dbg, struct diag *d)
 	dbg->elf = dbg->mod ? dwfl_module_getelf(dbg->mod, &b) : NULL;
 	if (!dbg->elf || b != 0)
 		return diag_error(d, SPAN_NONE, "cannot read ELF %s: %s", dbg->path, dwfl_errmsg(-1));
+	/* libdwfl maps the file: a truncation by someone else is a SIGBUS, made an error line */
+	dbg->map = elf_rawfile(dbg->elf, NULL);
+	mapguard_add(dbg->map, dbg->size, dbg->path);
 	return 0;
+}
+
+/* the separate debuginfo file libdwfl found (and mapped), named for the SIGBUS handler too */
+static void guard_debug_file(struct debuginfo *dbg)
+{
+	Elf *elf = dwarf_getelf(dbg->dw);
+	const char *debugfile = NULL;
+	size_t size = 0;
+
+	if (!elf || elf == dbg->elf)
+		return;
+	dwfl_module_info(dbg->mod, NULL, NULL, NULL, NULL, NULL, NULL, &debugfile);
+	dbg->debug_map = elf_rawfile(elf, &size);
+	mapguard_add(dbg->debug_map, size, debugfile ?: "the separate debug information");
 }
 
 struct debuginfo *debuginfo_open(const char *path, struct diag *d)
@@ -174,6 +194,7 @@ struct debuginfo *debuginfo_open(const char *path, struct diag *d)
 	dbg = xcalloc(1, sizeof(*dbg));
 	dbg->fd = fd;
 	dbg->size = st.st_size;
+	dbg->mtime = st.st_mtim;
 	dbg->path = fd_path(fd, found);
 	free(found);
 	dbg->base = xstrdup(strrchr(dbg->path, '/') ? strrchr(dbg->path, '/') + 1 : dbg->path);
@@ -206,6 +227,8 @@ void debuginfo_free(struct debuginfo *dbg)
 	symtab_free(dbg->syms);
 	dw_index_free(dbg->idx);
 	type_index_free(dbg->types);
+	mapguard_remove(dbg->map);
+	mapguard_remove(dbg->debug_map);
 	if (dbg->dwfl)
 		dwfl_end(dbg->dwfl);
 	if (dbg->fd >= 0)
@@ -232,11 +255,32 @@ int debuginfo_fd(const struct debuginfo *dbg)
 	return dbg->fd;
 }
 
+int debuginfo_unchanged(const struct debuginfo *dbg, struct diag *d)
+{
+	struct stat st;
+
+	if (fstat(dbg->fd, &st) < 0)
+		return diag_fail(d, "cannot stat %s: %s", dbg->path, strerror(errno));
+	if ((uint64_t)st.st_size == dbg->size && st.st_mtim.tv_sec == dbg->mtime.tv_sec &&
+	    st.st_mtim.tv_nsec == dbg->mtime.tv_nsec)
+		return 0;
+	if ((uint64_t)st.st_size != dbg->size)
+		diag_error(d, SPAN_NONE, "%s changed while upfront read it (%lu bytes, now %lu)",
+			   dbg->path, (unsigned long)dbg->size, (unsigned long)st.st_size);
+	else
+		diag_error(d, SPAN_NONE, "%s changed while upfront read it (written to meanwhile)",
+			   dbg->path);
+	diag_hint(d, "run again once it is written");
+	return -ESTALE;
+}
+
 int debuginfo_same_file(const struct debuginfo *dbg, struct diag *d)
 {
 	struct stat now, mine;
 	bool gone;
 
+	if (debuginfo_unchanged(dbg, d) < 0)
+		return -ESTALE;
 	gone = stat(dbg->path, &now) < 0;
 	if (!gone && fstat(dbg->fd, &mine) == 0 && now.st_dev == mine.st_dev &&
 	    now.st_ino == mine.st_ino)
@@ -384,6 +428,7 @@ Dwarf *debuginfo_dwarf(struct debuginfo *dbg, Dwarf_Addr *bias)
 		if (dbg->dw) {
 			const char *mainfile, *debugfile;
 
+			guard_debug_file(dbg);
 			dbg->idx = dw_index_new(dbg->dw);
 			dwfl_module_info(dbg->mod, NULL, NULL, NULL, NULL, NULL, &mainfile,
 					 &debugfile);

@@ -57,8 +57,17 @@ const char *debuginfo_kernel_path(const struct debuginfo *dbg);
 int debuginfo_fd(const struct debuginfo *dbg);
 
 /**
- * debuginfo_same_file() - whether debuginfo_path() still names the file upfront opened
- * (-a gives the kernel the path: it checks before and after writing)
+ * debuginfo_unchanged() - whether the file upfront opened still has the size and mtime it had
+ * then (written to meanwhile, its probes' offsets may name other instructions: checked before
+ * -D prints and before probes are installed)
+ * Return: 0, or -ESTALE with @d filled ("X changed while upfront read it").
+ */
+int debuginfo_unchanged(const struct debuginfo *dbg, struct diag *d);
+
+/**
+ * debuginfo_same_file() - whether debuginfo_path() still names the file upfront opened, and
+ * that file is unchanged (debuginfo_unchanged()): -a gives the kernel the path, it checks
+ * before and after writing
  * Return: 0, or -ESTALE with @d filled.
  */
 int debuginfo_same_file(const struct debuginfo *dbg, struct diag *d);

@@ -992,6 +992,12 @@ static int mode_probes(struct options *o, struct debuginfo *dbg, struct resolve_
 		goto out;
 	print_skipped(&p);
 	diag_init(&d, NULL);
+	/* the offsets are the file's as upfront read it: one written to meanwhile is refused */
+	if (dbg && debuginfo_unchanged(dbg, &d) < 0) {
+		code = report(&d);
+		diag_release(&d);
+		goto out;
+	}
 	switch (o->mode) {
 	case MODE_DEFINE:
 		print_definitions(&p, dbg);
