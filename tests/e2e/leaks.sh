@@ -22,10 +22,16 @@ int main() { vector<int> v{}; basic_string<char> s{}; return f(&v, &s); }
 SRC
 g++ -g -O0 -o "$UPFT_TMP/fake" "$UPFT_TMP/fake.cpp" || t_bail "g++ fake.cpp"
 
-# vg PROBE - upfront -D PROBE under valgrind; sets UPFT_RC (upfront's, or 99 for a leak), UPFT_ERR
+# vg PROBE - upfront -D PROBE under valgrind; sets UPFT_RC (upfront's, or 99 for a leak), UPFT_ERR.
+# An ASan build (scripts/sanitize-suite) cannot run under valgrind: its LeakSanitizer checks.
 vg() {
-	valgrind -q --leak-check=full --errors-for-leak-kinds=definite --error-exitcode=99 \
-		"$UPFRONT" -x "$UPFT_TMP/fake" -D "$1" >"$UPFT_TMP/out" 2>"$UPFT_TMP/err"
+	if ldd "$UPFRONT" 2>/dev/null | grep -q libasan; then
+		ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=1:exitcode=99 \
+			"$UPFRONT" -x "$UPFT_TMP/fake" -D "$1" >"$UPFT_TMP/out" 2>"$UPFT_TMP/err"
+	else
+		valgrind -q --leak-check=full --errors-for-leak-kinds=definite --error-exitcode=99 \
+			"$UPFRONT" -x "$UPFT_TMP/fake" -D "$1" >"$UPFT_TMP/out" 2>"$UPFT_TMP/err"
+	fi
 	UPFT_RC=$?
 	UPFT_ERR=$(grep -v '^==' "$UPFT_TMP/err")
 }
