@@ -592,6 +592,22 @@ static bool func_in_file(struct func *f, const char *file)
 	       tail_match(dwarf_diename(&f->cu), file);
 }
 
+/*
+ * line_go_split() - a line whose code starts a Go function's (@s at its entry) holds the
+ * stack check: an alternative on its jbe needs the flags and the filter, as an entry does
+ */
+static void line_go_split(struct debuginfo *dbg, struct probe_site *s, uint64_t end)
+{
+	uint64_t jbe;
+
+	if (lang_for(s->lang) != &lang_go || !s->nr_alts)
+		return;
+	x86_insn_go_split_end(debuginfo_elf(dbg), s->vaddr, end, &jbe);
+	for (size_t i = 0; jbe && i < s->nr_alts; i++)
+		if (s->alts[i].vaddr == jbe)
+			s->alts[i].go_split = true;
+}
+
 static int resolve_lines(const struct probe_place *pl, struct debuginfo *dbg, struct func *f,
 			 struct probe_site **sites, size_t *nr, size_t *alloc, struct diag *d)
 {
@@ -622,8 +638,11 @@ static int resolve_lines(const struct probe_place *pl, struct debuginfo *dbg, st
 		/* the cheapest instruction of the line's run that every pass reaches first */
 		site_insn(dbg, &s, 0);
 		if (one_piece(dbg, s.vaddr, &start, &end) && (lend = line_end(dbg, s.vaddr)) &&
-		    lend <= end)
+		    lend <= end) {
 			site_alts(dbg, &s, start, end, s.vaddr, lend - 1, false);
+			if (s.vaddr == start)
+				line_go_split(dbg, &s, end);
+		}
 		add_site(sites, nr, alloc, &s);
 	}
 	line_addrs_free(la, n);

@@ -103,6 +103,15 @@ t_is "$?" 0 "upfront main.deep -- calls deep 4 40 exits 0"
 each "$out" "main.deep (2 KiB frames): each of the 4 x 41 calls once, exact id and n" \
 	"deep 4 40"
 
+# the function's first line (its code starts with the check): the same jbe and filter
+out=$UPFT_TMP/line.json
+timeout -s INT -k 5 120 "$UPFRONT" -v --json -x "$G" 'down=main.down:0 id n' -- "$G" grow 2 3000 \
+	>"$out" 2>"$out.err" </dev/null
+t_is "$?" 0 "upfront main.down:0 -- calls grow 2 3000 exits 0"
+t_like "$(cat "$out.err")" "main.down at 0x$(plus "$down" 4): jbe .* \\(emulated\\)" \
+	"... main.down:0 on the jbe too (-v)"
+each "$out" "main.down:0: each of the 2 x 3001 calls once, exact id and n" "down 2 3000"
+
 # 4. with a filter of the user's own: both apply
 out=$UPFT_TMP/filter.json
 timeout -s INT -k 5 120 "$UPFRONT" --json --filter 'n < 100' -x "$G" 'main.down id n' -- \
