@@ -412,6 +412,10 @@ static int add_extra_event(struct session *s, const char *spec, struct diag *d)
 		goto out;
 	}
 	ret = tep_load_event(s, sys, name, d);
+	/* an event -a put on Go's stack check (place.h) shows each call once here too */
+	if (ret == 0 && tep_find_any_field(tep_find_event_by_name(s->tep, sys, name),
+					   PLACE_FLAGS_FIELD))
+		ret = tracing_set_filter(s->t, sys, name, PLACE_GO_SPLIT_FILTER, d);
 	if (ret == 0)
 		ret = decoder_add_generic(s->dc, sys, name, d);
 	if (ret == 0) {

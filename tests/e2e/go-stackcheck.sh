@@ -119,7 +119,20 @@ timeout -s INT -k 5 120 "$UPFRONT" --json --filter 'n < 100' -x "$G" 'main.down 
 t_is "$?" 0 "--filter 'n < 100' beside the stack check's filter exits 0"
 each "$out" "... each call with n < 100 once" "down 2 99"
 
-# 5. UPFRONT_PLACEMENT=plain: past the check, as before
+# 5. -a: the event outlives upfront without its filter; -a says how perf and trace-cmd take
+# it, and upfront -e on it sets it in its own instance: each call once there too
+upft_run -g "$UPFT_GROUP" -x "$G" -a 'grown=main.down id n'
+t_is "$UPFT_RC" 0 "-a 'grown=main.down id n' exits 0"
+t_like "$UPFT_ERR" "$UPFT_GROUP:grown is on Go's stack check: filter with '!\\(upft_fl & 0x41\\)' \\(perf record -e $UPFT_GROUP:grown --filter" \
+	"... -a names the filter and how perf takes it"
+out=$UPFT_TMP/e.json
+timeout -s INT -k 5 120 "$UPFRONT" --json -e "$UPFT_GROUP:grown" -- "$G" grow 2 3000 \
+	>"$out" 2>"$out.err" </dev/null
+t_is "$?" 0 "upfront -e $UPFT_GROUP:grown -- calls grow 2 3000 exits 0"
+each "$out" "-e on the -a event: each of the 2 x 3001 calls once" "grown 2 3000"
+upft_run -d "$UPFT_GROUP:grown"
+
+# 6. UPFRONT_PLACEMENT=plain: past the check, as before
 UPFRONT_PLACEMENT=plain upft_run -v -x "$G" -D 'main.down id n'
 t_like "$UPFT_ERR" "main.down at 0x$(plus "$down" 6): sub" "UPFRONT_PLACEMENT=plain: past the check"
 t_unlike "$UPFT_OUT" "upft_fl" "... no flags, no filter"
