@@ -121,6 +121,10 @@ for o in O0 O2; do
 	t_is "$(upft_json_arg "$UPFT_OUT" 1 lib)" '"qsort+0x0"' "reach-$o: ... in JSON too"
 done
 
+# a probe in libc whose argument points into the program: qsort's comparator
+upft_run --stdio -x "$libc" 'qsort cmp:sym' -- "$UPFT_TARGETS/c/reach-O2" 2
+t_like "$UPFT_OUT" ' qsort cmp=by_qty\+0x0$' "-x libc: ':sym' names a callback in the program (qsort's cmp)"
+
 # --- --stack in a signal handler that interrupted the vDSO (clock_gettime, gettimeofday) ---
 # The kernel's frame-pointer walk goes from the handler through __restore_rt to the frame the
 # interrupted code had: the vDSO's own address is only in the signal frame, so no frame is
