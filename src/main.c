@@ -19,6 +19,7 @@
 #include "log.h"
 #include "metrics.h"
 #include "parse.h"
+#include "pathsafe.h"
 #include "place.h"
 #include "query.h"
 #include "resolve.h"
@@ -980,6 +981,16 @@ static int mode_probes(struct options *o, struct debuginfo *dbg, struct resolve_
 		/* the path is written: one the uprobe_events syntax cannot carry is refused */
 		diag_init(&d, NULL);
 		code = fetcharg_path_check(debuginfo_path(dbg), &d) < 0 ? report(&d) : 0;
+		diag_release(&d);
+		if (code)
+			return code;
+	}
+	if (dbg && (o->mode == MODE_ADD || (o->mode == MODE_TRACE && o->keep))) {
+		/* the kernel looks the path up itself: no one else may change what it names */
+		diag_init(&d, NULL);
+		code = debuginfo_same_file(dbg, &d) < 0 ||
+		       path_owners_check(debuginfo_path(dbg), run_as_invoker(), &d) < 0 ?
+			report(&d) : 0;
 		diag_release(&d);
 		if (code)
 			return code;

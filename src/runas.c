@@ -211,3 +211,12 @@ void run_as_release(struct run_as *ra)
 	free(ra->name);
 	memset(ra, 0, sizeof(*ra));
 }
+
+uid_t run_as_invoker(void)
+{
+	unsigned long uid;
+
+	if (geteuid() == 0 && parse_id(getenv("SUDO_UID"), &uid))
+		return (uid_t)uid;
+	return getuid();
+}

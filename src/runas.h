@@ -42,6 +42,13 @@ int run_as_user(const char *user, struct run_as *ra, struct diag *d);
 int run_as_sudo(struct run_as *ra, struct diag *d);
 
 /**
+ * run_as_invoker() - the user who asked for this run: SUDO_UID when upfront runs as root under
+ * sudo (a valid number), else the real uid. That user may change the files upfront reads
+ * without gaining anything (path_owners_check() trusts them as it trusts root).
+ */
+uid_t run_as_invoker(void);
+
+/**
  * run_as_apply() - become @ra's user: supplementary groups, group, user, in that order.
  * Only system calls: safe in the child of a fork() of a threaded process, before exec.
  * Return: 0 (also when @ra is unset), or -errno of the step that failed.

@@ -1106,6 +1106,8 @@ out:
 		fprintf(stderr, "upfront: %llu events, %llu lost\n",
 			(unsigned long long)s->nr_events, (unsigned long long)ss.lost);
 	stream_free(s->st);
+	if (ret < 0)
+		tracing_unkeep(s->t);	/* --keep keeps a session that traced, not a failed one */
 	tracing_free(s->t);	/* after the stream: its open files keep the instance busy */
 	s->t = NULL;
 	child_reap(s);

@@ -944,6 +944,12 @@ void tracing_free(struct tracing *t)
 	free(t);
 }
 
+void tracing_unkeep(struct tracing *t)
+{
+	if (t)
+		t->keep = false;
+}
+
 const char *tracing_group(const struct tracing *t)
 {
 	return t->group;

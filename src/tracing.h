@@ -133,6 +133,12 @@ int tracing_watchdog(const char *group, const char *pipe_fd, const char *lock_fd
 void tracing_free(struct tracing *t);
 
 /**
+ * tracing_unkeep() - tracing_free() removes everything after all, --keep or not: the session
+ * failed before it traced (bad input installs nothing); accepts NULL
+ */
+void tracing_unkeep(struct tracing *t);
+
+/**
  * tracing_group() - the session's group and instance name, "upfront_<pid>"; borrowed
  */
 const char *tracing_group(const struct tracing *t);

@@ -2,16 +2,16 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # truncated.sh - a binary truncated by another process while upfront has it mapped (libelf
 # and libdw read it through mmap): one error line naming it, exit 2, nothing installed, never
-# a SIGBUS. Made deterministic by shim-truncate.c (LD_PRELOAD): it truncates the copy right
+# a SIGBUS. Made deterministic by shim-race.c (LD_PRELOAD): it truncates the copy right
 # after upfront opened it, before any section is read.
 . "$(dirname "$0")/lib.sh"
 upft_need_root
 
 T=$UPFT_TARGETS
 [ -x "$T/c/orders-O0" ] || t_bail "test targets not built (tests/targets/build.sh)"
-shim=$UPFT_TMP/shim-truncate.so
-gcc -shared -fPIC -O2 -o "$shim" "$UPFT_SRCDIR/tests/e2e/shim-truncate.c" -ldl ||
-	t_bail "cannot build shim-truncate.c"
+shim=$UPFT_TMP/shim-race.so
+gcc -shared -fPIC -O2 -o "$shim" "$UPFT_SRCDIR/tests/e2e/shim-race.c" -ldl ||
+	t_bail "cannot build shim-race.c"
 # an ASan build wants its runtime first in the library list: the shim comes before it
 export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
 
