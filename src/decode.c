@@ -78,7 +78,7 @@ struct decoder {
 	struct tep_handle *tep;
 	struct debuginfo *dbg;
 	struct symbolizer *sym;
-	int cur_tgid;		/* the process of the event being decoded (':sym' in libraries) */
+	int cur_tgid;		/* the event's process (':sym' of a library's address) */
 	struct calls *calls;	/* durations: pending calls */
 	bool lookup_tasks;
 	int pid_off, type_off, type_size;

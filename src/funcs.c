@@ -974,7 +974,8 @@ static int dw_key_cmp(const void *a, const void *b)
 
 static struct dw_key dw_key_of(const struct dw_func *e)
 {
-	return (struct dw_key){ .n = e->linkage ?: e->dwname, .scope = e->linkage ? NULL : e->scope };
+	return (struct dw_key){ .n = e->linkage ?: e->dwname,
+				.scope = e->linkage ? NULL : e->scope };
 }
 
 /* the sorted keys of every out-of-line copy with code in @v */

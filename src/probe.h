@@ -19,9 +19,11 @@ struct probe_place {
 	enum place_kind kind;
 	char *func;		/* PLACE_FUNC: name or glob as typed; PLACE_SDT: NAME (or glob) */
 	char *provider;		/* PLACE_SDT: PROVIDER (or glob), without "sdt_" */
-	char *srcfile;		/* @SRCFILE of PLACE_FUNC, or SRCFILE of PLACE_SRCLINE; NULL if none.
-				 * FUNC@SUFFIX may name a symbol version instead (place.c decides);
-				 * FUNC@@VERSION is kept as "@VERSION" */
+	/*
+	 * @SRCFILE of PLACE_FUNC, or SRCFILE of PLACE_SRCLINE; NULL if none. FUNC@SUFFIX may
+	 * name a symbol version instead (place.c decides); FUNC@@VERSION is kept as "@VERSION".
+	 */
+	char *srcfile;
 	long line;		/* RELLINE (PLACE_FUNC, has_line) or LINE (PLACE_SRCLINE) */
 	unsigned long offset;	/* +OFFSET (has_offset) */
 	unsigned long addr;	/* PLACE_ADDR */

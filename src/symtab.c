@@ -12,7 +12,7 @@
 struct symtab {
 	struct sym *v;		/* sorted by sym_cmp() */
 	size_t nr, alloc;
-	const char **verdefs;	/* the versions the binary defines (.gnu.version_d), borrowed */
+	const char **verdefs;	/* the versions of .gnu.version_d (borrowed) */
 	size_t nr_verdefs;
 };
 
@@ -132,7 +132,8 @@ static void verdefs_read(struct symtab *st, Elf *elf, const char ***byidx, size_
 		if (name && vd.vd_ndx < 0x8000) {
 			if (vd.vd_ndx >= *nr_idx) {
 				*byidx = xrealloc(*byidx, (vd.vd_ndx + 1) * sizeof(**byidx));
-				memset(*byidx + *nr_idx, 0, (vd.vd_ndx + 1 - *nr_idx) * sizeof(**byidx));
+				memset(*byidx + *nr_idx, 0,
+				       (vd.vd_ndx + 1 - *nr_idx) * sizeof(**byidx));
 				*nr_idx = vd.vd_ndx + 1;
 			}
 			(*byidx)[vd.vd_ndx] = (vd.vd_flags & VER_FLG_BASE) ? NULL : name;

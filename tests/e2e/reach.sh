@@ -20,10 +20,12 @@ bid=$(readelf -n "$libc" | awk '/Build ID/ { print $3 }')
 bin=$UPFT_TARGETS/c/reach-O2
 upft_run -x "$bin" -F
 t_is "$UPFT_RC" 0 "-F exits 0"
-t_like "$UPFT_OUT" $'^scale_qty\t\\(inlined\\)$' "-F lists the inlined-only scale_qty, marked (inlined)"
+t_like "$UPFT_OUT" $'^scale_qty\t\\(inlined\\)$' \
+	"-F lists the inlined-only scale_qty, marked (inlined)"
 t_like "$UPFT_OUT" '^small_order$' "... and functions with code unmarked"
 t_unlike "$UPFT_OUT" $'^(small_order|large_order|main)\t' "... (no out-of-line function is marked)"
-t_is "$(printf '%s\n' "$UPFT_OUT" | grep -v '^sdt_' | cut -f1 | sort -c 2>&1)" "" "... in one sorted list (then SDT probes)"
+t_is "$(printf '%s\n' "$UPFT_OUT" | grep -v '^sdt_' | cut -f1 | sort -c 2>&1)" "" \
+	"... in one sorted list (then SDT probes)"
 upft_run -x "$bin" -F 'scale*'
 t_is "$UPFT_OUT" $'scale_qty\t(inlined)' "-F GLOB matches inlined-only functions too"
 upft_run -x "$UPFT_TARGETS/c/reach-O0" -F 'scale*'
@@ -43,7 +45,8 @@ done
 t_like "$UPFT_ERR" 'upfront: 4 events, 0 lost' "... 4 events, one per copy per round"
 
 upft_run -x "$libc" -F '*'
-t_like "$UPFT_OUT" $'^[A-Za-z_][A-Za-z0-9_]*\t\\(inlined\\)$' "libc: -F lists inlined-only functions (libc6-dbg)"
+t_like "$UPFT_OUT" $'^[A-Za-z_][A-Za-z0-9_]*\t\\(inlined\\)$' \
+	"libc: -F lists inlined-only functions (libc6-dbg)"
 
 # --- symbol versions: NAME@VERSION, NAME@@VERSION (libc's pthread_kill of glibc 2.34 and the
 # old one kept for programs linked before) ---
@@ -55,6 +58,8 @@ symaddr() {
 in_func() {
 	[ -n "$1" ] && [ -n "$2" ] && (($1 >= $2 && $1 < $2 + 64))
 }
+kill_names=$(printf '%s\n' pthread_kill pthread_kill@GLIBC_2.2.5 \
+	pthread_kill_other_threads_np@GLIBC_2.2.5)
 old_at=$(symaddr pthread_kill@GLIBC_2.2.5)
 new_at=$(symaddr pthread_kill@@GLIBC_2.34)
 [ -n "$old_at" ] && [ -n "$new_at" ] && [ "$old_at" != "$new_at" ] ||
@@ -67,24 +72,27 @@ t_is "$UPFT_RC" 0 "-D pthread_kill@GLIBC_2.2.5 exits 0"
 in_func "$(dfn_off)" "$old_at"
 t_ok $? "... probes the old version's code ($old_at), not the current one"
 t_like "$UPFT_OUT" ' signo=%si:s32$' "... with its DWARF parameters"
-for p in 'pthread_kill@@GLIBC_2.34' 'pthread_kill@GLIBC_2.34' 'pthread_kill' 'pthread_kill@pthread_kill.c'; do
+for p in 'pthread_kill@@GLIBC_2.34' 'pthread_kill@GLIBC_2.34' 'pthread_kill' \
+	'pthread_kill@pthread_kill.c'; do
 	upft_run -x "$libc" -D "$p"
 	in_func "$(dfn_off)" "$new_at"
 	t_ok $? "-D $p probes the current version ($new_at)"
 done
 upft_run -x "$libc" -F 'pthread_kill*'
-t_is "$UPFT_OUT" "$(printf 'pthread_kill\npthread_kill@GLIBC_2.2.5\npthread_kill_other_threads_np@GLIBC_2.2.5')" \
+t_is "$UPFT_OUT" "$kill_names" \
 	"-F lists an old version by the name that probes it, NAME@VERSION"
 upft_run -x "$libc" -D 'pthread_kill@@GLIBC_2.2.5'
 t_is "$UPFT_RC" 2 "-D NAME@@VERSION of an old version exits 2"
-t_like "$UPFT_ERR" "^upfront: no function 'pthread_kill@@GLIBC_2.2.5' in libc.so.6.*versions: pthread_kill@@GLIBC_2.34, pthread_kill@GLIBC_2.2.5$" \
+versions='versions: pthread_kill@@GLIBC_2.34, pthread_kill@GLIBC_2.2.5$'
+t_like "$UPFT_ERR" "^upfront: no function 'pthread_kill@@GLIBC_2.2.5' in libc.so.6.*$versions" \
 	"... naming the versions there are"
 upft_run -x "$libc" -D 'pthread_kill@GLIBC_2.99'
 t_is "$UPFT_RC" 2 "-D NAME@SUFFIX of neither a version nor a source file exits 2"
-t_like "$UPFT_ERR" "no function 'pthread_kill' in GLIBC_2.99.*versions: pthread_kill@@GLIBC_2.34, pthread_kill@GLIBC_2.2.5$" \
+t_like "$UPFT_ERR" "no function 'pthread_kill' in GLIBC_2.99.*$versions" \
 	"... and lists the versions"
 upft_run -x "$libc" -D 'pthread_kill@@GLIBC_2.99'
-t_like "$UPFT_ERR" "libc.so.6 defines no symbol version 'GLIBC_2.99'" "-D NAME@@VERSION of an undefined version says so"
+t_like "$UPFT_ERR" "libc.so.6 defines no symbol version 'GLIBC_2.99'" \
+	"-D NAME@@VERSION of an undefined version says so"
 
 # without debuginfo only .dynsym names the functions, and its names carry no version:
 # .gnu.version does (before, plain pthread_kill probed both versions)
@@ -92,7 +100,7 @@ nodbg=$UPFT_TMP/libc-nodbg.so
 objcopy --remove-section .gnu_debuglink --remove-section .note.gnu.build-id "$libc" "$nodbg" ||
 	t_bail "objcopy failed"
 upft_run -x "$nodbg" -F 'pthread_kill*'
-t_is "$UPFT_OUT" "$(printf 'pthread_kill\npthread_kill@GLIBC_2.2.5\npthread_kill_other_threads_np@GLIBC_2.2.5')" \
+t_is "$UPFT_OUT" "$kill_names" \
 	"no debuginfo (.dynsym and .gnu.version): -F lists the same names"
 upft_run -x "$nodbg" -D pthread_kill
 t_is "$(printf '%s\n' "$UPFT_OUT" | grep -c '^p:')" 1 "... plain pthread_kill is one probe point"
@@ -103,19 +111,22 @@ in_func "$(dfn_off)" "$old_at"
 t_ok $? "... pthread_kill@GLIBC_2.2.5 the old one"
 
 bin=$UPFT_TARGETS/c/reach-O2
-upft_run --stdio -x "$libc" 'old=pthread_kill@GLIBC_2.2.5 sig=signo' 'new=pthread_kill@@GLIBC_2.34 sig=signo' \
-	-- "$bin" 2
+upft_run --stdio -x "$libc" 'old=pthread_kill@GLIBC_2.2.5 sig=signo' \
+	'new=pthread_kill@@GLIBC_2.34 sig=signo' -- "$bin" 2
 t_is "$UPFT_RC" 0 "tracing both versions of pthread_kill exits 0"
-t_is "$(printf '%s\n' "$UPFT_OUT" | grep -c ' old sig=0$')" 2 "... the old version fires for the program's 2 old calls"
-t_is "$(printf '%s\n' "$UPFT_OUT" | grep -c ' new sig=0$')" 2 "... the current one for its 2 current calls"
+t_is "$(printf '%s\n' "$UPFT_OUT" | grep -c ' old sig=0$')" 2 \
+	"... the old version fires for the program's 2 old calls"
+t_is "$(printf '%s\n' "$UPFT_OUT" | grep -c ' new sig=0$')" 2 \
+	"... the current one for its 2 current calls"
 
 # --- ':sym' on SDT arguments: a pointer into the binary and one into libc ---
 for o in O0 O2; do
 	bin=$UPFT_TARGETS/c/reach-$o
-	upft_run --stdio -x "$bin" 'sdt_reach:callback own=$arg1:sym lib=$arg2:sym k=$arg3' -- "$bin" 2
+	upft_run --stdio -x "$bin" 'sdt_reach:callback own=$arg1:sym lib=$arg2:sym k=$arg3' \
+		-- "$bin" 2
 	t_is "$UPFT_RC" 0 "reach-$o: tracing sdt_reach:callback exits 0"
 	t_like "$UPFT_OUT" ' callback own=by_qty\+0x0 lib=qsort\+0x0 k=0$' \
-		"reach-$o: :sym names a function of the binary and one of libc (the process's mappings)"
+		"reach-$o: :sym names a function of the binary and one of libc (process mappings)"
 	t_like "$UPFT_OUT" ' callback own=by_qty\+0x0 lib=qsort\+0x0 k=1$' "reach-$o: ... round 1"
 	upft_run --json -x "$bin" 'sdt_reach:callback lib=$arg2:sym' -- "$bin" 1
 	t_is "$(upft_json_arg "$UPFT_OUT" 1 lib)" '"qsort+0x0"' "reach-$o: ... in JSON too"
@@ -123,7 +134,8 @@ done
 
 # a probe in libc whose argument points into the program: qsort's comparator
 upft_run --stdio -x "$libc" 'qsort cmp:sym' -- "$UPFT_TARGETS/c/reach-O2" 2
-t_like "$UPFT_OUT" ' qsort cmp=by_qty\+0x0$' "-x libc: ':sym' names a callback in the program (qsort's cmp)"
+t_like "$UPFT_OUT" ' qsort cmp=by_qty\+0x0$' \
+	"-x libc: ':sym' names a callback in the program (qsort's cmp)"
 
 # --- --stack in a signal handler that interrupted the vDSO (clock_gettime, gettimeofday) ---
 # The kernel's frame-pointer walk goes from the handler through __restore_rt to the frame the
