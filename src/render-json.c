@@ -10,8 +10,6 @@
 #include "render.h"
 #include "session.h"
 
-#define FLUSH_AT (64 * 1024)
-
 /* A JSON string: printable ASCII is copied in runs, everything else goes through escape_json(). */
 static void json_str(struct strbuf *sb, const char *s, size_t len)
 {
@@ -296,7 +294,7 @@ static int json_event(struct render *r, const struct event *ev)
 		p = render_put_lit(p, "}}\n");
 	}
 	render_commit(sb, p);
-	return sb->len >= FLUSH_AT ? render_flush(r) : 0;
+	return sb->len >= RENDER_FLUSH_AT ? render_flush(r) : 0;
 }
 
 static int json_lost(struct render *r, int cpu, uint64_t nr)
@@ -309,21 +307,11 @@ static int json_lost(struct render *r, int cpu, uint64_t nr)
 	return 0;
 }
 
-static int json_tick(struct render *r)
-{
-	return r->out.len ? render_flush(r) : 0;
-}
-
-static void json_close(struct render *r)
-{
-	render_flush(r);
-}
-
 const struct render_ops render_json_ops = {
 	.name	= "json",
 	.open	= json_open,
 	.event	= json_event,
 	.lost	= json_lost,
-	.tick	= json_tick,
-	.close	= json_close,
+	.tick	= render_tick_flush,
+	.close	= render_close_flush,
 };

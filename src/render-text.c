@@ -13,8 +13,6 @@
 #include "log.h"
 #include "render.h"
 
-#define FLUSH_AT (64 * 1024)
-
 /* the bytes of the next write(2) from @s: whole lines, at most PIPE_BUF of them if possible */
 static size_t line_chunk(const char *s, size_t len)
 {
@@ -53,6 +51,16 @@ int render_flush(struct render *r)
 	}
 	strbuf_reset(&r->out);
 	return ret;
+}
+
+int render_tick_flush(struct render *r)
+{
+	return r->out.len ? render_flush(r) : 0;
+}
+
+void render_close_flush(struct render *r)
+{
+	render_flush(r);
 }
 
 void render_u64(struct strbuf *sb, uint64_t v)
@@ -328,7 +336,7 @@ static int text_event(struct render *r, const struct event *ev)
 			strbuf_addstr(sb, "[unknown]");
 		strbuf_addstr(sb, ")\n");
 	}
-	return sb->len >= FLUSH_AT ? render_flush(r) : 0;
+	return sb->len >= RENDER_FLUSH_AT ? render_flush(r) : 0;
 }
 
 static int text_lost(struct render *r, int cpu, uint64_t nr)
@@ -341,21 +349,11 @@ static int text_lost(struct render *r, int cpu, uint64_t nr)
 	return 0;
 }
 
-static int text_tick(struct render *r)
-{
-	return r->out.len ? render_flush(r) : 0;
-}
-
-static void text_close(struct render *r)
-{
-	render_flush(r);
-}
-
 const struct render_ops render_text_ops = {
 	.name	= "text",
 	.open	= text_open,
 	.event	= text_event,
 	.lost	= text_lost,
-	.tick	= text_tick,
-	.close	= text_close,
+	.tick	= render_tick_flush,
+	.close	= render_close_flush,
 };

@@ -78,6 +78,20 @@ extern const struct render_ops render_tui_ops;
  */
 int render_flush(struct render *r);
 
+/* The text and JSON renderers write r->out once an event leaves this much in it. */
+#define RENDER_FLUSH_AT (64 * 1024)
+
+/**
+ * render_tick_flush() - the tick of a renderer that buffers into r->out: write what is there
+ * Return: as render_flush(); 0 when nothing is buffered.
+ */
+int render_tick_flush(struct render *r);
+
+/**
+ * render_close_flush() - the close of a renderer that buffers into r->out: write what is left
+ */
+void render_close_flush(struct render *r);
+
 /**
  * render_time() - "12.345678": seconds since the first event, 6 decimals
  * @sb: appended to
