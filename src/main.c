@@ -197,22 +197,31 @@ static const struct {
 	{ 'd', MODE_DELETE, "-d" },
 };
 
+/* input_error() - the one error line for bad input from the user, "(see @see)"; exit 2 */
+static int input_error(const char *see, const char *fmt, va_list ap)
+{
+	struct strbuf msg = STRBUF_INIT, line = STRBUF_INIT;
+
+	strbuf_vaddf(&msg, fmt, ap);
+	/* option values and knobs are the user's bytes: one line, inert on a terminal */
+	escape_name(&line, strbuf_cstr(&msg));
+	fprintf(stderr, "upfront: %s (see %s)\n", strbuf_cstr(&line), see);
+	strbuf_release(&msg);
+	strbuf_release(&line);
+	return EXIT_BAD_INPUT;
+}
+
 /* bad_usage() - the one error line for a bad command line; exit 2 */
 static int bad_usage(const char *fmt, ...) PRINTF(1, 2);
 static int bad_usage(const char *fmt, ...)
 {
-	struct strbuf msg = STRBUF_INIT, line = STRBUF_INIT;
 	va_list ap;
+	int ret;
 
 	va_start(ap, fmt);
-	strbuf_vaddf(&msg, fmt, ap);
+	ret = input_error("upfront --help", fmt, ap);
 	va_end(ap);
-	/* option values are the user's bytes: one line, inert on a terminal */
-	escape_name(&line, strbuf_cstr(&msg));
-	fprintf(stderr, "upfront: %s (see upfront --help)\n", strbuf_cstr(&line));
-	strbuf_release(&msg);
-	strbuf_release(&line);
-	return EXIT_BAD_INPUT;
+	return ret;
 }
 
 /* report() - print @d as the one error line and return its exit status */
@@ -506,17 +515,13 @@ static int parse_args(int argc, char **argv, struct options *o)
 static int env_error(const char *fmt, ...) PRINTF(1, 2);
 static int env_error(const char *fmt, ...)
 {
-	struct strbuf msg = STRBUF_INIT, line = STRBUF_INIT;
 	va_list ap;
+	int ret;
 
 	va_start(ap, fmt);
-	strbuf_vaddf(&msg, fmt, ap);
+	ret = input_error("ENVIRONMENT in upfront(1)", fmt, ap);
 	va_end(ap);
-	escape_name(&line, strbuf_cstr(&msg));
-	fprintf(stderr, "upfront: %s (see ENVIRONMENT in upfront(1))\n", strbuf_cstr(&line));
-	strbuf_release(&msg);
-	strbuf_release(&line);
-	return EXIT_BAD_INPUT;
+	return ret;
 }
 
 /* A numeric environment knob: unset or empty is 0 (the default); anything else is checked. */
