@@ -97,18 +97,24 @@ static void json_variant(struct strbuf *sb, const struct value *v)
 	strbuf_addch(sb, '}');
 }
 
+/* A word named when it can be (a symbol, a dynamic type: v->text), else "0x..." */
+static void json_name_or_hex(struct strbuf *sb, const struct value *v)
+{
+	if (v->text) {
+		json_str(sb, v->text, strlen(v->text));
+		return;
+	}
+	strbuf_addch(sb, '"');
+	render_hex(sb, v->num.u);
+	strbuf_addch(sb, '"');
+}
+
 /* A Go interface value: {"type":"*errors.errorString","s":"disk full"}; a value type's
  * value is "value" ({"type":"syscall.Errno","value":2}). Go has no field named "type". */
 static void json_iface(struct strbuf *sb, const struct value *v)
 {
 	strbuf_addstr(sb, "{\"type\":");
-	if (v->text) {
-		json_str(sb, v->text, strlen(v->text));
-	} else {
-		strbuf_addch(sb, '"');
-		render_hex(sb, v->num.u);
-		strbuf_addch(sb, '"');
-	}
+	json_name_or_hex(sb, v);
 	for (size_t i = 0; i < v->nr_parts; i++) {
 		const char *n = v->tuple ? "value" : v->parts[i].name;
 
@@ -177,13 +183,7 @@ static void json_value(struct strbuf *sb, const struct value *v)
 		break;
 	case VK_SYM:
 	case VK_TYPENAME:
-		if (v->text) {
-			json_str(sb, v->text, strlen(v->text));
-		} else {
-			strbuf_addch(sb, '"');
-			render_hex(sb, v->num.u);
-			strbuf_addch(sb, '"');
-		}
+		json_name_or_hex(sb, v);
 		break;
 	case VK_RAW:
 	default:
