@@ -10,6 +10,7 @@
 #include "decode.h"
 #include "render.h"
 #include "decode-fixtures.h"
+#include "events.h"
 #include "unittest.h"
 
 static void put(unsigned char *rec, int off, const void *v, size_t n)
@@ -87,36 +88,6 @@ static int make_record(unsigned char *rec, uint64_t ip, const char *str, const c
 	put64(rec, 94, 0x401000);
 	put(rec, 102, &u, 2);
 	return size;
-}
-
-static const struct value *val(const struct event *ev, const char *name)
-{
-	for (size_t i = 0; i < ev->nr_vals; i++)
-		if (!strcmp(ev->vals[i].name, name))
-			return &ev->vals[i];
-	return NULL;
-}
-
-static const char *text_of(const struct value *v)
-{
-	static struct strbuf sb = STRBUF_INIT;
-
-	strbuf_reset(&sb);
-	render_value_text(&sb, v);
-	return strbuf_cstr(&sb);
-}
-
-static const char *json_of(const struct event *ev)
-{
-	static struct render r;
-
-	if (!r.out.buf)
-		strbuf_init(&r.out);
-	strbuf_reset(&r.out);
-	r.fd = -1;
-	r.t0 = ev->ts;
-	render_json_ops.event(&r, ev);
-	return strbuf_cstr(&r.out);
 }
 
 int main(void)

@@ -20,6 +20,7 @@
 #include "../../src/symtab.h"
 #include "../../src/type-index.h"
 #include "targets.h"
+#include "events.h"
 #include "unittest.h"
 
 static const char format[] =
@@ -180,37 +181,6 @@ static int make_record(unsigned char *rec, const struct words *w)
 	memcpy(rec + 84, &slen, 8);
 	memcpy(rec + 92, &w->value, 8);
 	return FIXED;
-}
-
-static const struct value *val(const struct event *ev, const char *name)
-{
-	for (size_t i = 0; i < ev->nr_vals; i++)
-		if (!strcmp(ev->vals[i].name, name))
-			return &ev->vals[i];
-	return NULL;
-}
-
-static const char *text_of(const struct value *v)
-{
-	static struct strbuf sb = STRBUF_INIT;
-
-	strbuf_reset(&sb);
-	if (v)
-		render_value_text(&sb, v);
-	return strbuf_cstr(&sb);
-}
-
-static const char *json_of(const struct event *ev)
-{
-	static struct render r;
-
-	if (!r.out.buf)
-		strbuf_init(&r.out);
-	strbuf_reset(&r.out);
-	r.fd = -1;
-	r.t0 = ev->ts;
-	render_json_ops.event(&r, ev);
-	return strbuf_cstr(&r.out);
 }
 
 static void test_guards(void)

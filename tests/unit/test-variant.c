@@ -13,6 +13,7 @@
 #undef ARRAY_SIZE
 #include "decode.h"
 #include "render.h"
+#include "events.h"
 #include "unittest.h"
 
 static const char format[] =
@@ -102,29 +103,16 @@ static int make_record(unsigned char *rec, uint64_t d, int32_t x, int32_t y, uin
 	return FIXED;
 }
 
-static const char *text_of(const struct value *v)
-{
-	static struct strbuf sb = STRBUF_INIT;
-
-	strbuf_reset(&sb);
-	render_value_text(&sb, v);
-	return strbuf_cstr(&sb);
-}
-
 static const char *json_args(const struct event *ev)
 {
-	static struct render r;
+	static struct strbuf line = STRBUF_INIT;
 	const char *s;
 
-	if (!r.out.buf)
-		strbuf_init(&r.out);
-	strbuf_reset(&r.out);
-	r.fd = -1;
-	r.t0 = ev->ts;
-	render_json_ops.event(&r, ev);
-	if (r.out.len && r.out.buf[r.out.len - 1] == '\n')
-		r.out.buf[--r.out.len] = '\0';	/* one line: the TAP line stays one line */
-	s = strstr(strbuf_cstr(&r.out), "\"args\":");
+	strbuf_reset(&line);
+	strbuf_addstr(&line, json_of(ev));
+	if (line.len && line.buf[line.len - 1] == '\n')
+		line.buf[--line.len] = '\0';	/* one line: the TAP line stays one line */
+	s = strstr(strbuf_cstr(&line), "\"args\":");
 	return s ? s : "";
 }
 
