@@ -9,6 +9,7 @@
 #include "demangle.h"
 #include "dwarf-aux.h"
 #include "dwarf-index.h"
+#include "elfinfo.h"
 #include "funcs.h"
 #include "lang.h"
 #include "log.h"
@@ -190,8 +191,10 @@ static int pattern_match_one(const struct pattern *pt, const char *name, const c
 		free(ns);
 		return ret;
 	}
+	/* Rust's "<[u8] as core::fmt::Debug>::fmt" looks like a glob: its own name matches it */
 	if (pt->glob)
-		return glob_match(pt->text, name) ? MATCH_EXACT : MATCH_NONE;
+		return !strcmp(name, pt->text) || glob_match(pt->text, name) ? MATCH_EXACT :
+									      MATCH_NONE;
 	if (!strcmp(name, pt->text))
 		return MATCH_EXACT;
 	return suffix_match(name, pt->text) ? MATCH_SUFFIX : MATCH_NONE;
@@ -636,6 +639,18 @@ static void func_from_sym(struct finder *fd, const struct cand *c, struct func *
 		origin_add(fd, o);
 }
 
+/*
+ * code_is_live() - whether code DWARF describes at @entry is in the binary: the linker's
+ * --gc-sections drops code but keeps its DWARF, with the address 0 (ld.bfd) or -1 (lld),
+ * in no executable segment
+ */
+static bool code_is_live(struct debuginfo *dbg, uint64_t entry)
+{
+	uint64_t off;
+
+	return entry && elfinfo_vaddr_to_offset(debuginfo_elf(dbg), entry, true, &off) == 0;
+}
+
 /* an index entry's out-of-line code, if it has any */
 static void func_from_index(struct finder *fd, struct dw_func *e, struct func *f)
 {
@@ -643,7 +658,8 @@ static void func_from_index(struct finder *fd, struct dw_func *e, struct func *f
 
 	if (e->is_abstract)
 		origin_add(fd, e->addr);
-	if (!e->has_code || !die || !die_code_range(die, &f->entry, &f->end))
+	if (!e->has_code || !die || !die_code_range(die, &f->entry, &f->end) ||
+	    !code_is_live(fd->dbg, f->entry))
 		f->entry = 0;
 	else
 		func_fill_die(f, die);
@@ -744,10 +760,12 @@ static void funcs_from_inlined(struct finder *fd)
 			     ptr_cmp))
 			continue;
 		die = dw_func_die(idx, e);
-		if (die && func_from_inlined(e, die, &f))
+		if (die && func_from_inlined(e, die, &f) && code_is_live(fd->dbg, f.entry)) {
 			func_add(fd, &f);
-		else
+		} else {
 			free(f.name);
+			free(f.signature);
+		}
 	}
 }
 
@@ -835,7 +853,10 @@ int funcs_find(struct debuginfo *dbg, const char *pattern, struct func **out, si
 		if (fd.nr_origins)
 			funcs_from_inlined(&fd);
 		if (!fd.nr_funcs) {
-			diag_error(d, SPAN_NONE, "function '%s' in %s has no code (declared only)",
+			diag_error(d, SPAN_NONE, fd.nr_origins ?
+				   "function '%s' in %s has no code: no code of its own, and no "
+				   "inlined copy the linker kept" :
+				   "function '%s' in %s has no code (declared only)",
 				   pattern, debuginfo_basename(dbg));
 			ret = -ENOENT;
 		}
@@ -992,18 +1013,52 @@ static struct dw_key *outofline_keys(struct dw_func *v, size_t nr, size_t *nk)
 	return keys;
 }
 
-/* the sorted abstract origins of every inlined copy with code in @v */
-static const void **inlined_origins(struct dw_func *v, size_t nr, size_t *no)
+/* an inlined copy with code, by the abstract origin it copies */
+struct copy {
+	const void *origin;
+	struct dw_func *e;
+};
+
+static int copy_cmp(const void *a, const void *b)
 {
-	const void **origins = xmalloc(sizeof(*origins) * (nr + 1));
+	const struct copy *x = a, *y = b;
+
+	return x->origin < y->origin ? -1 : x->origin > y->origin;
+}
+
+/* every inlined copy with code in @v, sorted by abstract origin */
+static struct copy *inlined_copies(struct dw_func *v, size_t nr, size_t *no)
+{
+	struct copy *copies = xmalloc(sizeof(*copies) * (nr + 1));
 
 	*no = 0;
 	for (size_t i = 0; i < nr; i++)
 		if (v[i].inlined && v[i].has_code && v[i].origin)
-			origins[(*no)++] = v[i].origin;
+			copies[(*no)++] = (struct copy){ v[i].origin, &v[i] };
 	if (*no > 1)
-		qsort(origins, *no, sizeof(*origins), ptr_cmp);
-	return origins;
+		qsort(copies, *no, sizeof(*copies), copy_cmp);
+	return copies;
+}
+
+/* whether abstract function @a has an inlined copy the linker kept (not gc'ed code) */
+static bool has_live_copy(struct debuginfo *dbg, struct dw_index *idx, const struct dw_func *a,
+			  const struct copy *copies, size_t no)
+{
+	struct copy key = { a->addr, NULL };
+	const struct copy *c = bsearch(&key, copies, no, sizeof(*copies), copy_cmp);
+	uint64_t entry, end;
+
+	if (!c)
+		return false;
+	while (c > copies && c[-1].origin == a->addr)
+		c--;
+	for (; c < copies + no && c->origin == a->addr; c++) {
+		Dwarf_Die *die = dw_func_die(idx, c->e);
+
+		if (die && die_code_range(die, &entry, &end) && code_is_live(dbg, entry))
+			return true;
+	}
+	return false;
 }
 
 /*
@@ -1019,24 +1074,23 @@ int funcs_list_inlined(struct debuginfo *dbg, const char *glob, struct strlist *
 	struct dw_func *v = idx ? dw_index_funcs(idx, &nr) : NULL;
 	struct sym *syms = symtab_syms(debuginfo_symtab(dbg), &nr_syms);
 	const char **names, **symnames;
-	const void **origins;
+	struct copy *copies;
 	struct dw_key *keys;
 
 	if (!nr)
 		return 0;
 	keys = outofline_keys(v, nr, &nk);
-	origins = inlined_origins(v, nr, &no);
+	copies = inlined_copies(v, nr, &no);
 	names = xmalloc(sizeof(*names) * (nr + 1));
 	for (size_t i = 0; i < nr; i++) {
 		struct dw_key k = dw_key_of(&v[i]);
 		const char *n;
 
-		if (!v[i].is_abstract || !k.n ||
-		    !bsearch(&v[i].addr, origins, no, sizeof(*origins), ptr_cmp) ||
-		    bsearch(&k, keys, nk, sizeof(*keys), dw_key_cmp))
+		if (!v[i].is_abstract || !k.n || bsearch(&k, keys, nk, sizeof(*keys), dw_key_cmp))
 			continue;
 		n = dw_func_name(&v[i]);
-		if (*n && (!glob || glob_match(glob, n)))
+		if (*n && (!glob || glob_match(glob, n)) &&
+		    has_live_copy(dbg, idx, &v[i], copies, no))
 			names[nn++] = n;
 	}
 	symnames = xmalloc(sizeof(*symnames) * (nr_syms + 1));
@@ -1055,7 +1109,7 @@ int funcs_list_inlined(struct debuginfo *dbg, const char *glob, struct strlist *
 	}
 	free(symnames);
 	free(names);
-	free(origins);
+	free(copies);
 	free(keys);
 	return 0;
 }

@@ -283,6 +283,56 @@ static void test_inlined_copies(const char *target)
 	debuginfo_free(dbg);
 }
 
+/* -F: scale() is listed as inlined-only, twice() (which has code) is not */
+static void test_inlined_listed(const char *target, const char *inlined, const char *outofline)
+{
+	struct debuginfo *dbg = open_target(target);
+	struct strlist inl = STRLIST_INIT, all = STRLIST_INIT;
+	bool found = false, wrong = false;
+	struct diag d;
+
+	if (!dbg)
+		return;
+	diag_init(&d, NULL);
+	TEST_EQ(funcs_list_inlined(dbg, NULL, &inl), 0);
+	TEST_EQ(funcs_list(dbg, NULL, &all, &d), 0);
+	for (size_t i = 0; i < inl.nr; i++) {
+		found |= !strcmp(inl.v[i], inlined);
+		wrong |= !strcmp(inl.v[i], outofline);
+		for (size_t j = 0; j < all.nr; j++)
+			wrong |= !strcmp(inl.v[i], all.v[j]);	/* listed once, in one list */
+	}
+	TEST_TRUE(found);
+	TEST_TRUE(!wrong);
+	strlist_release(&inl);
+	TEST_EQ(funcs_list_inlined(dbg, "twi*", &inl), 0);
+	TEST_EQ(inl.nr, 0);
+	strlist_release(&inl);
+	strlist_release(&all);
+	diag_release(&d);
+	debuginfo_free(dbg);
+}
+
+/* a name with '[' (Rust's impls on slices) is a glob that matches its own name */
+static void test_literal_brackets(const char *target, const char *name)
+{
+	struct debuginfo *dbg = open_target(target);
+	struct func *f = NULL;
+	size_t nr = 0;
+	struct diag d;
+
+	if (!dbg)
+		return;
+	diag_init(&d, name);
+	TEST_EQ(funcs_find(dbg, name, &f, &nr, &d), 0);
+	TEST_TRUE(nr >= 1);
+	for (size_t i = 0; i < nr; i++)
+		TEST_STREQ(f[i].name, name);
+	funcs_free(f, nr);
+	diag_release(&d);
+	debuginfo_free(dbg);
+}
+
 /* the file offset and size of section @want of the ELF file @path, when not compressed */
 static bool section_of(const char *path, const char *want, size_t *off, size_t *size)
 {
@@ -417,6 +467,8 @@ int main(void)
 	test_at_symbol("rust/orders-O1", "orders::shop::total");
 	test_inlined_copies("c/lines-O0");
 	test_inlined_copies("c/lines-O2");
+	test_inlined_listed("c/lines-O2", "scale", "twice");
+	test_literal_brackets("rust/orders-O1", "<[u8] as core::fmt::Debug>::fmt");
 
 	test_raw_corrupted("c/orders-O2", 300);
 	test_raw_corrupted("cpp/actors-O0", 100);
