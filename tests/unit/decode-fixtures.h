@@ -12,18 +12,14 @@
 #include <string.h>
 
 #include "decode.h"
+#include "events.h"
 #include "util.h"
 
 static const char format[] =
 	"name: w\n"
 	"ID: 1234\n"
 	"format:\n"
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
-	"\n"
-	"\tfield:unsigned long __probe_ip;\toffset:8;\tsize:8;\tsigned:0;\n"
+	UPROBE_FORMAT_COMMON
 	"\tfield:s64 a;\toffset:16;\tsize:8;\tsigned:1;\n"
 	"\tfield:x64 b;\toffset:24;\tsize:8;\tsigned:0;\n"
 	"\tfield:__data_loc char[] s;\toffset:32;\tsize:4;\tsigned:1;\n"
@@ -49,12 +45,7 @@ static const char format_raw[] =
 	"name: r\n"
 	"ID: 1235\n"
 	"format:\n"
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
-	"\n"
-	"\tfield:unsigned long __probe_ip;\toffset:8;\tsize:8;\tsigned:0;\n"
+	UPROBE_FORMAT_COMMON
 	"\tfield:s32 rs;\toffset:16;\tsize:4;\tsigned:1;\n"
 	"\tfield:x16 rx;\toffset:20;\tsize:2;\tsigned:0;\n"
 	"\tfield:u32 ra[3];\toffset:22;\tsize:12;\tsigned:0;\n"
@@ -72,12 +63,7 @@ static const char format_gen[] =
 	"name: g\n"
 	"ID: 1236\n"
 	"format:\n"
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
-	"\n"
-	"\tfield:unsigned long __probe_ip;\toffset:8;\tsize:8;\tsigned:0;\n"
+	UPROBE_FORMAT_COMMON
 	"\tfield:int fd;\toffset:16;\tsize:4;\tsigned:1;\n"
 	"\tfield:unsigned int flags;\toffset:20;\tsize:4;\tsigned:0;\n"
 	"\tfield:unsigned long count;\toffset:24;\tsize:8;\tsigned:0;\n"
@@ -99,12 +85,7 @@ static void make_probe(struct trace_probe *tp, uint64_t vaddr)
 				       "x64", "u16" };
 	struct trace_arg *a;
 
-	memset(tp, 0, sizeof(*tp));
-	tp->group = strdup("upft");
-	tp->event = strdup("w");
-	tp->path = strdup("/bin/x");
-	tp->vaddr = vaddr;
-	tp->offset = vaddr;
+	test_probe_init(tp, "w", vaddr);
 	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
 		trace_probe_add_field(tp, names[i], "%di", types[i],
 				      !strcmp(names[i], "len") || !strcmp(names[i], "g"));
@@ -148,12 +129,7 @@ static void make_probe_raw(struct trace_probe *tp, uint64_t vaddr)
 	static const char *types[] = { "s32", "x16", "u32[3]", "x8[2]", "string", "u64", "s64" };
 	struct trace_arg *a;
 
-	memset(tp, 0, sizeof(*tp));
-	tp->group = strdup("upft");
-	tp->event = strdup("r");
-	tp->path = strdup("/bin/x");
-	tp->vaddr = vaddr;
-	tp->offset = vaddr;
+	test_probe_init(tp, "r", vaddr);
 	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
 		trace_probe_add_field(tp, names[i], "%di", types[i], !strcmp(names[i], "n"));
 	for (int i = 0; i < 5; i++) {

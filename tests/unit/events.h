@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* events.h - a decoded event's values by name, as text and as JSON, for the unit tests */
+/* events.h - uprobe events for the unit tests: the format's common fields, a probe, values */
 #ifndef UPF_UNIT_EVENTS_H
 #define UPF_UNIT_EVENTS_H
 
@@ -8,6 +8,26 @@
 #include "../../src/decode.h"
 #include "../../src/render.h"
 #include "../../src/util.h"
+
+/* The fields every uprobe event's tracefs format starts with; the event's own from offset 16 */
+#define UPROBE_FORMAT_COMMON \
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n" \
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n" \
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n" \
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n" \
+	"\n" \
+	"\tfield:unsigned long __probe_ip;\toffset:8;\tsize:8;\tsigned:0;\n"
+
+/* test_probe_init() - @tp made empty: event upft/@event on /bin/x at @vaddr (its file offset) */
+static inline void test_probe_init(struct trace_probe *tp, const char *event, uint64_t vaddr)
+{
+	memset(tp, 0, sizeof(*tp));
+	tp->group = strdup("upft");
+	tp->event = strdup(event);
+	tp->path = strdup("/bin/x");
+	tp->vaddr = vaddr;
+	tp->offset = vaddr;
+}
 
 /* val() - the value named @name in @ev, or NULL */
 static inline const struct value *val(const struct event *ev, const char *name)

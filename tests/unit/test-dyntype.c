@@ -27,12 +27,7 @@ static const char format[] =
 	"name: dyn\n"
 	"ID: 1300\n"
 	"format:\n"
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
-	"\n"
-	"\tfield:unsigned long __probe_ip;\toffset:8;\tsize:8;\tsigned:0;\n"
+	UPROBE_FORMAT_COMMON
 	"\tfield:s32 v;\toffset:16;\tsize:4;\tsigned:1;\n"
 	"\tfield:x64 v_p1;\toffset:20;\tsize:8;\tsigned:0;\n"
 	"\tfield:x64 v_t2;\toffset:28;\tsize:8;\tsigned:0;\n"
@@ -123,12 +118,7 @@ static void make_probe(struct trace_probe *tp)
 				       "char[8]", "u64", "u64" };
 	struct trace_arg *a;
 
-	memset(tp, 0, sizeof(*tp));
-	tp->group = strdup("upft");
-	tp->event = strdup("dyn");
-	tp->path = strdup("/bin/x");
-	tp->vaddr = 0x1100;
-	tp->offset = 0x1100;
+	test_probe_init(tp, "dyn", 0x1100);
 	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
 		trace_probe_add_field(tp, names[i], "%di", types[i], i != F_V && i != F_P &&
 				      i != F_T && i != F_E);

@@ -20,12 +20,7 @@ static const char format[] =
 	"name: m\n"
 	"ID: 1300\n"
 	"format:\n"
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
-	"\n"
-	"\tfield:unsigned long __probe_ip;\toffset:8;\tsize:8;\tsigned:0;\n"
+	UPROBE_FORMAT_COMMON
 	"\tfield:u64 m;\toffset:16;\tsize:8;\tsigned:0;\n"
 	"\tfield:s32 m_x;\toffset:24;\tsize:4;\tsigned:1;\n"
 	"\tfield:s32 m_y;\toffset:28;\tsize:4;\tsigned:1;\n"
@@ -58,11 +53,7 @@ static void make_probe(struct trace_probe *tp)
 	static const char *types[] = { "u64", "s32", "s32", "u32" };
 	struct trace_arg *a;
 
-	memset(tp, 0, sizeof(*tp));
-	tp->group = strdup("upft");
-	tp->event = strdup("m");
-	tp->path = strdup("/bin/x");
-	tp->vaddr = tp->offset = 0x1100;
+	test_probe_init(tp, "m", 0x1100);
 	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
 		trace_probe_add_field(tp, names[i], "%di", types[i], i == 0);
 	a = trace_probe_add_arg(tp);
