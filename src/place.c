@@ -355,6 +355,7 @@ void place_take_alt(struct probe_site *s, const struct site_alt *alt, struct tra
 	if (!s->is_return)
 		s->ret_at_sp = alt->ret_at_sp;
 	s->after_prologue = false;
+	s->go_split = alt->go_split;
 	if (alt->go_split && !has_flags_field(tp))
 		trace_probe_add_field(tp, PLACE_FLAGS_FIELD, "%flags", "x64", true);
 }

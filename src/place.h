@@ -58,6 +58,7 @@ struct probe_site {
 	bool ret_at_sp;		/* the caller's return address is at 0(%sp), no frame pushed yet
 				 * (the entry, or past Go's stack check) */
 	bool entry_abi;		/* parameters from the ABI (a site_alt taken) */
+	bool go_split;		/* on Go's stack check's jbe (a site_alt taken): filtered */
 	enum x86_probe_cost cost;	/* of the instruction at vaddr */
 	char *insn;		/* its text for -v, or NULL when it could not be decoded */
 	struct site_alt *alts;	/* cheaper addresses for this point, best first */

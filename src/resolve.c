@@ -324,7 +324,8 @@ static int resolve_site(const struct probe_spec *spec, struct debuginfo *dbg,
 	pr_info("%s at 0x%" PRIx64 "%s: %s (%s)%s", site->func ? site->func : "probe",
 		site->vaddr, site->has_die && dwarf_tag(&site->die) == DW_TAG_inlined_subroutine ?
 		" (an inlined copy)" : "", site->insn ? site->insn : "?",
-		x86_probe_cost_name(site->cost), site->entry_abi ? ", parameters from the ABI" : "");
+		x86_probe_cost_name(site->cost), site->entry_abi ? ", parameters from the ABI" :
+		site->go_split ? ", Go's stack check: its event filters the taken jump" : "");
 	return 0;
 }
 

@@ -60,8 +60,8 @@ deep=$(sym main.deep)
 # 1. where: on the jbe (+4 after cmp 0x10(%r14),%rsp; +12 after lea and cmp), emulated
 upft_run -v -x "$G" -D 'main.down id n'
 t_is "$UPFT_RC" 0 "main.down id n: -D succeeds"
-t_like "$UPFT_ERR" "main.down at 0x$(plus "$down" 4): jbe .* \\(emulated\\)" \
-	"... -v: on the stack check's jbe at +4, emulated"
+t_like "$UPFT_ERR" "main.down at 0x$(plus "$down" 4): jbe .* \\(emulated\\), Go's stack check: its event filters the taken jump\$" \
+	"... -v: on the stack check's jbe at +4, emulated, filtered"
 t_like "$UPFT_OUT" "^p:probe_calls/down \\S+/go/calls:0x[0-9a-f]+ id=%ax:s64 n=%bx:s64 upft_fl=%flags:x64\$" \
 	"... the arguments from Go's registers and the flags"
 t_like "$UPFT_OUT" "^# filter probe_calls/down '!\\(upft_fl & 0x41\\)'" \
