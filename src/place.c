@@ -3,6 +3,7 @@
 #include <ctype.h>
 #include <dwarf.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -599,14 +600,31 @@ static bool func_in_file(struct func *f, const char *file)
  */
 static void line_go_split(struct debuginfo *dbg, struct probe_site *s, uint64_t end)
 {
-	uint64_t jbe;
+	struct x86_go_check chk;
 
 	if (lang_for(s->lang) != &lang_go || !s->nr_alts)
 		return;
-	x86_insn_go_split_end(debuginfo_elf(dbg), s->vaddr, end, &jbe);
-	for (size_t i = 0; jbe && i < s->nr_alts; i++)
-		if (s->alts[i].vaddr == jbe)
+	x86_insn_go_split_end(debuginfo_elf(dbg), s->vaddr, end, &chk);
+	for (size_t i = 0; chk.jbe && i < s->nr_alts; i++)
+		if (s->alts[i].vaddr == chk.jbe)
 			s->alts[i].go_split = true;
+}
+
+/*
+ * in_go_stub() - @s is where a Go function's stack check jumps (the line of its entry: spill
+ * the arguments, call runtime.morestack, jump back to the entry). A probe there fires only
+ * when the stack grows, just before the function runs the line again from its entry: a
+ * second hit for one pass, with the arguments spilled.
+ */
+static bool in_go_stub(struct debuginfo *dbg, const struct probe_site *s)
+{
+	struct x86_go_check chk;
+	uint64_t start, end;
+
+	if (lang_for(s->lang) != &lang_go || !one_piece(dbg, s->vaddr, &start, &end))
+		return false;
+	x86_insn_go_split_end(debuginfo_elf(dbg), start, end, &chk);
+	return chk.stub && chk.stub == s->vaddr;
 }
 
 static int resolve_lines(const struct probe_place *pl, struct debuginfo *dbg, struct func *f,
@@ -635,6 +653,13 @@ static int resolve_lines(const struct probe_place *pl, struct debuginfo *dbg, st
 			site_from_func(&s, f, la[i].vaddr);
 		} else {
 			site_at_addr(dbg, la[i].vaddr, la[i].file, la[i].line, &s);
+		}
+		if (n > 1 && in_go_stub(dbg, &s)) {
+			pr_info("%s: line %ld at 0x%" PRIx64 " is the stack check's morestack call: "
+				"the function runs the line again from its entry", s.func ? s.func : "?",
+				pl->line, s.vaddr);
+			free(s.func);
+			continue;
 		}
 		/* the cheapest instruction of the line's run that every pass reaches first */
 		site_insn(dbg, &s, 0);
@@ -744,14 +769,15 @@ static void resolve_entry(struct debuginfo *dbg, struct func *f, struct probe_si
 {
 	struct probe_site s;
 	bool go = lang_for(f->lang) == &lang_go;
-	uint64_t at = f->entry, jbe = 0;
+	struct x86_go_check chk = { 0 };
+	uint64_t at = f->entry;
 	bool abi = false;
 
 	if (f->has_die && !go && params_need_prologue(&f->die)) {
 		at = skip_prologue(dbg, &f->cu, f->entry, f->end);
 		abi = at != f->entry;
 	} else if (go && !f->inlined) {
-		at = x86_insn_go_split_end(debuginfo_elf(dbg), f->entry, f->end, &jbe);
+		at = x86_insn_go_split_end(debuginfo_elf(dbg), f->entry, f->end, &chk);
 	}
 	site_from_func(&s, f, at);
 	s.after_prologue = at != f->entry;
@@ -764,8 +790,8 @@ static void resolve_entry(struct debuginfo *dbg, struct func *f, struct probe_si
 	if (!f->inlined && f->has_die && one_range(&f->die))
 		site_alts(dbg, &s, f->entry, f->end, abi ? f->entry : at,
 			  abi ? at : skip_prologue(dbg, &f->cu, at, f->end), abi);
-	if (jbe)
-		go_split_alt(dbg, &s, jbe, f->end);
+	if (chk.jbe)
+		go_split_alt(dbg, &s, chk.jbe, f->end);
 	add_site(sites, nr, alloc, &s);
 }
 

@@ -173,7 +173,7 @@ int x86_insn_rets(Elf *elf, const char *name, uint64_t start, uint64_t end, uint
 /* Instructions of the check are among the first few; anything longer is not one. */
 #define SPLIT_SCAN 6
 
-uint64_t x86_insn_go_split_end_code(const struct x86_code *c, uint64_t *jbe)
+uint64_t x86_insn_go_split_end_code(const struct x86_code *c, struct x86_go_check *chk)
 {
 	const uint8_t *p = c->bytes;
 	size_t size = c->len;
@@ -182,9 +182,9 @@ uint64_t x86_insn_go_split_end_code(const struct x86_code *c, uint64_t *jbe)
 	cs_insn *insn;
 	csh cs;
 
-	if (jbe)
-		*jbe = 0;
-	if (!disasm_open(&cs, &insn, false))
+	if (chk)
+		memset(chk, 0, sizeof(*chk));
+	if (!disasm_open(&cs, &insn, true))
 		return c->addr;
 	for (int i = 0; i < SPLIT_SCAN && cs_disasm_iter(cs, &p, &size, &a, insn); i++) {
 		/* the goroutine (g) is in r14 on the register ABI: g.stackguard0 at +16 */
@@ -194,8 +194,12 @@ uint64_t x86_insn_go_split_end_code(const struct x86_code *c, uint64_t *jbe)
 		}
 		if (cmp_g && (insn->id == X86_INS_JBE || insn->id == X86_INS_JB)) {
 			found = insn->address + insn->size;
-			if (jbe && insn->id == X86_INS_JBE)
-				*jbe = insn->address;
+			if (chk && insn->id == X86_INS_JBE &&
+			    insn->detail->x86.op_count == 1 &&
+			    insn->detail->x86.operands[0].type == X86_OP_IMM) {
+				chk->jbe = insn->address;
+				chk->stub = insn->detail->x86.operands[0].imm;
+			}
 			break;
 		}
 		/* lea/mov/sub computing the frame's low end for big frames come first */
@@ -207,17 +211,18 @@ uint64_t x86_insn_go_split_end_code(const struct x86_code *c, uint64_t *jbe)
 	return found;
 }
 
-uint64_t x86_insn_go_split_end(Elf *elf, uint64_t start, uint64_t end, uint64_t *jbe)
+uint64_t x86_insn_go_split_end(Elf *elf, uint64_t start, uint64_t end,
+			       struct x86_go_check *chk)
 {
 	uint64_t lim = end > start && end - start < SPLIT_SCAN * MAX_INSN ?
 		       end : start + SPLIT_SCAN * MAX_INSN;
 	struct x86_code c;
 
-	if (jbe)
-		*jbe = 0;
+	if (chk)
+		memset(chk, 0, sizeof(*chk));
 	if (x86_insn_code(elf, start, lim, &c))
 		return start;
-	return x86_insn_go_split_end_code(&c, jbe);
+	return x86_insn_go_split_end_code(&c, chk);
 }
 
 /* ---- instruction boundaries ---- */

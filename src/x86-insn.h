@@ -104,13 +104,20 @@ int x86_insn_lea_targets_code(const struct x86_code *c, uint64_t **addrs, size_t
 int x86_insn_lea_targets(Elf *elf, uint64_t start, uint64_t end, uint64_t **addrs,
 			 size_t *nr);
 
+/* Go's stack-bound check at a function's start */
+struct x86_go_check {
+	uint64_t jbe;		/* its jbe (taken on CF or ZF), or 0 */
+	uint64_t stub;		/* where the jbe goes: the code that calls runtime.morestack and
+				 * jumps back to the entry, or 0 */
+};
+
 /**
  * x86_insn_go_split_end_code() - the address just past a Go function's stack-bound check
  * at the start of @c ("cmp 0x10(%r14),%rsp; jbe morestack", also after
  * "lea -N(%rsp),%r12" for big frames)
  *
- * @jbe: when not NULL, gets the address of the check's jbe (taken on CF or ZF), or 0 when
- *       there is no check or its jump is another one
+ * @chk: when not NULL, gets the check's jbe and where it goes, or zeros when there is no
+ *       check or its jump is another one
  *
  * When the stack must grow (or the goroutine is to be preempted), the jbe is taken and
  * runtime.morestack runs the function again from its entry: a probe on the entry or on the
@@ -119,15 +126,16 @@ int x86_insn_lea_targets(Elf *elf, uint64_t start, uint64_t end, uint64_t **addr
  * Return: the address after the check's conditional jump, or @c->addr when the code starts
  * with no check (NOSPLIT functions) or cannot be decoded.
  */
-uint64_t x86_insn_go_split_end_code(const struct x86_code *c, uint64_t *jbe);
+uint64_t x86_insn_go_split_end_code(const struct x86_code *c, struct x86_go_check *chk);
 
 /**
  * x86_insn_go_split_end() - x86_insn_go_split_end_code() on the function at [@start, @end)
- * of @elf (@end 0 or past the check: only its first instructions are read), @jbe as there
+ * of @elf (@end 0 or past the check: only its first instructions are read), @chk as there
  * Return: the address after the check, or @start when there is none or the code is not in
  * the file.
  */
-uint64_t x86_insn_go_split_end(Elf *elf, uint64_t start, uint64_t end, uint64_t *jbe);
+uint64_t x86_insn_go_split_end(Elf *elf, uint64_t start, uint64_t end,
+			       struct x86_go_check *chk);
 
 /* ---- what probing an instruction costs, what it changes ---- */
 

@@ -112,6 +112,17 @@ t_like "$(cat "$out.err")" "main.down at 0x$(plus "$down" 4): jbe .* \\(emulated
 	"... main.down:0 on the jbe too (-v)"
 each "$out" "main.down:0: each of the 2 x 3001 calls once, exact id and n" "down 2 3000"
 
+# its source line as FILE:LINE: the stack check's stub (spill, call morestack, jump back),
+# which the line table also gives that line, is left out: it runs just before the entry again
+dl=$(grep -n '^func down(' "$UPFT_SRCDIR/tests/targets/go/calls/main.go" | cut -d: -f1)
+out=$UPFT_TMP/fileline.json
+timeout -s INT -k 5 120 "$UPFRONT" -v --json -x "$G" "down=main.go:$dl id n" -- "$G" grow 2 3000 \
+	>"$out" 2>"$out.err" </dev/null
+t_is "$?" 0 "upfront main.go:$dl (func down) -- calls grow 2 3000 exits 0"
+t_like "$(cat "$out.err")" "line $dl at 0x[0-9a-f]+ is the stack check's morestack call" \
+	"... -v: the morestack stub's run of the line left out"
+each "$out" "main.go:$dl: each of the 2 x 3001 calls once, exact id and n" "down 2 3000"
+
 # 4. with a filter of the user's own: both apply
 out=$UPFT_TMP/filter.json
 timeout -s INT -k 5 120 "$UPFRONT" --json --filter 'n < 100' -x "$G" 'main.down id n' -- \

@@ -132,7 +132,7 @@ static void test_go_split(void)
 	/* cmp %r14,%rsp with no jump after it */
 	static const uint8_t nojump[] = { 0x49, 0x3b, 0x66, 0x10, 0x90, 0xc3 };
 	struct x86_code c = code(small, sizeof(small));
-	uint64_t jbe;
+	struct x86_go_check chk;
 
 	TEST_EQ(x86_insn_go_split_end_code(&c, NULL) - BASE, 6);
 	c = code(big, sizeof(big));
@@ -147,14 +147,17 @@ static void test_go_split(void)
 	TEST_EQ(x86_insn_go_split_end_code(&c, NULL) - BASE, 0);
 	/* the jbe itself: after the cmp (+4), after lea and cmp (+12); none without a check */
 	c = code(small, sizeof(small));
-	x86_insn_go_split_end_code(&c, &jbe);
-	TEST_EQ(jbe - BASE, 4);
+	x86_insn_go_split_end_code(&c, &chk);
+	TEST_EQ(chk.jbe - BASE, 4);
+	TEST_EQ(chk.stub - BASE, 6 + 0x2b);		/* jbe rel8 +0x2b */
 	c = code(big, sizeof(big));
-	x86_insn_go_split_end_code(&c, &jbe);
-	TEST_EQ(jbe - BASE, 12);
+	x86_insn_go_split_end_code(&c, &chk);
+	TEST_EQ(chk.jbe - BASE, 12);
+	TEST_EQ(chk.stub - BASE, 18 + 0x100);		/* jbe rel32 +0x100 */
 	c = code(nosplit, sizeof(nosplit));
-	x86_insn_go_split_end_code(&c, &jbe);
-	TEST_EQ(jbe, 0);
+	x86_insn_go_split_end_code(&c, &chk);
+	TEST_EQ(chk.jbe, 0);
+	TEST_EQ(chk.stub, 0);
 }
 
 /* ---- the test targets ---- */
