@@ -4,9 +4,11 @@
 #include <grp.h>
 #include <pwd.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/xattr.h>
 
 #define LOG_DOMAIN "pathsafe"
 #include "log.h"
@@ -42,14 +44,62 @@ static long group_other_member(gid_t gid, uid_t trusted)
 	return found;
 }
 
+/* the kernel's POSIX ACL xattr (linux/posix_acl_xattr.h): a version, then entries */
+#define ACL_XATTR_VERSION 2
+#define ACL_TAG_USER 0x02
+#define ACL_TAG_GROUP 0x08
+#define ACL_TAG_MASK 0x10
+#define ACL_PERM_WRITE 0x02
+
+struct acl_entry {
+	uint16_t tag;
+	uint16_t perm;
+	uint32_t id;
+};
+
+/*
+ * acl_writer() - a user other than root and @trusted whom @path's access ACL lets write (a
+ * named user, or a member of a named group, when the mask lets them), or -1
+ */
+static long acl_writer(const char *path, uid_t trusted)
+{
+	unsigned char buf[4 + 64 * sizeof(struct acl_entry)];
+	struct acl_entry e;
+	ssize_t n = lgetxattr(path, "system.posix_acl_access", buf, sizeof(buf));
+	uint32_t version;
+	bool mask_w = true;
+	long who = -1;
+
+	if (n < 4)
+		return -1;
+	memcpy(&version, buf, 4);
+	if (version != ACL_XATTR_VERSION)
+		return -1;
+	for (ssize_t off = 4; off + (ssize_t)sizeof(e) <= n; off += sizeof(e)) {
+		memcpy(&e, buf + off, sizeof(e));
+		if (e.tag == ACL_TAG_MASK)
+			mask_w = e.perm & ACL_PERM_WRITE;
+	}
+	for (ssize_t off = 4; off + (ssize_t)sizeof(e) <= n && who < 0; off += sizeof(e)) {
+		memcpy(&e, buf + off, sizeof(e));
+		if (!mask_w || !(e.perm & ACL_PERM_WRITE))
+			continue;
+		if (e.tag == ACL_TAG_USER && !uid_trusted(e.id, trusted))
+			who = e.id;
+		else if (e.tag == ACL_TAG_GROUP && e.id != 0)
+			who = group_other_member(e.id, trusted);
+	}
+	return who;
+}
+
 /*
  * who_can_change() - append to @why who other than root and @trusted can change the entry
  * with status @st in the directory with status @dst (rename or replace it), or, with @dst
  * NULL, the file @st itself (rewrite it)
  * Return: whether someone can.
  */
-static bool who_can_change(const struct stat *st, const struct stat *dst, uid_t trusted,
-			   struct strbuf *why)
+static bool who_can_change(const char *path, const struct stat *st, const struct stat *dst,
+			   uid_t trusted, struct strbuf *why)
 {
 	const struct stat *x = dst ? dst : st;
 	long who;
@@ -70,6 +120,11 @@ static bool who_can_change(const struct stat *st, const struct stat *dst, uid_t 
 		strbuf_addstr(why, "is writable by everyone");
 		return true;
 	}
+	who = acl_writer(path, trusted);
+	if (who >= 0) {
+		strbuf_addf(why, "is writable by uid %ld through its ACL", who);
+		return true;
+	}
 	return false;
 }
 
@@ -77,7 +132,7 @@ int path_owners_check(const char *path, uid_t trusted, struct diag *d)
 {
 	struct strbuf why = STRBUF_INIT;
 	struct stat dst, st;
-	char *p = xstrdup(path), *slash;
+	char *p = xstrdup(path), *slash, *dir = NULL;
 	const char *what = NULL;
 	int ret = 0;
 
@@ -102,14 +157,16 @@ int path_owners_check(const char *path, uid_t trusted, struct diag *d)
 			goto out;
 		}
 		/* who can rename or replace this entry: its directory's writers */
-		if (who_can_change(&st, &dst, trusted, &why)) {
-			*strrchr(p, '/') = '\0';
-			what = *p ? p : "/";
+		dir = xstrndup(p, strrchr(p, '/') - p);
+		if (who_can_change(*dir ? dir : "/", &st, &dst, trusted, &why)) {
+			what = *dir ? dir : "/";
 			break;
 		}
+		free(dir);
+		dir = NULL;
 		/* the file: who can rewrite it in place */
 		if (!slash) {
-			if (who_can_change(&st, NULL, trusted, &why))
+			if (who_can_change(p, &st, NULL, trusted, &why))
 				what = p;
 			break;
 		}
@@ -126,6 +183,7 @@ int path_owners_check(const char *path, uid_t trusted, struct diag *d)
 	}
 out:
 	strbuf_release(&why);
+	free(dir);
 	free(p);
 	return ret;
 }

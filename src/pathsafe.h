@@ -24,7 +24,7 @@
  * by everyone unless sticky (then the entry in it must belong to root or @trusted, as the
  * directory does). The file itself likewise: nobody else may rewrite it. A component that is
  * a symbolic link now (the path was canonical when upfront opened it) counts as swapped.
- * POSIX ACLs are not read: a directory with one is judged by its mode bits (ls shows '+').
+ * A POSIX access ACL that lets another user (named, or in a named group) write counts too.
  * Return: 0, or -EPERM with @d filled; -errno (also with @d) when a component cannot be read.
  */
 int path_owners_check(const char *path, uid_t trusted, struct diag *d);

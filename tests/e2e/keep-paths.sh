@@ -110,6 +110,18 @@ mv "$D/nested/orders" "$D/up/inner/orders"
 chown 65534 "$D/up"
 refused "-a, a directory further up another user's" "^upfront: refusing .*: $D/up belongs to uid 65534," \
 	-x "$D/up/inner/orders" -a "$P"
+# a POSIX ACL granting uid 65534 write (written as the kernel's xattr: setfacl may be missing)
+place acl 0755 0
+if python3 -c '
+import os, struct, sys
+e = [(1, 7, 0xffffffff), (2, 7, 65534), (4, 5, 0xffffffff), (16, 7, 0xffffffff), (32, 5, 0xffffffff)]
+os.setxattr(sys.argv[1], "system.posix_acl_access",
+	    struct.pack("<I", 2) + b"".join(struct.pack("<HHI", *x) for x in e))' "$D/acl" 2>/dev/null; then
+	refused "-a, a directory whose ACL lets another user write" \
+		"^upfront: refusing .*: $D/acl is writable by uid 65534 through its ACL," -x "$D/acl/orders" -a "$P"
+else
+	t_fail "the file system of $D takes no POSIX ACL (a prerequisite of this test)"
+fi
 place root 0755 0
 added "-a, root's directories and file" -x "$D/root/orders" -a "$P"
 
