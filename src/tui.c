@@ -49,9 +49,15 @@ static size_t term_reset_len;
 static const int fatal_sigs[] = { SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL, SIGQUIT, SIGTRAP,
 				  SIGSYS, SIGXCPU, SIGXFSZ };
 static struct sigaction old_fatal[ARRAY_SIZE(fatal_sigs)];
+static volatile sig_atomic_t fatal_stderr = -1;	/* the real stderr while it is parked */
 
-/* A crash must not leave the terminal raw: restore it, then die as we would have. */
-static void on_fatal(int sig)
+/*
+ * A crash must not leave the terminal raw: restore it, then die as we would have. A SIGBUS
+ * goes on to the handler that was there before (mapguard's: a binary truncated meanwhile is
+ * its one error line, exit 2); other signals never (an ASan build's SIGSEGV handler would
+ * exit 1 instead of dying of it).
+ */
+static void on_fatal(int sig, siginfo_t *si, void *ctx)
 {
 	int saved_errno = errno;
 
@@ -62,6 +68,12 @@ static void on_fatal(int sig)
 		if (term_saved_ok)
 			tcsetattr(term_fd, TCSANOW, &term_saved);
 	}
+	if (sig == SIGBUS && fatal_stderr >= 0)
+		dup2(fatal_stderr, STDERR_FILENO);	/* its line to the user, not the park */
+	for (size_t i = 0; i < ARRAY_SIZE(fatal_sigs); i++)
+		if (sig == SIGBUS && fatal_sigs[i] == sig && (old_fatal[i].sa_flags & SA_SIGINFO) &&
+		    old_fatal[i].sa_sigaction)
+			old_fatal[i].sa_sigaction(sig, si, ctx);
 	errno = saved_errno;
 	raise(sig);	/* SA_RESETHAND | SA_NODEFER: the default action, now */
 }
@@ -99,8 +111,8 @@ static void fatal_arm(void)
 	reset_add("sgr0");
 	reset_add("rmkx");
 	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_fatal;
-	sa.sa_flags = SA_RESETHAND | SA_NODEFER;
+	sa.sa_sigaction = on_fatal;
+	sa.sa_flags = SA_SIGINFO | SA_RESETHAND | SA_NODEFER;
 	sigemptyset(&sa.sa_mask);
 	for (size_t i = 0; i < ARRAY_SIZE(fatal_sigs); i++)
 		sigaction(fatal_sigs[i], &sa, &old_fatal[i]);
@@ -445,6 +457,7 @@ static void park_stderr(struct tui_term *tm)
 		fclose(tm->parked_err);
 		tm->parked_err = NULL;
 	}
+	fatal_stderr = tm->saved_stderr;
 }
 
 static void unpark_stderr(struct tui_term *tm)
@@ -455,6 +468,7 @@ static void unpark_stderr(struct tui_term *tm)
 	if (tm->saved_stderr < 0)
 		return;
 	fflush(stderr);
+	fatal_stderr = -1;
 	dup2(tm->saved_stderr, STDERR_FILENO);
 	close(tm->saved_stderr);
 	tm->saved_stderr = -1;

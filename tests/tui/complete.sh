@@ -73,7 +73,7 @@ tui_wait "has no field 'nosuch'" 5
 t_ok $? "C: a bad field is reported above the prompt" || t_diag "$(tui_screen | tail -3)"
 tui_keys Escape q
 t_is "$(tui_wait_exit 15)" 0 "C: q exits with status 0"
-tmux_ kill-server
+tui_kill_server
 
 # --- Go: main.(*Store).Add(o *Order); o.Customer.Name is "alice" or "bob"
 tui_start 160 40 -x "$GO" 'main.total' -- "$GO" 0 200

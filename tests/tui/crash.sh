@@ -54,7 +54,7 @@ for sig in SEGV QUIT ABRT; do
 	done
 	t_unlike "$(cat "$UPFT_TRACEFS/uprobe_events")" "^[pr]:upfront_$UPID/" "SIG$sig: its events are removed (watchdog)"
 	t_ok "$([ -e "$UPFT_TRACEFS/instances/upfront_$UPID" ] && echo 1 || echo 0)" "SIG$sig: and its instance"
-	tmux_ kill-server
+	tui_kill_server
 done
 
 t_done

@@ -50,12 +50,12 @@ t_unlike "$(cat "$UPFT_TRACEFS/uprobe_events")" "^[pr]:upfront_$UPID/" "the next
 t_ok "$([ -e "$UPFT_TRACEFS/instances/upfront_$UPID" ] && echo 1 || echo 0)" "and its instance"
 
 # colours on by default
-tmux_ kill-server
+tui_kill_server
 tui_start 80 20 -x "$SPIN" 'work i' -- "$SPIN" 0 100
 tui_wait 'spin/' 10
 t_like "$(tmux_ capture-pane -t "$TUI_SES" -p -e)" $'\e\\[(3|4)[0-7]m' "colours without NO_COLOR"
 tui_keys q
 t_is "$(tui_wait_exit 10)" 0 "q exits 0"
 t_is "$(alt)" 0 "q gives the terminal back"
-tmux_ kill-server
+tui_kill_server
 t_done
