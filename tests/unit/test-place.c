@@ -304,6 +304,8 @@ static void test_choice(void)
 		/* Go 1.19 sets up its frame with a single-stepped sub: the check's jbe, + flags */
 		CHOSEN(dbg, "main.down id n", "+4 %ax %bx %flags");
 		CHOSEN(dbg, "main.deep id n", "+12 %ax %bx %flags");	/* lea; cmp; jbe */
+		/* its first line: the same jbe (the morestack stub's run of the line left out) */
+		CHOSEN(dbg, "main.down:0 id n", "+4 %ax %bx %flags");
 		setenv("UPFRONT_PLACEMENT", "plain", 1);
 		CHOSEN(dbg, "main.down id n", "+6 %ax %bx");		/* past the check */
 		unsetenv("UPFRONT_PLACEMENT");
