@@ -59,43 +59,62 @@ static bool params_need_prologue(Dwarf_Die *fn)
 	return fbreg;
 }
 
+/* line_addr() - the address of line @i of @lines plus @bias; false when it has none */
+static bool line_addr(Dwarf_Lines *lines, size_t i, Dwarf_Addr bias, uint64_t *a)
+{
+	Dwarf_Line *l = dwarf_onesrcline(lines, i);
+	Dwarf_Addr raw;
+
+	if (!l || dwarf_lineaddr(l, &raw) != 0)
+		return false;
+	*a = raw + bias;
+	return true;
+}
+
 /*
  * Past the prologue: the row flagged prologue_end, else the first statement row after the
  * entry (gcc -O0 starts the body with a new row after storing the parameters).
+ * libdw hands out a CU's rows sorted by address, so the rows past @entry are found by
+ * bisection and the walk stops at @end: a glob over the thousand functions of one CU does
+ * not read the CU's whole table once per function.
  * Return: the address, or @entry when the line table says nothing useful.
  */
 static uint64_t skip_prologue(struct debuginfo *dbg, Dwarf_Die *cu, uint64_t entry, uint64_t end)
 {
 	Dwarf_Lines *lines;
 	Dwarf_Addr bias;
-	uint64_t best = 0, pe = 0;
-	size_t n;
+	uint64_t best = 0, a;
+	size_t n, lo = 0, hi;
 
 	debuginfo_dwarf(dbg, &bias);
 	if (dwarf_getsrclines(cu, &lines, &n) != 0)
 		return entry;
-	for (size_t i = 0; i < n; i++) {
+	for (hi = n; lo < hi;) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (!line_addr(lines, mid, bias, &a) || a <= entry)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo; i < n; i++) {
 		Dwarf_Line *l = dwarf_onesrcline(lines, i);
-		Dwarf_Addr a;
 		bool stmt = true, pend = false, endseq = false;
 
-		if (!l || dwarf_lineaddr(l, &a) != 0)
+		if (!line_addr(lines, i, bias, &a) || a <= entry)
 			continue;
-		a += bias;
-		if (a <= entry || (end && a >= end))
-			continue;
+		if (end && a >= end)
+			break;
 		dwarf_lineendsequence(l, &endseq);
 		if (endseq)
 			continue;
 		dwarf_linebeginstatement(l, &stmt);
 		dwarf_lineprologueend(l, &pend);
-		if (pend && (!pe || a < pe))
-			pe = a;
-		if (stmt && (!best || a < best))
+		if (pend)
+			return a;	/* rows ascend: the first prologue_end is the lowest */
+		if (stmt && !best)
 			best = a;
 	}
-	if (pe)
-		return pe;
 	return best ? best : entry;
 }
 

@@ -75,26 +75,33 @@ static const char *where(const char *name, uint64_t start, uint64_t end, struct 
 /*
  * disasm_open() - a capstone handle for x86-64 and one instruction buffer (with room for
  * operand details when @detail: capstone sizes the buffer when it is allocated); false on
- * failure
+ * failure. The two handles (with and without details) are opened once per process and kept:
+ * capstone 4 builds its instruction-id table anew for every handle, which cost a glob over a
+ * thousand functions most of its time. Each use starts in the default (Intel) syntax.
  */
 static bool disasm_open(csh *cs, cs_insn **insn, bool detail)
 {
-	if (cs_open(CS_ARCH_X86, CS_MODE_64, cs) != CS_ERR_OK)
-		return false;
-	if (detail)
-		cs_option(*cs, CS_OPT_DETAIL, CS_OPT_ON);
-	*insn = cs_malloc(*cs);
-	if (!*insn) {
-		cs_close(cs);
-		return false;
+	static csh handle[2];
+	static bool opened[2];
+
+	if (!opened[detail]) {
+		if (cs_open(CS_ARCH_X86, CS_MODE_64, &handle[detail]) != CS_ERR_OK)
+			return false;
+		if (detail)
+			cs_option(handle[detail], CS_OPT_DETAIL, CS_OPT_ON);
+		opened[detail] = true;
 	}
-	return true;
+	*cs = handle[detail];
+	cs_option(*cs, CS_OPT_SYNTAX, CS_OPT_SYNTAX_DEFAULT);
+	*insn = cs_malloc(*cs);
+	return *insn != NULL;
 }
 
+/* disasm_close() - frees the instruction buffer; the handle stays for the next use */
 static void disasm_close(csh *cs, cs_insn *insn)
 {
+	(void)cs;
 	cs_free(insn, 1);
-	cs_close(cs);
 }
 
 /* ---- return instructions ---- */
