@@ -26,7 +26,7 @@
 struct mapguard {
 	uintptr_t lo, hi;		/* [lo, hi): the mapping */
 	size_t len;			/* of msg */
-	char msg[MAPGUARD_MSG];		/* the whole error line, prepared: the handler only writes */
+	char msg[MAPGUARD_MSG];		/* the error line: the handler only writes it */
 	int used;			/* published last, read by the handler */
 };
 
@@ -98,7 +98,7 @@ void mapguard_add(const void *addr, size_t len, const char *path)
 		g->len = line.len < sizeof(g->msg) ? line.len : sizeof(g->msg);
 		memcpy(g->msg, line.buf, g->len);
 		if (g->len == sizeof(g->msg))
-			g->msg[g->len - 1] = '\n';	/* a path of 500 bytes: cut, still a line */
+			g->msg[g->len - 1] = '\n';	/* a 500-byte path: cut, one line */
 		__atomic_store_n(&g->used, 1, __ATOMIC_RELEASE);
 		break;
 	}

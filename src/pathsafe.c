@@ -116,7 +116,7 @@ static bool who_can_change(const char *path, const struct stat *st, const struct
 	}
 	if (x->st_mode & S_IWOTH) {
 		if (dst && (dst->st_mode & S_ISVTX) && uid_trusted(st->st_uid, trusted))
-			return false;	/* sticky: only the entry's owner (trusted) may rename it */
+			return false;	/* sticky: only its (trusted) owner renames it */
 		strbuf_addstr(why, "is writable by everyone");
 		return true;
 	}
@@ -174,9 +174,9 @@ int path_owners_check(const char *path, uid_t trusted, struct diag *d)
 		*slash = '/';
 	}
 	if (what) {
-		diag_error(d, SPAN_NONE, "refusing to give the kernel the path %s: %s %s, who could "
-			   "change what it names before the kernel looks it up", path, what,
-			   why.buf);
+		diag_error(d, SPAN_NONE, "refusing to give the kernel the path %s: %s %s, who "
+			   "could change what it names before the kernel looks it up", path,
+			   what, why.buf);
 		diag_hint(d, "copy the binary to a directory only root can write, or trace it "
 			  "live (without -a/--keep: upfront gives the kernel the file it opened)");
 		ret = -EPERM;

@@ -73,11 +73,15 @@ added() {
 }
 
 P='process_order o->id'
+why='who could change what it names before the kernel looks it up'
+fix='copy the binary to a directory only root can write, or trace it live'
+R='^upfront: refusing .*'
 place user 0755 65534
 refused "-a, a directory of another user" \
-	"^upfront: refusing to give the kernel the path $D/user/orders: $D/user belongs to uid 65534, who could change what it names before the kernel looks it up; copy the binary to a directory only root can write, or trace it live" \
+	"^upfront: refusing to give the kernel the path $D/user/orders: $D/user belongs to uid \
+65534, $why; $fix" \
 	-x "$D/user/orders" -a "$P"
-refused "--keep, a directory of another user" "^upfront: refusing .* $D/user belongs to uid 65534" \
+refused "--keep, a directory of another user" "$R $D/user belongs to uid 65534" \
 	--json --max-events 1 --keep -x "$D/user/orders" "$P" -- "$D/user/orders"
 SUDO_UID=65534 added "-a, a directory of the sudo user" -x "$D/user/orders" -a "$P"
 upft_run --json --max-events 1 -x "$D/user/orders" "$P" -- "$D/user/orders"
@@ -86,39 +90,41 @@ upft_run -x "$D/user/orders" -D "$P"
 t_is "$UPFT_RC" 0 "-D: not affected"
 
 place world 0777 0
-refused "-a, a directory anyone can write" "^upfront: refusing .*: $D/world is writable by everyone," \
+refused "-a, a directory anyone can write" "$R: $D/world is writable by everyone," \
 	-x "$D/world/orders" -a "$P"
 place sticky 1777 0
 added "-a, a sticky directory anyone can write, the file root's" -x "$D/sticky/orders" -a "$P"
 place sticky-user 1777 0 65534
 refused "-a, a sticky directory, the file another user's" \
-	"^upfront: refusing .*: $D/sticky-user is writable by everyone," -x "$D/sticky-user/orders" -a "$P"
+	"$R: $D/sticky-user is writable by everyone," -x "$D/sticky-user/orders" -a "$P"
 place file-user 0755 0 65534
 refused "-a, the file another user's" \
-	"^upfront: refusing .*: $D/file-user/orders belongs to uid 65534," -x "$D/file-user/orders" -a "$P"
+	"$R: $D/file-user/orders belongs to uid 65534," -x "$D/file-user/orders" -a "$P"
 place file-world 0755 0
 chmod 0777 "$D/file-world/orders"
 refused "-a, the file writable by anyone" \
-	"^upfront: refusing .*: $D/file-world/orders is writable by everyone," -x "$D/file-world/orders" -a "$P"
+	"$R: $D/file-world/orders is writable by everyone," -x "$D/file-world/orders" -a "$P"
 place group 0775 0:65534
 refused "-a, a directory writable by a group with another user in it" \
-	"^upfront: refusing .*: $D/group is writable by group 65534, which uid [0-9]+ is in," \
+	"$R: $D/group is writable by group 65534, which uid [0-9]+ is in," \
 	-x "$D/group/orders" -a "$P"
 place nested 0755 0
 mkdir -p "$D/up/inner"
 mv "$D/nested/orders" "$D/up/inner/orders"
 chown 65534 "$D/up"
-refused "-a, a directory further up another user's" "^upfront: refusing .*: $D/up belongs to uid 65534," \
+refused "-a, a directory further up another user's" "$R: $D/up belongs to uid 65534," \
 	-x "$D/up/inner/orders" -a "$P"
 # a POSIX ACL granting uid 65534 write (written as the kernel's xattr: setfacl may be missing)
 place acl 0755 0
 if python3 -c '
 import os, struct, sys
-e = [(1, 7, 0xffffffff), (2, 7, 65534), (4, 5, 0xffffffff), (16, 7, 0xffffffff), (32, 5, 0xffffffff)]
+n = 0xffffffff
+e = [(1, 7, n), (2, 7, 65534), (4, 5, n), (16, 7, n), (32, 5, n)]
 os.setxattr(sys.argv[1], "system.posix_acl_access",
-	    struct.pack("<I", 2) + b"".join(struct.pack("<HHI", *x) for x in e))' "$D/acl" 2>/dev/null; then
+	    struct.pack("<I", 2) + b"".join(struct.pack("<HHI", *x) for x in e))' \
+	"$D/acl" 2>/dev/null; then
 	refused "-a, a directory whose ACL lets another user write" \
-		"^upfront: refusing .*: $D/acl is writable by uid 65534 through its ACL," -x "$D/acl/orders" -a "$P"
+		"$R: $D/acl is writable by uid 65534 through its ACL," -x "$D/acl/orders" -a "$P"
 else
 	t_fail "the file system of $D takes no POSIX ACL (a prerequisite of this test)"
 fi
@@ -141,7 +147,8 @@ UPFT_SHIM_SWAP=$D/root/other:$D/root/orders LD_PRELOAD=$shim \
 
 # a --keep session that fails before it traces keeps nothing (it kept its instance and
 # events when the kernel rejected the filter)
-refused "--keep, a filter the kernel rejects" "^upfront: the kernel rejected the filter 'nosuch == 1'" \
+refused "--keep, a filter the kernel rejects" \
+	"^upfront: the kernel rejected the filter 'nosuch == 1'" \
 	--json --max-events 1 --keep --filter 'nosuch == 1' -x "$D/root/orders" "$P" -- "$src"
 
 t_done

@@ -30,7 +30,8 @@ for ((i = 0; i < 30; i++)); do
 		[ -d "$UPFT_TRACEFS/instances/upfront_$UPID" ] || break
 	sleep 0.1
 done
-t_unlike "$(cat "$UPFT_TRACEFS/uprobe_events")" "^[pr]:upfront_$UPID/" "... its events are removed (watchdog)"
+t_unlike "$(cat "$UPFT_TRACEFS/uprobe_events")" "^[pr]:upfront_$UPID/" \
+	"... its events are removed (watchdog)"
 t_ok "$([ -e "$UPFT_TRACEFS/instances/upfront_$UPID" ] && echo 1 || echo 0)" "... and its instance"
 tui_kill_server
 
