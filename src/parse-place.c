@@ -46,14 +46,41 @@ static bool at_operator_keyword(const char *t, int s, int i, int e)
 	       (i == s || !is_ident_char(t[i - 1])) && (i + 8 == e || !is_ident_char(t[i + 8]));
 }
 
+/* Go's linker escapes bytes of an import path as "%XX" (yaml.v3 -> yaml%2ev3) */
+static bool is_go_escape(const char *t, int i, int e)
+{
+	return i + 2 < e && isxdigit((unsigned char)t[i + 1]) && isxdigit((unsigned char)t[i + 2]);
+}
+
+/*
+ * string_literal_end() - after the '"' at t[i]: the index of the closing '"' of a string
+ * literal in a name (Rust's extern "C"), or a negative errno with p->d filled
+ */
+static int string_literal_end(struct parser *p, int i, int e)
+{
+	const char *t = p->t;
+
+	for (int k = i + 1; k < e; k++) {
+		if (t[k] == '"')
+			return k;
+		if (t[k] == '\\' || (unsigned char)t[k] < 0x20 || t[k] == 0x7f)
+			return diag_error(p->d, mkspan(k, 1), "unexpected '%s' in a function name's "
+					  "string", t[k] == '\\' ? "\\" : "control character");
+	}
+	return diag_error(p->d, mkspan(i, 1), "unterminated '\"' in function name");
+}
+
 /*
  * check_func() - a function name or glob over t[s..e): balanced () and [], no stray
- * ':' '+' '%' '=' (those belong to a place suffix or an EVENT=), no quotes.
+ * ':' '+' '%' '=' (those belong to a place suffix or an EVENT=). Names that need more:
+ * Go's "%XX" escapes (gopkg.in/yaml%2ev3.F), and inside <>, () or [] Rust's array types
+ * ("<[u8; 4] as Debug>::fmt": a ';' directly inside []) and string literals
+ * ('RawVec<unsafe extern "C" fn()>').
  */
 static int check_func(struct parser *p, int s, int e, bool had_event)
 {
 	const char *t = p->t;
-	int stack[MAX_EXPR_DEPTH], sp = 0, angle = 0, i;
+	int stack[MAX_EXPR_DEPTH], sp = 0, angle = 0, i, k;
 
 	for (i = s; i < e; i++) {
 		char c = t[i];
@@ -88,6 +115,10 @@ static int check_func(struct parser *p, int s, int e, bool had_event)
 			return diag_error(p->d, mkspan(i, 1),
 					  "expected a decimal or 0x offset after '+'");
 		case '%':
+			if (is_go_escape(t, i, e)) {
+				i += 2;
+				continue;
+			}
 			if (e - i >= 7 && !memcmp(t + i, "%return", 7))
 				return diag_error(p->d, mkspan(i, 7), "'%%return' must end the place");
 			return diag_error(p->d, mkspan(i, 1), "expected 'return' after '%%'");
@@ -101,10 +132,21 @@ static int check_func(struct parser *p, int s, int e, bool had_event)
 					  "event name '%.*s' is not a C identifier", i - s, t + s);
 		case '@':
 			return diag_error(p->d, mkspan(i, 1), "unexpected '@'");
-		case '\'':
-		case '"':
-		case '\\':
 		case ';':
+			if (sp && t[stack[sp - 1]] == '[')
+				continue;
+			return diag_error(p->d, mkspan(i, 1), "unexpected '%c' in function name", c);
+		case '"':
+			if (!sp && !angle)
+				return diag_error(p->d, mkspan(i, 1),
+						  "unexpected '%c' in function name", c);
+			k = string_literal_end(p, i, e);
+			if (k < 0)
+				return k;
+			i = k;
+			continue;
+		case '\'':
+		case '\\':
 			return diag_error(p->d, mkspan(i, 1), "unexpected '%c' in function name", c);
 		default:
 			if ((unsigned char)c < 0x20 || c == 0x7f)

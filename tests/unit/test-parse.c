@@ -179,6 +179,40 @@ static void test_places(void)
 	TEST_EQ(parse("main.(*T).c:4"), 0);
 	TEST_EQ(spec.place.kind, PLACE_FUNC);
 
+	/* Go's linker escapes '.' (and '%', '"', blanks) in an import path's last element */
+	TEST_EQ(parse("gopkg.in/yaml%2ev3.(*parser).parse"), 0);
+	TEST_STREQ(spec.place.func, "gopkg.in/yaml%2ev3.(*parser).parse");
+	TEST_TRUE(!spec.place.is_return);
+	TEST_EQ(parse("gopkg.in/yaml%2ev3.(*parser).parse%return p"), 0);
+	TEST_STREQ(spec.place.func, "gopkg.in/yaml%2ev3.(*parser).parse");
+	TEST_TRUE(spec.place.is_return);
+	TEST_EQ(spec.nr_args, 1);
+	TEST_EQ(parse("ev=go.opentelemetry.io/otel/semconv/v1%2e26%2e0.Foo:3"), 0);
+	TEST_STREQ(spec.event, "ev");
+	TEST_STREQ(spec.place.func, "go.opentelemetry.io/otel/semconv/v1%2e26%2e0.Foo");
+	TEST_EQ(spec.place.line, 3);
+	TEST_EQ(parse("x/a%25b.F+8"), 0);
+	TEST_STREQ(spec.place.func, "x/a%25b.F");
+	TEST_EQ(spec.place.offset, 8);
+	TEST_EQ(parse("gopkg.in/yaml.v3.(*parser).parse"), 0);
+	TEST_STREQ(spec.place.func, "gopkg.in/yaml.v3.(*parser).parse");
+
+	/* Rust: array types "[T; N]" and string literals (extern "C") inside <> or [] */
+	TEST_EQ(parse("<[u8; 4] as core::fmt::Debug>::fmt"), 0);
+	TEST_STREQ(spec.place.func, "<[u8; 4] as core::fmt::Debug>::fmt");
+	TEST_EQ(spec.nr_args, 0);
+	TEST_EQ(parse("core::ptr::drop_in_place<alloc::boxed::Box<[orders::shop::Item; 1]>> x"), 0);
+	TEST_STREQ(spec.place.func, "core::ptr::drop_in_place<alloc::boxed::Box<[orders::shop::Item; 1]>>");
+	TEST_EQ(spec.nr_args, 1);
+	TEST_EQ(parse("<alloc::raw_vec::RawVec<(*mut u8, unsafe extern \"C\" fn(*mut u8)), "
+		      "std::alloc::System>>::grow_one%return"), 0);
+	TEST_STREQ(spec.place.func, "<alloc::raw_vec::RawVec<(*mut u8, unsafe extern \"C\" "
+		   "fn(*mut u8)), std::alloc::System>>::grow_one");
+	TEST_TRUE(spec.place.is_return);
+	TEST_EQ(parse("core::array::<impl core::ops::index::Index<I> for [T; N]>::index:2"), 0);
+	TEST_STREQ(spec.place.func, "core::array::<impl core::ops::index::Index<I> for [T; N]>::index");
+	TEST_EQ(spec.place.line, 2);
+
 	/* Rust, globs */
 	TEST_EQ(parse("myapp::handler::run"), 0);
 	TEST_STREQ(spec.place.func, "myapp::handler::run");
@@ -490,6 +524,13 @@ static void test_errors(void)
 	TEST_BAD("f+0xzz", "0xzz", "expected a decimal or 0x offset");
 	TEST_BAD("f:x", ":", "expected a line number");
 	TEST_BAD("f%ret", "%", "expected 'return'");
+	TEST_BAD("f%2", "%", "expected 'return'");
+	TEST_BAD("a%2e%zz.f", "%", "expected 'return'");
+	TEST_BAD("f;", ";", "unexpected ';'");
+	TEST_BAD("f<a;b", ";", "unexpected ';'");	/* no '>': not inside <> */
+	TEST_BAD("\"f\"", "\"", "unexpected '\"'");
+	TEST_BAD("f<extern \"C>", "\"", "unterminated '\"'");
+	TEST_BAD("f<\"a\\\"b\">", "\\", "unexpected '\\'");
 	TEST_BAD("%return", "%return", "expected a function name");
 	TEST_BAD("0xg1", "0xg1", "hex address");
 	TEST_BAD("1234", "1234", "expected a function");
