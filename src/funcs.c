@@ -174,8 +174,53 @@ static int pattern_match(const struct pattern *pt, const char *name, const char 
 	return q;
 }
 
+/*
+ * go_unescape() - a Go symbol with its linker escapes decoded, as Go source and delve spell
+ * it ("gopkg.in/yaml%2ev3.F" -> "gopkg.in/yaml.v3.F"), or NULL when @name has none
+ */
+static char *go_unescape(const char *name)
+{
+	static const char hex[] = "0123456789abcdef";
+	char *r, *q;
+
+	if (!strchr(name, '%'))
+		return NULL;
+	r = q = xstrdup(name);
+	for (const char *p = name; *p; p++) {
+		const char *hi = p[0] == '%' && p[1] ? strchr(hex, p[1] | 0x20) : NULL;
+		const char *lo = hi && p[2] ? strchr(hex, p[2] | 0x20) : NULL;
+
+		if (hi && lo && p[1] != '%' && p[2] != '%') {
+			*q++ = (char)((hi - hex) << 4 | (lo - hex));
+			p += 2;
+		} else {
+			*q++ = *p;
+		}
+	}
+	*q = 0;
+	if (!strcmp(r, name)) {
+		free(r);
+		return NULL;
+	}
+	return r;
+}
+
+static int pattern_match_plain(const struct pattern *pt, const char *name)
+{
+	/* Rust's "<[u8] as core::fmt::Debug>::fmt" looks like a glob: its own name matches it */
+	if (pt->glob)
+		return !strcmp(name, pt->text) || glob_match(pt->text, name) ? MATCH_EXACT :
+									      MATCH_NONE;
+	if (!strcmp(name, pt->text))
+		return MATCH_EXACT;
+	return suffix_match(name, pt->text) ? MATCH_SUFFIX : MATCH_NONE;
+}
+
 static int pattern_match_one(const struct pattern *pt, const char *name, const char *sig)
 {
+	int q;
+	char *plain;
+
 	if (pt->sig) {
 		const char *target = sig ? sig : name;
 		int ret = MATCH_NONE;
@@ -191,13 +236,16 @@ static int pattern_match_one(const struct pattern *pt, const char *name, const c
 		free(ns);
 		return ret;
 	}
-	/* Rust's "<[u8] as core::fmt::Debug>::fmt" looks like a glob: its own name matches it */
-	if (pt->glob)
-		return !strcmp(name, pt->text) || glob_match(pt->text, name) ? MATCH_EXACT :
-									      MATCH_NONE;
-	if (!strcmp(name, pt->text))
-		return MATCH_EXACT;
-	return suffix_match(name, pt->text) ? MATCH_SUFFIX : MATCH_NONE;
+	q = pattern_match_plain(pt, name);
+	if (q != MATCH_NONE || !strchr(name, '%'))
+		return q;
+	/* Go: the name as typed in source ("gopkg.in/yaml.v3.F") names the escaped symbol */
+	plain = go_unescape(name);
+	if (plain) {
+		q = pattern_match_plain(pt, plain);
+		free(plain);
+	}
+	return q;
 }
 
 /* ---- funcs_find() ---- */

@@ -16,6 +16,7 @@
 #include "resolve-internal.h"
 #include "resolve.h"
 #include "sdt.h"
+#include "symtab.h"
 
 static char *arg_text(const struct probe_spec *spec, const struct probe_arg *pa)
 {
@@ -378,10 +379,40 @@ static char *last_component(const char *name)
 	return xstrndup(name + start, len - start);
 }
 
-static char *base_event(const struct probe_spec *spec, const struct probe_site *site,
-			bool glob_shared)
+/*
+ * old_version() - the symbol version of @site's function when that is an old one (a symbol
+ * "pthread_kill@GLIBC_2.2.5" -F lists by that name, no current version at its address), or
+ * NULL: its event carries the version, as -F's name made an identifier
+ * (pthread_kill_GLIBC_2_2_5), so it differs from the current version's (pthread_kill)
+ */
+static const char *old_version(struct debuginfo *dbg, const struct probe_site *site)
+{
+	struct symtab *st = debuginfo_symtab(dbg);
+	struct sym *s = site->func ? symtab_func_covering(st, site->vaddr) : NULL, *end;
+	const char *version = NULL;
+	uint64_t addr;
+	size_t nr;
+
+	if (!s)
+		return NULL;
+	addr = s->addr;
+	end = symtab_syms(st, &nr) + nr;
+	/* the symbols at its address: aliases (__pthread_kill_esrch) may come first */
+	for (s = symtab_first_at(st, addr); s && s < end && s->addr == addr; s++) {
+		if (!s->func || strcmp(sym_name(s), site->func))
+			continue;
+		if (s->ver != SYM_VER_OLD || !s->version)
+			return NULL;	/* the current version, or unversioned, is here too */
+		version = s->version;
+	}
+	return version;
+}
+
+static char *base_event(const struct probe_spec *spec, struct debuginfo *dbg,
+			const struct probe_site *site, bool glob_shared)
 {
 	const char *suffix = site->is_return || site->at_ret_insn ? "__return" : "";
+	const char *version;
 	char *s, *r;
 
 	if (spec->event)
@@ -393,6 +424,12 @@ static char *base_event(const struct probe_spec *spec, const struct probe_site *
 	} else {
 		char *own = last_component(site->func);
 
+		version = old_version(dbg, site);
+		if (version) {
+			r = xasprintf("%s_%s", own, version);
+			free(own);
+			own = r;
+		}
 		s = sanitize_ident(own, 63 - strlen(suffix));
 		free(own);
 	}
@@ -447,7 +484,7 @@ static void name_events(const struct probe_spec *spec, const struct resolve_opts
 		group = resolve_default_group(debuginfo_basename(dbg));
 	}
 	for (size_t i = 0; i < nr; i++) {
-		char *base = base_event(spec, &sites[i], glob && all_same && nr > 1);
+		char *base = base_event(spec, dbg, &sites[i], glob && all_same && nr > 1);
 		char *name = NULL;
 
 		/* a name taken by a site with other fields gets _1, _2 ... */

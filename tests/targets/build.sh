@@ -189,6 +189,12 @@ if wants go/ && need "$GO"; then
 			sh -c 'cd "$1" && exec "$2" build -gcflags="all=-N -l" -o "$3" .' sh "$gosrc" \
 			"$GO" "$out/go/errs-N"
 	fi
+	# dots: a package path whose last element has a dot (yaml.v3): Go escapes it as %2e
+	gosrc=$src/go/dots
+	if [ -e "$gosrc/go.mod" ]; then
+		build "$out/go/dots" "$gosrc/go.mod $gosrc/main.go $gosrc/yaml.v3/parse.go" \
+			sh -c 'cd "$1" && exec "$2" build -o "$3" .' sh "$gosrc" "$GO" "$out/go/dots"
+	fi
 	# dnsfwd: the DNS forwarder of the README's examples (a miekg/dns look-alike in dns/)
 	gosrc=$src/go/dnsfwd
 	if [ -e "$gosrc/go.mod" ]; then

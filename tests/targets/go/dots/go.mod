@@ -1,0 +1,3 @@
+module upft.test/dots
+
+go 1.19
