@@ -214,19 +214,36 @@ static void add_ret0_field(struct trace_probe *tp)
 	trace_probe_add_field(tp, DECODE_RET0_FIELD, "$stack0", "x64", true);
 }
 
+/* the other role of @tp's function (FUNC for FUNC%return and back) is among @tps */
+static bool call_has_pair(const struct trace_probe *tps, size_t nr, const struct trace_probe *tp)
+{
+	for (size_t j = 0; j < nr; j++)
+		if (tps[j].call != CALL_NONE && tps[j].call != tp->call && tps[j].func &&
+		    tp->func && !strcmp(tps[j].func, tp->func) &&
+		    !strcmp(tps[j].path ? tps[j].path : "", tp->path ? tp->path : ""))
+			return true;
+	return false;
+}
+
 /*
  * Durations: every probe point of an event with a FUNC entry or FUNC%return point gets the
  * fields that pair calls (the kernel wants the same fields in all points of an event), and
- * the Go ones when a point of it is in Go code.
+ * the Go ones when a point of it is in Go code. Only where a duration can come of it: the
+ * curses view may add the other half later, but text and JSON have every probe here, and a
+ * function probed at its entry alone would pay for a fetch-arg (%sp, ~2% of an emulated hit,
+ * bench/pa-cost.sh) and 8 bytes an event for nothing.
  */
-static void add_call_fields(struct trace_probe *tps, size_t nr)
+static void add_call_fields(struct session *s, struct trace_probe *tps, size_t nr)
 {
+	bool later = s->r.ops == &render_tui_ops;
+
 	for (size_t i = 0; i < nr; i++) {
 		const struct trace_probe *go = NULL;
 		bool call = false;
 
 		for (size_t k = 0; k < nr; k++) {
-			if (strcmp(tps[k].event, tps[i].event) || tps[k].call == CALL_NONE)
+			if (strcmp(tps[k].event, tps[i].event) || tps[k].call == CALL_NONE ||
+			    (!later && !call_has_pair(tps, nr, &tps[k])))
 				continue;
 			call = true;
 			if (tps[k].goroutines && !go)
@@ -270,7 +287,7 @@ static int session_add_tps(struct session *s, struct trace_probe *tps, size_t nr
 
 	for (size_t i = 0; i < nr && s->o->stack; i++)
 		add_ret0_field(&tps[i]);
-	add_call_fields(tps, nr);
+	add_call_fields(s, tps, nr);
 	ret = session_add_checked(s, tps, nr, d);
 	if (ret < 0)
 		return ret;
