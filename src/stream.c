@@ -27,6 +27,9 @@
 /* Events a CPU found empty at T may still commit a record stamped a little before T. */
 #define MERGE_SLACK_NS 5000000ULL
 
+/* The trace clock's offset from ours is measured again at most this often (ns). */
+#define SKEW_EVERY_NS 200000000ULL
+
 /* Slots are allocated this many sub-buffers at a time, as the queue grows. */
 #define SLOT_BLOCK 64
 
@@ -69,6 +72,8 @@ struct stream {
 	unsigned int nr_slots;
 	int subbuf;
 	struct tracing *t;
+	clockid_t clock_ref;		/* tracing_clock_ref() */
+	int64_t skew;			/* drain: trace clock - clock_ref, ns */
 	pthread_t thread;
 	bool thread_started;
 	_Atomic int finish;		/* 1: final pass requested; 2: final pass done */
@@ -97,6 +102,15 @@ static uint64_t cpu_lost_stat(struct stream *st, int cpu, uint64_t *entries)
 	if (entries)
 		*entries = cs.entries;
 	return cs.lost;
+}
+
+/* the clock of this process that runs with the records' (tracing_clock_ref()), in ns */
+static uint64_t ref_ns(const struct stream *st)
+{
+	struct timespec ts;
+
+	clock_gettime(st->clock_ref, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
 /* bytes of records in a sub-buffer: the header's commit field without its flag bits */
@@ -160,7 +174,7 @@ static int drain_cpu(struct stream *st, struct cpu_queue *q, int *full_pages, bo
 			break;
 		}
 		q->spare = slot;
-		t = now_ns();
+		t = (uint64_t)((int64_t)ref_ns(st) + st->skew);	/* in the records' clock */
 		n = read(q->fd, slot, st->subbuf);
 		if (atomic_load(&st->finish))
 			pr_debug("final read cpu%d: %zd %s", q->cpu, n, n < 0 ? strerror(errno) : "");
@@ -223,9 +237,37 @@ static bool rings_empty(struct stream *st)
 	return true;
 }
 
+/*
+ * The trace clock minus the clock of ours that runs with it (tracing_clock_ref(): the raw
+ * monotonic clock for "local", both the TSC scaled; CLOCK_MONOTONIC for "mono"), from the
+ * "now ts" of a CPU's stats: the clock of whichever CPU reads them, which is every CPU's where
+ * the clock merges CPUs at all. Measured at the start and again when a pass of the drain found
+ * every ring empty (at most every SKEW_EVERY_NS): reading the stats while a CPU writes at full
+ * rate took 40-70 us instead of 6, and runs that read them every 200 ms lost events (6.18).
+ * Between readings the two drift apart by well under a ppm (tsc_khz's rounding). A reading
+ * that took over 1 ms (preempted) is not trusted; the error, half the reading's time plus
+ * 1 us, stays far inside MERGE_SLACK_NS. False: no usable reading (no "now ts").
+ */
+static bool clock_skew(struct stream *st)
+{
+	struct tracing_cpu_stats cs;
+	uint64_t m0, m1;
+
+	if (!st->nr_cpus)
+		return false;
+	m0 = ref_ns(st);
+	tracing_cpu_stats(st->t, st->q[0].cpu, &cs);
+	m1 = ref_ns(st);
+	if (!cs.now_ns || m1 - m0 > 1000000ULL)
+		return false;
+	st->skew = (int64_t)(cs.now_ns - (m0 + (m1 - m0) / 2));
+	return true;
+}
+
 static void *drain_main(void *arg)
 {
 	struct stream *st = arg;
+	uint64_t skew_at = now_ns();
 
 	/*
 	 * The drain must get a CPU as soon as the kernel's buffer is buffer_percent full, even
@@ -261,6 +303,8 @@ static void *drain_main(void *arg)
 		}
 		if (got)
 			drain_wake(st);
+		else if (!any_qfull && now_ns() - skew_at >= SKEW_EVERY_NS && clock_skew(st))
+			skew_at = now_ns();	/* every ring empty: nobody writes at full rate */
 		if (finishing && !got) {
 			/* recording is off; a 0-byte read is not the end: ask the ring buffer */
 			if (rings_empty(st) || atomic_load(&st->stop)) {
@@ -312,6 +356,7 @@ struct stream *stream_open(struct tracing *t, struct tep_handle *tep, unsigned i
 	int ncpu = sysconf(_SC_NPROCESSORS_CONF);
 
 	st->t = t;
+	st->clock_ref = tracing_clock_ref(t);
 	/* default: 64 MB of queue in all, at least 256 sub-buffers per CPU */
 	st->nr_slots = queue_pages;
 	st->subbuf = tracing_subbuf_size(t);
@@ -346,6 +391,10 @@ struct stream *stream_open(struct tracing *t, struct tep_handle *tep, unsigned i
 	 * sub-buffer instead of chasing the writer.
 	 */
 	tracing_set_wakeup(t, 50);
+	/* before the drain publishes a watermark: a few tries for one not preempted */
+	for (int i = 0; i < 5 && !clock_skew(st); i++)
+		;
+	pr_debug("trace clock - clock %d: %lld ns", (int)st->clock_ref, (long long)st->skew);
 	st->pfds = xcalloc(st->nr_cpus + 1, sizeof(*st->pfds));
 	for (int c = 0; c < st->nr_cpus; c++) {
 		st->pfds[c].fd = st->q[c].fd;

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include <tracefs.h>
 
@@ -646,6 +647,7 @@ struct tracing {
 	int lock_fd;			/* the session's lock file, locked (or -1) */
 	int watchdog_fd;		/* write end of the watchdog's pipe (or -1) */
 	pid_t watchdog;			/* the cleanup watchdog (or 0) */
+	clockid_t clock_ref;		/* tracing_clock_ref() */
 };
 
 /*
@@ -885,6 +887,53 @@ int tracing_watchdog(const char *group, const char *pipe_arg, const char *lock_a
 	return 0;
 }
 
+/*
+ * The instance's trace_clock, which stamps every record. "local" (sched_clock(): the TSC
+ * scaled) costs the traced thread ~4% of a bare probe's hit less than "mono" (a fenced TSC
+ * read under the timekeeper's seqcount; bench/pa-cost.sh, 6.18). It is per CPU, which only
+ * matters where CPUs' TSCs differ: where the TSC is the kernel's clocksource the kernel has
+ * found it synchronized, and records of all CPUs merge in order. Elsewhere "mono". Records are
+ * never compared with CLOCK_MONOTONIC directly: the drain maps its clock through the "now ts"
+ * of per_cpu/cpuN/stats (tracing_cpu_stats()). UPFRONT_TRACE_CLOCK names another clock
+ * (comparisons, tests).
+ */
+static void set_clock(struct tracing *t)
+{
+	const char *clk = getenv("UPFRONT_TRACE_CLOCK");
+
+	if (!clk || !*clk) {
+		FILE *f = fopen("/sys/devices/system/clocksource/clocksource0/current_clocksource",
+				"r");
+		char cs[32] = "";
+
+		if (f) {
+			if (!fgets(cs, sizeof(cs), f))
+				cs[0] = '\0';
+			fclose(f);
+		}
+#if defined(__x86_64__) || defined(__i386__)
+		clk = !strcmp(cs, "tsc\n") ? "local" : "mono";
+#else
+		clk = "mono";
+#endif
+	}
+	if (tracefs_instance_file_write(t->inst, "trace_clock", clk) < 0) {
+		pr_warn("cannot set trace_clock %s: %s", clk, strerror(errno));
+		clk = "mono";
+		if (tracefs_instance_file_write(t->inst, "trace_clock", clk) < 0)
+			pr_warn("cannot set trace_clock mono: %s", strerror(errno));
+	} else {
+		pr_debug("trace_clock %s", clk);
+	}
+	t->clock_ref = !strcmp(clk, "mono") ? CLOCK_MONOTONIC : !strcmp(clk, "boot") ?
+		       CLOCK_BOOTTIME : CLOCK_MONOTONIC_RAW;
+}
+
+clockid_t tracing_clock_ref(const struct tracing *t)
+{
+	return t->clock_ref;
+}
+
 struct tracing *tracing_new(unsigned long buffer_kb, bool keep, struct diag *d)
 {
 	struct tracing *t = xcalloc(1, sizeof(*t));
@@ -905,8 +954,7 @@ struct tracing *tracing_new(unsigned long buffer_kb, bool keep, struct diag *d)
 		return NULL;
 	}
 	tracefs_trace_off(t->inst);
-	if (tracefs_instance_file_write(t->inst, "trace_clock", "mono") < 0)
-		pr_warn("cannot set trace_clock mono: %s", strerror(errno));
+	set_clock(t);
 	/*
 	 * The process of each task that had an event goes to saved_tgids: a thread that exits
 	 * before its events are decoded is no longer in /proc (tracing_saved_tgid())
@@ -1120,6 +1168,14 @@ int tracing_cpu_stats(struct tracing *t, int cpu, struct tracing_cpu_stats *out)
 		out->lost += strtoull(p + 16, NULL, 10);
 	if ((p = strstr(text, "dropped events: ")))
 		out->lost += strtoull(p + 16, NULL, 10);
+	if ((p = strstr(text, "\nnow ts: "))) {
+		char *end;
+		unsigned long long sec = strtoull(p + 9, &end, 10);
+
+		/* "now ts: 12345.678901": seconds and microseconds, for clocks that count ns */
+		if (*end == '.')
+			out->now_ns = sec * 1000000000ULL + strtoull(end + 1, NULL, 10) * 1000ULL;
+	}
 	free(text);
 	return 0;
 }

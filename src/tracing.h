@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <time.h>
 #include <sys/types.h>
 
 #include "diag.h"
@@ -205,6 +206,14 @@ void tracing_off(struct tracing *t);
 int tracing_subbuf_size(struct tracing *t);
 
 /**
+ * tracing_clock_ref() - the clock of this process that runs at the rate of the instance's
+ * trace_clock, which stamps the records: CLOCK_MONOTONIC for "mono", CLOCK_MONOTONIC_RAW for
+ * "local" (sched_clock(): the TSC scaled, as the raw clock is). They differ by an offset: the
+ * "now ts" of tracing_cpu_stats() tells it.
+ */
+clockid_t tracing_clock_ref(const struct tracing *t);
+
+/**
  * tracing_set_wakeup() - a poll() on trace_pipe_raw wakes when the CPU's buffer is
  * @percent full (buffer_percent); 0 wakes on every event
  */
@@ -222,6 +231,7 @@ int tracing_cpu_open_raw(struct tracing *t, int cpu, struct diag *d);
 struct tracing_cpu_stats {
 	uint64_t entries;	/* events in the buffer, not yet read */
 	uint64_t lost;		/* overrun + commit overrun + dropped events, since creation */
+	uint64_t now_ns;	/* the instance's trace clock during the read, us resolution */
 };
 
 /**
