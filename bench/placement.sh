@@ -8,6 +8,8 @@
 #        with the plain placement's and the cost-aware placement's -D line (kernel only),
 #        and `upfront --json 'pa_target a b c s'` both ways: ratio to the floor, events, lost.
 #        Also %return: the uretprobe against a probe on the ret (the Go way), both kernel only.
+#        (bench/pa-cost.sh takes pa_target apart: floor, fetch-args, the session's instance
+#        settings, upfront reading and perf probe / perf record, by the thread's CPU time.)
 # returns: the C, C++, Rust and Go test targets run their call sequence REPEAT times under
 #        `upfront --json 'GLOB%return'` over their functions, plain and cost-aware: ns per
 #        event (the run's time over the unprobed run's, per event), and where the uretprobes'
