@@ -170,8 +170,8 @@ char *sanitize_ident(const char *s, size_t max);
 bool has_source_ext(const char *name, size_t len);
 
 /**
- * now_ns() - CLOCK_MONOTONIC in ns: the clock of the session's trace_clock "mono", so
- * timeouts, ticks and event times compare
+ * now_ns() - CLOCK_MONOTONIC in ns: timeouts and ticks (records carry the instance's trace
+ * clock, which stream.c maps through tracing_clock_ref())
  */
 uint64_t now_ns(void);
 
