@@ -8,7 +8,6 @@
 
 #include "log.h"
 #include "render.h"
-#include "session.h"
 
 /* A JSON string: printable ASCII is copied in runs, everything else goes through escape_json(). */
 static void json_str(struct strbuf *sb, const char *s, size_t len)
@@ -201,7 +200,7 @@ static int json_open(struct render *r)
 {
 	r->input_fd = -1;
 	/* --stack: every event gets a "stack" key (its priv is just this flag) */
-	r->priv = r->session && session_opts(r->session)->stack ? (void *)r : NULL;
+	r->priv = r->opts.stack ? (void *)r : NULL;
 	return 0;
 }
 

@@ -9,7 +9,11 @@
 #include "decode.h"
 #include "util.h"
 
+struct debuginfo;
+struct diag;
+struct resolve_opts;
 struct session;
+struct session_event;
 struct render;
 
 /* What tick() and event() may return besides 0 (flags, or-ed). */
@@ -19,8 +23,8 @@ enum render_flags {
 
 /*
  * A renderer. The session calls every op from one thread (its main loop), so a renderer
- * may call the session_*() functions of session.h from any op (add a probe typed by the
- * user, remove an event, read counters) without locking.
+ * may call the callbacks of its render_ctl from any op (add a probe typed by the user,
+ * remove an event, read counters) without locking.
  *
  * Pausing is the renderer's business: keep receiving event() calls (they are counted and
  * may be kept in a ring), just do not draw them. Never stop consuming: the kernel's ring
@@ -48,10 +52,36 @@ struct render_ops {
 				 * stdin, stdout and stderr so it cannot tear the screen */
 };
 
+/* What a renderer is created with: the options of the run that concern the view. */
+struct render_opts {
+	bool stack;			/* --stack: events carry the user stack */
+	unsigned long ring_size;	/* --ring or UPFRONT_RING: events the curses view keeps,
+					   0: its default */
+	struct debuginfo *dbg;		/* the binary (symbolizing, completion), or NULL */
+	const struct resolve_opts *ropts;	/* for completion queries, or NULL */
+};
+
+/*
+ * Live control of the running session, for an interactive view: the session hands these
+ * callbacks to the renderer, so no renderer links to session.c (the session drives the
+ * renderer through render_ops, the renderer reaches back only through this). Any may be
+ * NULL (no session: tests), each takes @s as its first argument; semantics as the
+ * session_*() functions of session.h they point to.
+ */
+struct render_ctl {
+	struct session *s;
+	int (*add_probe_text)(struct session *s, const char *text, struct diag *d);
+	int (*remove_event)(struct session *s, const char *name, struct diag *d);
+	size_t (*nr_events)(const struct session *s);
+	const struct session_event *(*event)(const struct session *s, size_t i);
+	void (*counters)(const struct session *s, uint64_t *events, uint64_t *lost);
+};
+
 /* One renderer instance; the session fills the public part before open(). */
 struct render {
 	const struct render_ops *ops;
-	struct session *session;
+	struct render_opts opts;
+	struct render_ctl ctl;
 	int fd;			/* output: stdout, or the file of -o */
 	bool atomic_lines;	/* fd is a pipe or socket: render_flush() writes at most
 				 * PIPE_BUF bytes at a time, each ending at a line's end, so

@@ -1026,7 +1026,10 @@ int trace_run(const struct trace_opts *o, struct trace_probe *tps, size_t nr, st
 	s->child = -1;
 	s->r.fd = -1;
 	s->r.input_fd = -1;
-	s->r.session = s;
+	s->r.opts = (struct render_opts){ .stack = o->stack, .ring_size = o->ring_size,
+					  .dbg = o->dbg, .ropts = o->ropts };
+	s->r.ctl = (struct render_ctl){ s, session_add_probe_text, session_remove_event,
+					session_nr_events, session_event, session_counters };
 	strbuf_init(&s->r.out);
 
 	memset(&sa, 0, sizeof(sa));

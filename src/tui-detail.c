@@ -8,7 +8,6 @@
 #include "debuginfo.h"
 #include "log.h"
 #include "resolve.h"
-#include "session.h"
 #include "tui-internal.h"
 
 /* "o->customer->name (char *)": what the argument is, for the detail pane */
@@ -54,7 +53,7 @@ static void detail_head(struct tui *t, struct tui_lines *l, uint64_t seq, const 
 static void detail_value(struct tui *t, struct tui_lines *l, struct row *w, int ind,
 			 const struct value *v)
 {
-	const struct trace_opts *o = session_opts(t->s);
+	const struct render_opts *o = &t->r->opts;
 	struct strbuf txt = STRBUF_INIT;
 
 	tui_row_role(w, v->fault ? R_ERROR : R_NORMAL);
@@ -152,7 +151,7 @@ static void detail_values(struct tui *t, struct tui_lines *l, size_t n)
 /* the user stack: the decoder's symbols when it had them, else the binary's */
 static void detail_stack(struct tui *t, struct tui_lines *l, const uint64_t *stack, size_t nst)
 {
-	const struct trace_opts *o = session_opts(t->s);
+	const struct render_opts *o = &t->r->opts;
 	const char *syms = (const char *)stack + nst * 8;
 	uint16_t nsyms = 0;
 	struct row *w;
@@ -194,7 +193,7 @@ static void detail_stack(struct tui *t, struct tui_lines *l, const uint64_t *sta
 void tui_build_detail(struct tui *t, struct tui_lines *l)
 {
 	uint64_t seq = t->follow ? tui_last_visible(t) : t->sel;
-	const struct trace_opts *o = session_opts(t->s);
+	const struct render_opts *o = &t->r->opts;
 	uint64_t *stack = NULL;
 	struct slot *sl;
 	size_t n, nst = 0;

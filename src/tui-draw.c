@@ -128,16 +128,16 @@ static void draw_str(struct tui *t, int y, int x, int role, const char *s)
 
 static void draw_header(struct tui *t)
 {
-	const struct trace_opts *o = session_opts(t->s);
+	const struct render_opts *o = &t->r->opts;
 	uint64_t total = 0, lost = 0;
 	size_t probes = 0;
 	struct row *w = &t->row;
 
-	session_counters(t->s, &total, &lost);
+	t->ctl->counters(t->ctl->s, &total, &lost);
 	if (t->lost > lost)
 		lost = t->lost;
-	for (size_t i = 0; i < session_nr_events(t->s); i++) {
-		const struct session_event *e = session_event(t->s, i);
+	for (size_t i = 0; i < t->ctl->nr_events(t->ctl->s); i++) {
+		const struct session_event *e = t->ctl->event(t->ctl->s, i);
 
 		probes += e && !e->removed;
 	}
@@ -292,8 +292,8 @@ size_t tui_pick_list(struct tui *t, const struct session_event **out, size_t max
 {
 	size_t n = 0;
 
-	for (size_t i = 0; i < session_nr_events(t->s) && n < max; i++) {
-		const struct session_event *e = session_event(t->s, i);
+	for (size_t i = 0; i < t->ctl->nr_events(t->ctl->s) && n < max; i++) {
+		const struct session_event *e = t->ctl->event(t->ctl->s, i);
 
 		if (e && !e->removed)
 			out[n++] = e;

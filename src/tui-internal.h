@@ -134,7 +134,7 @@ struct tui_term;
 
 struct tui {
 	struct render *r;
-	struct session *s;
+	const struct render_ctl *ctl;	/* the session's live control (r->ctl) */
 	struct tui_term *term;		/* tui.c's: the terminal, curses, parked stderr */
 	bool utf8;
 	int cols;			/* the screen's width at the last draw */

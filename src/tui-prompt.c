@@ -53,7 +53,7 @@ static void list_add_unique(struct strlist *l, const char *s)
 /* the binary's function names, once */
 static void load_funcs(struct tui *t)
 {
-	const struct trace_opts *o = session_opts(t->s);
+	const struct render_opts *o = &t->r->opts;
 	struct diag d;
 
 	t->funcs_loaded = true;
@@ -68,7 +68,7 @@ static void load_funcs(struct tui *t)
 /* the variables that can be read at @place (the probe text's first word), cached per place */
 static void load_vars(struct tui *t, const char *place)
 {
-	const struct trace_opts *o = session_opts(t->s);
+	const struct render_opts *o = &t->r->opts;
 	struct query_site *qs = NULL;
 	struct probe_spec spec;
 	size_t nr = 0;
@@ -101,7 +101,7 @@ static void load_vars(struct tui *t, const char *place)
 static int load_fields(struct tui *t, const char *place, const char *base, struct strlist *out,
 		       struct diag *d)
 {
-	const struct trace_opts *o = session_opts(t->s);
+	const struct render_opts *o = &t->r->opts;
 	struct probe_spec spec;
 	int err;
 
@@ -246,7 +246,7 @@ void tui_complete(struct tui *t)
 void tui_prompt_add(struct tui *t)
 {
 	struct diag d;
-	size_t before = session_nr_events(t->s);
+	size_t before = t->ctl->nr_events(t->ctl->s);
 	char *text = xstrdup(t->line.buf ? t->line.buf : "");
 
 	/* blanks around the probe are not part of it */
@@ -257,14 +257,14 @@ void tui_prompt_add(struct tui *t)
 		return;
 	}
 	diag_init(&d, text);
-	if (session_add_probe_text(t->s, text, &d) < 0) {
+	if (t->ctl->add_probe_text(t->ctl->s, text, &d) < 0) {
 		status_diag(t, &d);
 	} else {
 		struct strbuf names = STRBUF_INIT;
 
 		strbuf_init(&names);
-		for (size_t i = before; i < session_nr_events(t->s); i++) {
-			const struct session_event *e = session_event(t->s, i);
+		for (size_t i = before; i < t->ctl->nr_events(t->ctl->s); i++) {
+			const struct session_event *e = t->ctl->event(t->ctl->s, i);
 
 			if (e && !e->removed)
 				strbuf_addf(&names, "%s%s", names.len ? ", " : "", e->name);
@@ -281,7 +281,7 @@ void tui_remove_probe(struct tui *t, const char *name)
 	struct diag d;
 
 	diag_init(&d, NULL);
-	if (session_remove_event(t->s, name, &d) < 0) {
+	if (t->ctl->remove_event(t->ctl->s, name, &d) < 0) {
 		status_diag(t, &d);
 	} else {
 		const char *n = strchr(name, ':') ? strchr(name, ':') + 1 : name;
@@ -295,11 +295,11 @@ void tui_remove_probe(struct tui *t, const char *name)
 	diag_release(&d);
 }
 
-/* the name session_remove_event() wants for schema @sc */
+/* the name ctl->remove_event() wants for schema @sc */
 char *tui_event_ref(struct tui *t, const char *name)
 {
-	for (size_t i = 0; i < session_nr_events(t->s); i++) {
-		const struct session_event *e = session_event(t->s, i);
+	for (size_t i = 0; i < t->ctl->nr_events(t->ctl->s); i++) {
+		const struct session_event *e = t->ctl->event(t->ctl->s, i);
 
 		if (e && !e->removed && !strcmp(e->name, name))
 			return e->generic ? xasprintf("%s:%s", e->sys, e->name) : xstrdup(name);

@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "log.h"
-#include "session.h"
 #include "tui-internal.h"
 
 static struct schema *schema_new(struct tui *t, const char *name, size_t *idx)
@@ -457,7 +456,7 @@ void tui_build_stats(struct tui *t, struct tui_lines *l)
 {
 	uint64_t total = 0;
 
-	session_counters(t->s, &total, NULL);
+	t->ctl->counters(t->ctl->s, &total, NULL);
 	for (size_t si = 0; si < t->nr_sch; si++) {
 		struct schema *sc = t->sch[si];
 

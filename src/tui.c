@@ -556,12 +556,12 @@ static int tui_open(struct render *r)
 	int err;
 
 	t->r = r;
-	t->s = r->session;
+	t->ctl = &r->ctl;
 	t->term = xcalloc(1, sizeof(*t->term));
 	t->term->saved_stderr = -1;
 	t->cap = RING_DEFAULT;
-	if (session_opts(t->s)->ring_size)	/* --ring N, else UPFRONT_RING (main.c checks both) */
-		t->cap = session_opts(t->s)->ring_size;
+	if (r->opts.ring_size)	/* --ring N, else UPFRONT_RING (main.c checks both) */
+		t->cap = r->opts.ring_size;
 	tui_ring_init(t);
 	t->follow = true;
 	t->sel = t->bottom = NO_SEQ;
@@ -616,7 +616,7 @@ static int tui_tick(struct render *r)
 		uint64_t total = 0;
 		double secs = (now - t->last_sec) / 1e9;
 
-		session_counters(t->s, &total, NULL);
+		t->ctl->counters(t->ctl->s, &total, NULL);
 		t->rate = (uint64_t)((total - t->last_total) / secs + 0.5);
 		t->last_total = total;
 		t->last_sec = now;
