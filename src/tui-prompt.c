@@ -50,7 +50,12 @@ static void list_add_unique(struct strlist *l, const char *s)
 	strlist_add(l, s);
 }
 
-/* the binary's function names, once */
+static int cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* the binary's function names, once: -F's, old versions as NAME@VERSION, inlined-only ones */
 static void load_funcs(struct tui *t)
 {
 	const struct render_opts *o = &t->r->opts;
@@ -62,7 +67,11 @@ static void load_funcs(struct tui *t)
 	diag_init(&d, NULL);
 	if (funcs_list(o->dbg, NULL, &t->funcs, &d) < 0)
 		status_diag(t, &d);
+	else
+		funcs_list_inlined(o->dbg, NULL, &t->funcs);	/* as -F lists them, unmarked */
 	diag_release(&d);
+	if (t->funcs.nr > 1)
+		qsort(t->funcs.v, t->funcs.nr, sizeof(*t->funcs.v), cmp_names);
 }
 
 /* the variables that can be read at @place (the probe text's first word), cached per place */
