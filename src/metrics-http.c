@@ -16,14 +16,15 @@
 #include <microhttpd.h>
 
 #include "log.h"
-#include "metrics.h"
+#include "metrics-http.h"
 
 #define MAX_CONNECTIONS 16
 #define CONNECTION_TIMEOUT_S 10
 
 struct metrics_http {
 	struct MHD_Daemon *daemon;
-	struct metrics *m;
+	metrics_http_expose_fn *expose;
+	void *ctx;
 };
 
 /* ADDR:PORT -> host (NULL: every address) and port; false when it is not that shape */
@@ -150,7 +151,7 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *c, const char *u
 {
 	struct metrics_http *h = cls;
 	struct strbuf sb = STRBUF_INIT;
-	enum metrics_format f;
+	const char *type;
 	size_t len;
 
 	if (strcmp(method, MHD_HTTP_METHOD_GET) && strcmp(method, MHD_HTTP_METHOD_HEAD))
@@ -160,14 +161,14 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *c, const char *u
 		return reply(c, MHD_HTTP_NOT_FOUND, "text/plain; charset=utf-8",
 			     xstrdup("upfront serves /metrics\n"),
 			     strlen("upfront serves /metrics\n"));
-	f = metrics_negotiate(MHD_lookup_connection_value(c, MHD_HEADER_KIND,
-							  MHD_HTTP_HEADER_ACCEPT));
-	metrics_format(h->m, f, &sb);
+	type = h->expose(h->ctx, MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+							     MHD_HTTP_HEADER_ACCEPT), &sb);
 	len = sb.len;
-	return reply(c, MHD_HTTP_OK, metrics_content_type(f), strbuf_detach(&sb), len);
+	return reply(c, MHD_HTTP_OK, type, strbuf_detach(&sb), len);
 }
 
-struct metrics_http *metrics_http_start(const char *listen, struct metrics *m, struct diag *d)
+struct metrics_http *metrics_http_start(const char *listen, metrics_http_expose_fn *expose,
+					void *ctx, struct diag *d)
 {
 	struct metrics_http *h;
 	sigset_t all, old;
@@ -176,7 +177,8 @@ struct metrics_http *metrics_http_start(const char *listen, struct metrics *m, s
 	if (fd < 0)
 		return NULL;
 	h = xcalloc(1, sizeof(*h));
-	h->m = m;
+	h->expose = expose;
+	h->ctx = ctx;
 	/* the server's thread inherits this mask: the session's signals go to its threads */
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, &old);

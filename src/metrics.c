@@ -486,6 +486,15 @@ out:
 	return ret;
 }
 
+/* metrics_http_expose_fn of the HTTP server: the format the request accepts, on its thread */
+static const char *metrics_expose(void *ctx, const char *accept, struct strbuf *out)
+{
+	enum metrics_format f = metrics_negotiate(accept);
+
+	metrics_format(ctx, f, out);
+	return metrics_content_type(f);
+}
+
 struct metrics *metrics_new(const struct metrics_opts *o, struct diag *d)
 {
 	struct metrics *m = xcalloc(1, sizeof(*m));
@@ -509,7 +518,7 @@ struct metrics *metrics_new(const struct metrics_opts *o, struct diag *d)
 	m->lost = xcalloc(m->nr_cpus, sizeof(*m->lost));
 	strbuf_init(&m->scratch);
 	if (o->listen) {
-		m->http = metrics_http_start(o->listen, m, d);
+		m->http = metrics_http_start(o->listen, metrics_expose, m, d);
 		if (!m->http) {
 			metrics_free(m);
 			return NULL;

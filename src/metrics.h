@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "diag.h"
+#include "metrics-http.h"
 #include "util.h"
 
 struct event;
@@ -28,14 +29,6 @@ enum metrics_format {
 	METRICS_TEXT,		/* Prometheus text format 0.0.4 */
 	METRICS_OPENMETRICS,	/* OpenMetrics 1.0.0 text */
 };
-
-/**
- * metrics_check_listen() - whether @text is ADDR:PORT with a numeric port 1-65535 and an
- * address that resolves ("127.0.0.1:9100", "[::1]:9100", "localhost:9100", ":9100")
- * @d: filled when it is not
- * Return: 0, or -EINVAL.
- */
-int metrics_check_listen(const char *text, struct diag *d);
 
 /**
  * metrics_check_label() - whether --metrics-label PROBE:ARG names an event of the session
@@ -119,23 +112,5 @@ enum metrics_format metrics_negotiate(const char *accept);
  * metrics_content_type() - the Content-Type of format @f
  */
 const char *metrics_content_type(enum metrics_format f);
-
-/*
- * The HTTP side (metrics-http.c), used by metrics_new() and metrics_free().
- */
-struct metrics_http;
-
-/**
- * metrics_http_start() - listen on @listen (ADDR:PORT) and serve metrics_format() of @m
- * at /metrics (GET, HEAD) from libmicrohttpd's own thread, with no signal unblocked there
- * Return: the server for metrics_http_stop(), or NULL with @d filled ("cannot listen on
- * 127.0.0.1:9100: Address already in use").
- */
-struct metrics_http *metrics_http_start(const char *listen, struct metrics *m, struct diag *d);
-
-/**
- * metrics_http_stop() - stop serving (waits for a request being answered); accepts NULL
- */
-void metrics_http_stop(struct metrics_http *h);
 
 #endif
