@@ -316,6 +316,50 @@ bool lang_base_offset(Dwarf_Die *derived, Dwarf_Die *base, int64_t *offset)
 	return lang_base_find(derived, is_same_type, base, offset);
 }
 
+/* Depth-first through every base; @vb is the virtual base the walk went through, or NULL. */
+static bool virtual_find(Dwarf_Die *derived, bool (*test)(Dwarf_Die *t, void *arg), void *arg,
+			 Dwarf_Die *vb, Dwarf_Die *vbase, int depth)
+{
+	Dwarf_Die t, child;
+
+	if (depth > 32 || !tag_is_aggregate(lang_strip(derived, &t)) || dwarf_child(&t, &child) != 0)
+		return false;
+	do {
+		Dwarf_Die bt, *through = vb;
+
+		if (dwarf_tag(&child) != DW_TAG_inheritance || !lang_type_of(&child, &bt))
+			continue;
+		if (dwarf_hasattr(&child, DW_AT_virtuality) && !through)
+			through = &bt;
+		if (through && test(&bt, arg)) {
+			*vbase = *through;
+			return true;
+		}
+		if (virtual_find(&bt, test, arg, through, vbase, depth + 1))
+			return true;
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return false;
+}
+
+bool lang_virtual_base_of(Dwarf_Die *derived, Dwarf_Die *base, Dwarf_Die *vbase)
+{
+	return virtual_find(derived, is_same_type, base, NULL, vbase, 0);
+}
+
+/* @t has a member @name at a constant offset (its own, or embedded non-virtually) */
+static bool has_member(Dwarf_Die *t, void *name)
+{
+	Dwarf_Die m;
+	int64_t off;
+
+	return lang_find_member(t, name, &m, &off);
+}
+
+bool lang_virtual_member(Dwarf_Die *type, const char *name, Dwarf_Die *vbase)
+{
+	return virtual_find(type, has_member, (void *)name, NULL, vbase, 0);
+}
+
 bool lang_smart_pointer(Dwarf_Die *type, const struct lang_smart *l, Dwarf_Die *ptr_type,
 			int64_t *offset)
 {

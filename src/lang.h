@@ -173,6 +173,22 @@ bool lang_base_find(Dwarf_Die *derived, bool (*is_base)(Dwarf_Die *base, void *a
 		    int64_t *offset);
 
 /**
+ * lang_virtual_base_of() - whether @base is a base of @derived reached through a virtual base
+ * (whose place in the object the Itanium ABI keeps in the vtable, known only at run time)
+ * @vbase: filled with the first virtual base on the way (@base itself, or one it lies in)
+ * Return: true when found that way (depth first).
+ */
+bool lang_virtual_base_of(Dwarf_Die *derived, Dwarf_Die *base, Dwarf_Die *vbase);
+
+/**
+ * lang_virtual_member() - whether member @name of @type lies in a virtual base (which
+ * lang_find_member() does not search: its offset is not a constant)
+ * @vbase: filled with that virtual base
+ * Return: true when found there.
+ */
+bool lang_virtual_member(Dwarf_Die *type, const char *name, Dwarf_Die *vbase);
+
+/**
  * lang_member_names() - the names lang_find_member() would find in @type
  * @out: the names are appended in declaration order, the members of an embedded struct
  *       or a base class right after it

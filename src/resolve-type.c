@@ -195,6 +195,30 @@ static int64_t base_adjust(const struct val *v, const struct val *to)
 	return 0;
 }
 
+/* a cast between a class and a virtual base of it (static_cast up, or down: ill-formed) */
+static bool virtual_base_cast(const struct val *v, const struct val *to)
+{
+	Dwarf_Die from_c, to_c, vb;
+	int64_t off;
+
+	if (!pointee_class(v, &from_c) || !pointee_class(to, &to_c) || from_c.addr == to_c.addr)
+		return false;
+	if (lang_base_offset(&from_c, &to_c, &off) || lang_base_offset(&to_c, &from_c, &off))
+		return false;
+	return lang_virtual_base_of(&from_c, &to_c, &vb) || lang_virtual_base_of(&to_c, &from_c, &vb);
+}
+
+/* Refused, not read at the wrong place (a cast is otherwise not checked) */
+static int virtual_cast_error(struct rctx *rc, struct span sp, const struct val *v,
+			      const char *fn, const char *tn)
+{
+	diag_error(rc->d, sp, "cannot cast '%s' (%s) to %s: a virtual base's offset is read from "
+		   "the vtable at run time, and a uprobe fetcharg cannot add a value it read to an "
+		   "address", v->what, fn, tn);
+	diag_hint(rc->d, "probe a function that has the base class's pointer");
+	return -EINVAL;
+}
+
 /* @v is a smart pointer of its language */
 static bool smart_pointer(struct val *v)
 {
@@ -268,6 +292,8 @@ int val_cast(struct rctx *rc, struct val *v, const struct val *to, const char *w
 	} else if (cls == VC_OTHER || from == VC_OTHER) {
 		ret = diag_error(rc->d, sp, "cannot cast '%s' (%s) to %s", v->what, fn, tn);
 	}
+	if (!ret && cls == VC_WORD && virtual_base_cast(v, to))
+		ret = virtual_cast_error(rc, sp, v, fn, tn);
 	free(fn);
 	free(tn);
 	if (ret)

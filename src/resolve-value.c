@@ -365,11 +365,35 @@ bool find_vptr(Dwarf_Die *type, const char *suffix, Dwarf_Die *member, int64_t *
 	return false;
 }
 
+/*
+ * A member of a virtual base: the Itanium ABI keeps the base's offset in the vtable (the
+ * vbase offset below the address point), and a fetcharg can add a constant to an address but
+ * not a value it read. Refused rather than read at a guessed offset (the man page, "Virtual
+ * bases").
+ */
+static int virtual_base_error(struct rctx *rc, struct span sp, const char *name, Dwarf_Die *t,
+			      Dwarf_Die *vbase)
+{
+	struct strbuf tn = STRBUF_INIT, bn = STRBUF_INIT;
+
+	strbuf_init(&tn);
+	strbuf_init(&bn);
+	lang_c_type_name(t, true, &tn);
+	lang_c_type_name(vbase, true, &bn);
+	diag_error(rc->d, sp, "'%s' is in %s, a virtual base of %s: its offset is read from the "
+		   "vtable at run time, and a uprobe fetcharg cannot add a value it read to an "
+		   "address", name, bn.buf, tn.buf);
+	diag_hint(rc->d, "probe a function that has a %s * (this in its methods)", bn.buf);
+	strbuf_release(&tn);
+	strbuf_release(&bn);
+	return -EINVAL;
+}
+
 /* @v.@name, following pointers first. */
 static int val_member(struct rctx *rc, struct val *v, const char *name, const char *what,
 		      struct span sp)
 {
-	Dwarf_Die t, member, mtype;
+	Dwarf_Die t, member, mtype, vbase;
 	int64_t off, size, boff;
 	unsigned int bit_off = 0, bit_size = 0, container = 0;
 	struct val n;
@@ -395,6 +419,8 @@ static int val_member(struct rctx *rc, struct val *v, const char *name, const ch
 		if (!strncmp(name, "_vptr", 5) &&
 		    find_vptr(&t, name[5] ? name + 6 : NULL, &member, &off, 0))
 			goto found;
+		if (lang_virtual_member(&t, name, &vbase))
+			return virtual_base_error(rc, sp, name, &t, &vbase);
 		strbuf_init(&fields);
 		lang_list_members(&t, &fields);
 		diag_error(rc->d, sp, "'%s' has no field '%s'", tn ? tn : v->what, name);

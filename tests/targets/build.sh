@@ -147,6 +147,19 @@ if wants cpp/ && need "$CXX"; then
 			done
 		fi
 	fi
+	# bases.cpp: std::string short and long (libstdc++ and libc++), virtual base classes
+	cc=$src/cpp/bases.cpp
+	if [ -e "$cc" ]; then
+		for o in O0 O2; do
+			build "$out/cpp/bases-$o" "$cc" $CXX -g -$o -Wall -o "$out/cpp/bases-$o" "$cc"
+		done
+		if need "${CLANGXX:-clang++}"; then
+			for o in O0 O2; do
+				build "$out/cpp/bases-libcxx-$o" "$cc" "${CLANGXX:-clang++}" -g -$o \
+					-Wall -stdlib=libc++ -o "$out/cpp/bases-libcxx-$o" "$cc"
+			done
+		fi
+	fi
 	# zoo.cpp: dynamic types (typeid, dynamic_cast<>): a hierarchy with an anonymous-namespace
 	# class and multiple inheritance
 	if [ -e "$src/cpp/zoo.cpp" ]; then
