@@ -128,12 +128,14 @@ _upfront_reply()
 	return 0
 }
 
-# _upfront_filter PREFIX - the lines of stdin that start with PREFIX
+# _upfront_filter PREFIX - the lines of stdin that start with PREFIX, up to a tab (-F marks
+# an inlined-only function "NAME<TAB>(inlined)")
 _upfront_filter()
 {
 	local l
 
 	while IFS= read -r l; do
+		l=${l%%$'\t'*}
 		[[ $l == "$1"* ]] && printf '%s\n' "$l"
 	done
 }
@@ -150,7 +152,8 @@ _upfront_probe_word()
 			ev=${cur%%=*}=
 			cur=${cur#*=}
 		fi
-		mapfile -t names < <(_upfront_run -x "$bin" -F "$cur*" | _upfront_filter "$cur")
+		# -F's GLOB sees names without a version: list NAME*, keep NAME@VERSION
+		mapfile -t names < <(_upfront_run -x "$bin" -F "${cur%%@*}*" | _upfront_filter "$cur")
 		[[ ${#names[@]} -eq 0 ]] || printf '%s\n' "${names[@]/#/$ev}"
 		return
 	fi

@@ -56,6 +56,13 @@ t_is "$(comp "upfront -x $bin -F check_" upfront -x "$bin" -F check_)" "check_cu
 	"-F GLOB: the functions"
 t_is "$(comp "upfront process_ord -- $bin" upfront process_ord -- "$bin" | sort | head -1)" \
 	"$bin" "after --: files for a command with a path"
+reach=$UPFT_TARGETS/c/reach-O2
+[ -x "$reach" ] || t_bail "$reach is not built (tests/targets/build.sh)"
+t_is "$(comp "upfront -x $reach scale_q" upfront -x "$reach" scale_q)" "scale_qty" \
+	"an inlined-only function, without -F's '(inlined)' marker"
+libc=$(ldd "$reach" | awk '$1 == "libc.so.6" { print $3 }')
+t_is "$(comp "upfront -x $libc pthread_kill@" upfront -x "$libc" pthread_kill@)" \
+	"pthread_kill@GLIBC_2.2.5" "an old symbol version by the name that probes it"
 t_is "$(comp "upfront -x $bin 'nosuchfunc" upfront -x "$bin" "'nosuchfunc")" "" \
 	"no function: nothing"
 
