@@ -11,6 +11,59 @@
 #include "log.h"
 #include "parse-internal.h"
 
+/*
+ * The special variables, as the user spells them: parse_expr() parses them, expr_format()
+ * prints them and the "unknown special variable" hint lists them from this one table.
+ * EXPR_RAW ones are kernel fetch-args passed through as written.
+ */
+static const struct special_var {
+	const char *name;
+	enum expr_kind kind;
+	bool numbered;		/* NAME followed by a number: $stackN, $argN */
+	const char *note;	/* after its name in the hint */
+} special_vars[] = {
+	{ .name = "$params",	.kind = EXPR_PARAMS },
+	{ .name = "$vars",	.kind = EXPR_VARS },
+	{ .name = "$retval",	.kind = EXPR_RETVAL },
+	{ .name = "$goid",	.kind = EXPR_GOID },
+	{ .name = "$stack",	.kind = EXPR_RAW },
+	{ .name = "$stack",	.kind = EXPR_RAW,	.numbered = true },
+	{ .name = "$comm",	.kind = EXPR_RAW },
+	{ .name = "$arg",	.kind = EXPR_SDT_ARG,	.numbered = true,	.note = " (SDT)" },
+};
+
+const char *expr_special_name(enum expr_kind kind)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(special_vars); i++)
+		if (special_vars[i].kind == kind && kind != EXPR_RAW)
+			return special_vars[i].name;
+	return NULL;
+}
+
+/* t[s..e) as a special variable of the table, or NULL */
+static const struct special_var *special_find(const char *t, int s, int e)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(special_vars); i++) {
+		const struct special_var *v = &special_vars[i];
+		int n = (int)strlen(v->name);
+
+		if (!v->numbered ? word_is(t, s, e, v->name) :
+		    e - s > n && !memcmp(t + s, v->name, n) &&
+		    strspn(t + s + n, "0123456789") >= (size_t)(e - s - n))
+			return v;
+	}
+	return NULL;
+}
+
+/* "$params, $vars, ..., $argN (SDT)" */
+static void special_list(struct strbuf *out)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(special_vars); i++)
+		strbuf_addf(out, "%s%s%s%s", i ? ", " : "", special_vars[i].name,
+			    special_vars[i].numbered ? "N" : "",
+			    special_vars[i].note ? special_vars[i].note : "");
+}
+
 static struct expr *expr_new(enum expr_kind kind, struct span sp)
 {
 	struct expr *e = xcalloc(1, sizeof(*e));
@@ -321,11 +374,11 @@ static struct expr *parse_primary(struct parser *p)
 		diag_hint(p->d, "raw offsets are written +OFF(FETCHARG), e.g. +8(%%di)");
 		return NULL;
 	}
-	if (e - s >= 7 && !memcmp(t + s, "$retval", 7) &&
-	    (e - s == 7 || !is_ident_char(t[s + 7]))) {
+	if (word_at(t, s, e, expr_special_name(EXPR_RETVAL))) {
 		/* $retval->id, $retval[0].Name: the return value is the root of a chain */
-		x = expr_new(EXPR_RETVAL, mkspan(s, 7));
-		p->pos = s + 7;
+		k = s + (int)strlen(expr_special_name(EXPR_RETVAL));
+		x = expr_new(EXPR_RETVAL, mkspan(s, k - s));
+		p->pos = k;
 		return x;
 	}
 	if (t[s] == ')')
@@ -493,53 +546,45 @@ static int check_raw(struct parser *p, int s, int e)
 int parse_expr(struct parser *p, int s, int e, struct expr **out)
 {
 	const char *t = p->t;
+	const char *retval = expr_special_name(EXPR_RETVAL);
+	int k, nret = (int)strlen(retval);
 	struct expr *x;
-	int k;
 
 	*out = NULL;
-	if (t[s] == '$' && e - s > 7 && !memcmp(t + s, "$retval", 7) &&
-	    (t[s + 7] == '.' || t[s + 7] == '[' || t[s + 7] == '-'))
+	if (e - s > nret && !memcmp(t + s, retval, nret) &&
+	    (t[s + nret] == '.' || t[s + nret] == '[' || t[s + nret] == '-'))
 		goto chain;	/* $retval->f, $retval.f, $retval[i] */
 	if (t[s] == '$') {
+		const struct special_var *v;
+		unsigned long n = 0;
+
 		for (k = s + 1; k < e && isalnum((unsigned char)t[k]); k++)
 			;
 		if (k < e)
 			return diag_error(p->d, mkspan(k, 1), "unexpected '%c' after '%.*s'", t[k],
 					  k - s, t + s);
-		if (e - s > 4 && !memcmp(t + s, "$arg", 4) &&
-		    strspn(t + s + 4, "0123456789") >= (size_t)(e - s - 4)) {
-			unsigned long n;
+		v = special_find(t, s, e);
+		if (!v) {
+			struct strbuf known = STRBUF_INIT;
 
-			if (parse_num(t, s + 4, e, false, INT_MAX, &n) || !n)
-				return diag_error(p->d, mkspan(s, e - s),
-						  "SDT arguments count from $arg1");
-			x = expr_new(EXPR_SDT_ARG, mkspan(s, e - s));
-			x->name = xstrndup(t + s + 1, e - s - 1);
-			x->index = (long)n;
-			*out = x;
-			return 0;
-		}
-		if (word_is(t, s, e, "$params"))
-			x = expr_new(EXPR_PARAMS, mkspan(s, e - s));
-		else if (word_is(t, s, e, "$vars"))
-			x = expr_new(EXPR_VARS, mkspan(s, e - s));
-		else if (word_is(t, s, e, "$retval"))
-			x = expr_new(EXPR_RETVAL, mkspan(s, e - s));
-		else if (word_is(t, s, e, "$goid"))
-			x = expr_new(EXPR_GOID, mkspan(s, e - s));
-		else if (word_is(t, s, e, "$comm") || word_is(t, s, e, "$stack") ||
-			 (e - s > 6 && !memcmp(t + s, "$stack", 6) &&
-			  strspn(t + s + 6, "0123456789") >= (size_t)(e - s - 6)))
-			x = expr_new(EXPR_RAW, mkspan(s, e - s));
-		else {
 			diag_error(p->d, mkspan(s, e - s), "unknown special variable '%.*s'", e - s,
 				   t + s);
-			diag_hint(p->d, "known: $params, $vars, $retval, $goid, $stack, $stackN, $comm, "
-				  "$argN (SDT)");
+			special_list(&known);
+			diag_hint(p->d, "known: %s", known.buf);
+			strbuf_release(&known);
 			return -EINVAL;
 		}
-		if (x->kind == EXPR_RAW)
+		if (v->kind == EXPR_SDT_ARG &&
+		    (parse_num(t, s + (int)strlen(v->name), e, false, INT_MAX, &n) || !n))
+			return diag_error(p->d, mkspan(s, e - s), "SDT arguments count from %s1",
+					  v->name);
+		x = expr_new(v->kind, mkspan(s, e - s));
+		if (x->kind == EXPR_SDT_ARG) {
+			x->name = xstrndup(t + s + 1, e - s - 1);	/* "arg2", without the '$' */
+			x->index = (long)n;
+		} else if (x->kind == EXPR_RAW) {
 			x->name = xstrndup(t + s, e - s);
+		}
 		*out = x;
 		return 0;
 	}
@@ -649,9 +694,6 @@ void expr_format(const struct expr *e, struct strbuf *out)
 		expr_format(e->base, out);
 		strbuf_addch(out, ')');
 		break;
-	case EXPR_GOID:
-		strbuf_addstr(out, "$goid");
-		break;
 	case EXPR_DEREF:
 		strbuf_addch(out, '*');
 		expr_format(e->base, out);
@@ -662,14 +704,11 @@ void expr_format(const struct expr *e, struct strbuf *out)
 	case EXPR_RAW:
 		strbuf_addstr(out, e->name);
 		break;
+	case EXPR_GOID:
 	case EXPR_RETVAL:
-		strbuf_addstr(out, "$retval");
-		break;
 	case EXPR_PARAMS:
-		strbuf_addstr(out, "$params");
-		break;
 	case EXPR_VARS:
-		strbuf_addstr(out, "$vars");
+		strbuf_addstr(out, expr_special_name(e->kind));
 		break;
 	case EXPR_SDT_ARG:
 		strbuf_addf(out, "$%s", e->name);
@@ -704,9 +743,8 @@ const char *expr_last_name(const struct expr *e)
 	case EXPR_REG:
 		return e->name;
 	case EXPR_RETVAL:
-		return "retval";
 	case EXPR_GOID:
-		return "goid";
+		return expr_special_name(e->kind) + 1;	/* "retval": without the '$' */
 	case EXPR_SDT_ARG:
 		return e->name;	/* "arg2", as perf names SDT arguments */
 	default:

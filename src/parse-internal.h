@@ -56,6 +56,12 @@ static inline bool word_at(const char *t, int s, int e, const char *w)
 }
 
 /**
+ * expr_special_name() - how the user spells the special variable of @kind ("$retval" for
+ * EXPR_RETVAL; parse-expr.c's table), or NULL for a kind that is none (EXPR_RAW: several)
+ */
+const char *expr_special_name(enum expr_kind kind);
+
+/**
  * parse_num() - a non-negative number over t[s..e): decimal, or hex with 0x if @hex_ok
  * (parse-lex.c)
  * @t: the text

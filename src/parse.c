@@ -147,21 +147,22 @@ static int parse_arg(struct parser *p, struct probe_arg *arg, int s, int e, bool
 	while (root->base)
 		root = root->base;
 	if (root != arg->expr && root->kind == EXPR_RETVAL && !is_return)
-		return diag_error(p->d, root->span, "'$retval' needs a '%%return' place");
+		return diag_error(p->d, root->span, "'%s' needs a '%%return' place",
+				  expr_special_name(EXPR_RETVAL));
 	switch (arg->expr->kind) {
 	case EXPR_PARAMS:
 	case EXPR_VARS:
 		if (arg->type)
 			return diag_error(p->d, arg->type_span, "'%s' takes no type",
-					  arg->expr->kind == EXPR_PARAMS ? "$params" : "$vars");
+					  expr_special_name(arg->expr->kind));
 		if (arg->name)
 			return diag_error(p->d, mkspan(s, es - 1 - s), "'%s' takes no name",
-					  arg->expr->kind == EXPR_PARAMS ? "$params" : "$vars");
+					  expr_special_name(arg->expr->kind));
 		break;
 	case EXPR_RETVAL:
 		if (!is_return)
-			return diag_error(p->d, arg->expr->span,
-					  "'$retval' needs a '%%return' place");
+			return diag_error(p->d, arg->expr->span, "'%s' needs a '%%return' place",
+					  expr_special_name(EXPR_RETVAL));
 		break;
 	default:
 		break;
