@@ -4,19 +4,8 @@
 #include <stdlib.h>
 
 #include "../../src/parse.h"
+#include "parsed.h"
 #include "unittest.h"
-
-static struct probe_spec spec;
-static struct diag d;
-
-/* parse @text into the globals; returns parse_probe()'s result */
-static int parse(const char *text)
-{
-	probe_spec_release(&spec);
-	diag_release(&d);
-	diag_init(&d, text);
-	return parse_probe(text, &spec, &d);
-}
 
 /* the text an expression formats back to (static buffer, valid until the next call) */
 static const char *fmt(const struct expr *e)

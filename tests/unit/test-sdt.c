@@ -6,18 +6,8 @@
 #include "../../src/fetcharg.h"
 #include "../../src/parse.h"
 #include "../../src/sdt.h"
+#include "parsed.h"
 #include "unittest.h"
-
-static struct probe_spec spec;
-static struct diag d;
-
-static int parse(const char *text)
-{
-	probe_spec_release(&spec);
-	diag_release(&d);
-	diag_init(&d, text);
-	return parse_probe(text, &spec, &d);
-}
 
 #define TEST_BAD(text, want)                                                               \
 	do {                                                                              \
