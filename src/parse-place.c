@@ -74,8 +74,8 @@ static int string_literal_end(struct parser *p, int i, int e)
  * check_func() - a function name or glob over t[s..e): balanced () and [], no stray
  * ':' '+' '%' '=' (those belong to a place suffix or an EVENT=). Names that need more:
  * Go's "%XX" escapes (gopkg.in/yaml%2ev3.F), and inside <>, () or [] Rust's array types
- * ("<[u8; 4] as Debug>::fmt": a ';' directly inside []) and string literals
- * ('RawVec<unsafe extern "C" fn()>').
+ * ("<[u8; 4] as Debug>::fmt": a ';' directly inside []; Go's "F[go.shape.interface { a();
+ * b() }]" too), string literals ('RawVec<unsafe extern "C" fn()>') and lifetimes ("for<'a>").
  */
 static int check_func(struct parser *p, int s, int e, bool had_event)
 {
@@ -123,6 +123,8 @@ static int check_func(struct parser *p, int s, int e, bool had_event)
 				return diag_error(p->d, mkspan(i, 7), "'%%return' must end the place");
 			return diag_error(p->d, mkspan(i, 1), "expected 'return' after '%%'");
 		case '=':
+			if ((sp || angle) && !(i + 1 < e && t[i + 1] == '='))
+				continue;	/* Rust's "dyn Fn<(&u8,), Output = bool>" */
 			if (had_event || memchr(t + s, '=', i - s) || (i + 1 < e && t[i + 1] == '='))
 				return diag_error(p->d, mkspan(i, 1), "unexpected '='");
 			if (i == s)
@@ -146,6 +148,10 @@ static int check_func(struct parser *p, int s, int e, bool had_event)
 			i = k;
 			continue;
 		case '\'':
+			/* a Rust lifetime: "for<'a> Fn(&'a T)", "'_", "'static" */
+			if ((sp || angle) && i + 1 < e && is_ident_start(t[i + 1]))
+				continue;
+			return diag_error(p->d, mkspan(i, 1), "unexpected '%c' in function name", c);
 		case '\\':
 			return diag_error(p->d, mkspan(i, 1), "unexpected '%c' in function name", c);
 		default:

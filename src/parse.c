@@ -171,9 +171,10 @@ static int parse_arg(struct parser *p, struct probe_arg *arg, int s, int e, bool
 }
 
 /*
- * next_word() - the next blank-separated word from *pos; with @group, blanks inside () and
- * <> belong to the word (C++ signatures "f(int, char)", Rust "<T as Trait>::m", casts
- * "(struct inner *)p", "dynamic_cast<caf::x *>(p)"); the '>' of "->" closes nothing
+ * next_word() - the next blank-separated word from *pos; with @group, blanks inside (), []
+ * and <> belong to the word (C++ signatures "f(int, char)", Rust "<T as Trait>::m", Go
+ * generics "F[go.shape.interface { Len() int }]", casts "(struct inner *)p",
+ * "dynamic_cast<caf::x *>(p)"); the '>' of "->" closes nothing
  */
 static bool next_word(const char *t, int *pos, int *ws, int *we, bool group)
 {
@@ -185,9 +186,9 @@ static bool next_word(const char *t, int *pos, int *ws, int *we, bool group)
 		return false;
 	*ws = i;
 	for (j = i; t[j]; j++) {
-		if (t[j] == '(')
+		if (t[j] == '(' || t[j] == '[')
 			depth++;
-		else if (t[j] == ')' && depth)
+		else if ((t[j] == ')' || t[j] == ']') && depth)
 			depth--;
 		else if (t[j] == '<')
 			angle++;

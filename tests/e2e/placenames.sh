@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # placenames.sh - function names users type as they are spelled: Go's linker escapes
 # (yaml%2ev3, tests/targets/go/dots and docker's vendored gopkg.in/yaml.v3) and their unescaped
-# source spelling; Rust names with array types '[T; N]' and extern "C"; the event name of an
-# old symbol version (pthread_kill@GLIBC_2.2.5 -> pthread_kill_GLIBC_2_2_5)
+# source spelling, generics' shapes; Rust names with array types '[T; N]', extern "C",
+# lifetimes and 'Output = T'; the event name of an old symbol version
+# (pthread_kill@GLIBC_2.2.5 -> pthread_kill_GLIBC_2_2_5)
 . "$(dirname "$0")/lib.sh"
 upft_need_root
 
@@ -49,6 +50,10 @@ if [ -x "$docker" ] && nm "$docker" 2>/dev/null | grep -q 'yaml%2ev3\.(\*decoder
 	t_like "$UPFT_OUT" '^p:probe_docker/unmarshal__return ' "... named unmarshal__return"
 	upft_run -x "$docker" -D 'gopkg.in/yaml.v3.(*decoder).unmarshal'
 	t_like "$UPFT_OUT" '^p:probe_docker/unmarshal ' "docker: the unescaped spelling probes it too"
+	f='crypto/hmac.New.UnwrapNew[go.shape.interface { BlockSize() int; Reset(); Size() int; Sum([]uint8) []uint8; Write([]uint8) (int, error) }].func1'
+	upft_run -x "$docker" -D "$f"
+	t_is "$UPFT_RC" 0 "docker: -D a generic's shape with blanks and ';' inside [] exits 0"
+	t_like "$UPFT_OUT" '^p:probe_docker/func1 ' "... named func1"
 else
 	t_pass "# SKIP docker with a vendored gopkg.in/yaml.v3 is not installed"
 fi
@@ -62,6 +67,10 @@ f='<alloc::raw_vec::RawVec<(*mut u8, unsafe extern "C" fn(*mut u8)), std::alloc:
 upft_run -x "$rs" -D "$f"
 t_is "$UPFT_RC" 0 "-D a name with extern \"C\" exits 0"
 t_like "$UPFT_OUT" '^p:probe_orders/grow_one ' "... named grow_one"
+f="<&mut dyn for<'a> core::ops::function::FnMut<(&'a std::backtrace_rs::backtrace::Frame,), Output = bool> as core::ops::function::FnMut<(&std::backtrace_rs::backtrace::Frame,)>>::call_mut"
+upft_run -x "$rs" -D "$f"
+t_is "$UPFT_RC" 0 "-D a name with lifetimes and 'Output = bool' inside <> exits 0"
+t_like "$UPFT_OUT" '^p:probe_orders/call_mut ' "... named call_mut"
 upft_run -x "$rs" -D 'orders::shop::total;'
 t_is "$UPFT_RC" 2 "a ';' outside [] exits 2"
 t_is "$UPFT_ERR" "upfront: unexpected ';' in function name at ';' (column 20 of 'orders::shop::total;')" \

@@ -202,6 +202,23 @@ static void test_places(void)
 	TEST_STREQ(spec.place.func, "core::array::<impl core::ops::index::Index<I> for [T; N]>::index");
 	TEST_EQ(spec.place.line, 2);
 
+	/* Rust lifetimes inside <>; Go generics' shapes with blanks and ';' inside [] */
+	TEST_EQ(parse("<&mut dyn for<'a> core::ops::function::FnMut<(&'a u8,)>>::call_mut x"), 0);
+	TEST_STREQ(spec.place.func, "<&mut dyn for<'a> core::ops::function::FnMut<(&'a u8,)>>::call_mut");
+	TEST_EQ(spec.nr_args, 1);
+	TEST_EQ(parse("crypto/hmac.New.UnwrapNew[go.shape.interface { Reset(); Size() int }].func1%return"), 0);
+	TEST_STREQ(spec.place.func, "crypto/hmac.New.UnwrapNew[go.shape.interface { Reset(); Size() int }].func1");
+	TEST_TRUE(spec.place.is_return);
+	TEST_EQ(spec.nr_args, 0);
+	TEST_EQ(parse("<Box<dyn Fn<(&u8,), Output = ()>> as Drop>::drop"), 0);
+	TEST_STREQ(spec.place.func, "<Box<dyn Fn<(&u8,), Output = ()>> as Drop>::drop");
+	TEST_STREQ(spec.event, NULL);
+	TEST_EQ(parse("ev=<F<Output = u8>>::m"), 0);
+	TEST_STREQ(spec.event, "ev");
+	TEST_STREQ(spec.place.func, "<F<Output = u8>>::m");
+	TEST_EQ(parse("f a[1] b"), 0);
+	TEST_EQ(spec.nr_args, 2);
+
 	/* Rust, globs */
 	TEST_EQ(parse("myapp::handler::run"), 0);
 	TEST_STREQ(spec.place.func, "myapp::handler::run");
@@ -516,6 +533,8 @@ static void test_errors(void)
 	TEST_BAD("f%2", "%", "expected 'return'");
 	TEST_BAD("a%2e%zz.f", "%", "expected 'return'");
 	TEST_BAD("f;", ";", "unexpected ';'");
+	TEST_BAD("f<'>", "'", "unexpected '''");
+	TEST_BAD("f'a", "'", "unexpected '''");
 	TEST_BAD("f<a;b", ";", "unexpected ';'");	/* no '>': not inside <> */
 	TEST_BAD("\"f\"", "\"", "unexpected '\"'");
 	TEST_BAD("f<extern \"C>", "\"", "unterminated '\"'");
