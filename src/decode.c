@@ -836,6 +836,15 @@ static void decode_variant(struct decoder *dc, const struct dprobe *p, const cha
 		v->num.u = d;
 		return;
 	}
+	if (!pick->name) {
+		/* a nameless variant is where the value is (libc++'s short or long string) */
+		if (pick->nr == 1 && (size_t)pick->first < a->nr_parts) {
+			decode_arg(dc, p, rec, size, base, &a->parts[pick->first], v);
+			v->name = a->name;
+			v->arg = a;
+		}
+		return;
+	}
 	v->text = pick->name;
 	v->tuple = pick->tuple;
 	v->more = pick->more;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* lang-cxx.c - C++ rules: libstdc++ std::string and std::vector, smart pointers, qualified type
- * names */
+/* lang-cxx.c - C++ rules: std::string (libstdc++, libc++), libstdc++'s std::vector, smart
+ * pointers, qualified type names */
 #define LOG_DOMAIN "lang-cxx"
 #include <dwarf.h>
 #include <string.h>
@@ -23,6 +23,56 @@ static bool cxx_string_layout(Dwarf_Die *type, const char *name, struct lang_lay
 	if (!lang_find_member(type, "_M_string_length", &m, &off))
 		return false;
 	*l = (struct lang_layout){ .ptr = "_M_dataplus._M_p", .len = "_M_string_length" };
+	return true;
+}
+
+/* The type of the member at dotted @path below @type, and its offset from @type's start. */
+static bool member_path(Dwarf_Die *type, const char *path, Dwarf_Die *mtype, int64_t *off)
+{
+	char buf[128], *name, *save = NULL;
+	Dwarf_Die t = *type, m;
+	int64_t at = 0, o;
+
+	if (strlen(path) >= sizeof(buf))
+		return false;
+	strcpy(buf, path);
+	for (name = strtok_r(buf, ".", &save); name; name = strtok_r(NULL, ".", &save)) {
+		if (!lang_find_member(&t, name, &m, &o) || !lang_type_of(&m, &t))
+			return false;
+		at += o;
+	}
+	*mtype = t;
+	*off = at;
+	return true;
+}
+
+/*
+ * libc++'s std::string (std::__1::basic_string<char, ...>): __r_'s __rep is a union of
+ * __s (short: the inline __data_) and __l (long: __data_ and __size_). In the little-endian
+ * layout the low bit of the first byte says long (libc++ 14 keeps a short size << 1 in the
+ * unsigned char __size_; 15+ names the bits __is_long_ and __size_:7; the bits are the same),
+ * and __s.__data_ follows at +1. The alternate layout (data first, the flag in the last byte)
+ * is not this one: no match.
+ */
+#define LIBCXX_REP "__r_.__value_."
+
+static bool cxx_sso_layout(Dwarf_Die *type, const char *name, struct lang_sso *l)
+{
+	Dwarf_Die t;
+	int64_t s_off, d_off, ld_off, len_off;
+
+	if (!starts(name, "basic_string<char,") ||
+	    !member_path(type, LIBCXX_REP "__s", &t, &s_off) ||
+	    !member_path(type, LIBCXX_REP "__s.__data_", &t, &d_off) ||
+	    lang_strip(&t, &t) != DW_TAG_array_type || d_off != s_off + 1 ||
+	    !member_path(type, LIBCXX_REP "__l.__data_", &t, &ld_off) ||
+	    lang_strip(&t, &t) != DW_TAG_pointer_type ||
+	    !member_path(type, LIBCXX_REP "__l.__size_", &t, &len_off))
+		return false;
+	*l = (struct lang_sso){ .flag = LIBCXX_REP "__s", .flag_bit = 0, .len_bit = 1,
+				.short_data = LIBCXX_REP "__s.__data_",
+				.long_data = LIBCXX_REP "__l.__data_",
+				.long_len = LIBCXX_REP "__l.__size_" };
 	return true;
 }
 
@@ -66,6 +116,7 @@ static void cxx_type_name(Dwarf_Die *type, struct strbuf *out)
 const struct lang_ops lang_cxx = {
 	.name			= "C++",
 	.string_layout		= cxx_string_layout,
+	.sso_layout		= cxx_sso_layout,	/* libc++'s std::string */
 	.slice_layout		= cxx_slice_layout,
 	.smart_ptr		= cxx_smart_ptr,	/* std::unique_ptr<T> -> T * */
 	.type_name		= cxx_type_name,

@@ -39,11 +39,29 @@ struct lang_smart {
 				 * (Rust: Rc's RcInner.value, Arc's ArcInner.data), or NULL */
 };
 
+/*
+ * A string kept in one of two places, a flag bit saying which (libc++'s short-string
+ * optimization): a short one inline, its length in the bits above the flag in the same byte;
+ * a long one behind a pointer, with a length member. Both are fetched; the decoder shows the
+ * one the flag names.
+ */
+struct lang_sso {
+	const char *flag;	/* dotted member path to what starts with the byte holding the
+				 * flag and the short length */
+	unsigned int flag_bit;	/* the flag's bit in that byte: set for a long string */
+	unsigned int len_bit;	/* the short length: the byte's bits from this one up */
+	const char *short_data;	/* dotted member path to the inline char array */
+	const char *long_data;	/* dotted member path to the long string's data pointer */
+	const char *long_len;	/* dotted member path to its length */
+};
+
 /* A language's rules, chosen by the CU's DW_AT_language. */
 struct lang_ops {
 	const char *name;
 	/* a text type with a length (Go string, Rust &str/String, std::string) */
 	bool (*string_layout)(Dwarf_Die *type, const char *name, struct lang_layout *l);
+	/* a text type kept inline or behind a pointer (libc++'s std::string) */
+	bool (*sso_layout)(Dwarf_Die *type, const char *name, struct lang_sso *l);
 	/* an indexable aggregate (Go slice, Rust &[T]/Vec<T>, std::vector) */
 	bool (*slice_layout)(Dwarf_Die *type, const char *name, struct lang_layout *l);
 	/* a smart pointer, followed by ->, ., * and casts like the raw pointer it holds */

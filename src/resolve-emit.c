@@ -388,6 +388,103 @@ out:
 	return ret;
 }
 
+/* The fetch of @path below @v, which must be in memory (an address to read at). */
+static int sso_fetch(struct rctx *rc, const struct emit *em, struct val *v, const char *path,
+		     Dwarf_Die *type, char **fetch)
+{
+	struct val w;
+	int ret;
+
+	*fetch = NULL;
+	val_from(&w, v);
+	ret = val_path(rc, &w, path, em->sp);
+	if (!ret && (w.loc.nr != 1 || w.loc.pieces[0].kind != LOC_MEM))
+		ret = diag_error(rc->d, em->sp, "'%s' is not in memory at %s", v->what, rc->where);
+	if (!ret)
+		ret = val_word_fetch(rc, &w, em->sp, fetch);
+	if (!ret && type)
+		*type = w.type;
+	val_release(&w);
+	return ret;
+}
+
+/*
+ * A string kept inline or behind a pointer (libc++'s std::string): the flag bit as the
+ * discriminant of two nameless variants, the inline bytes with the short length from the
+ * flag's byte, and the long string as any string with a length; the decoder shows the one
+ * the flag names as the value itself. The long part's pointer is garbage in a short string
+ * (its bytes are text): it is read (a fault there costs nothing) but never shown.
+ */
+static int emit_sso(struct rctx *rc, const struct emit *em, struct val *v,
+		    const struct lang_sso *s)
+{
+	unsigned int total = rc->o->string_size ? rc->o->string_size : 128, n;
+	struct lang_layout lay = { .ptr = s->long_data, .len = s->long_len };
+	struct trace_arg *parts = NULL, *a;
+	struct trace_variant *vars;
+	char *ff = NULL, *sf = NULL, *t, *name;
+	size_t nparts = 0;
+	int discr, field, nguards = rc->nr_guards, ret;
+	struct emit sub = *em;
+	int64_t cap = -1;
+	Dwarf_Die at;
+
+	ret = sso_fetch(rc, em, v, s->flag, NULL, &ff);
+	if (!ret)
+		ret = sso_fetch(rc, em, v, s->short_data, &at, &sf);
+	if (ret || lang_array_dims(&at, &cap, 1) != 1 || cap <= 0) {
+		if (!ret)
+			ret = diag_error(rc->d, em->sp, "'%s': its inline buffer has no size",
+					 v->what);
+		goto out;
+	}
+	t = xasprintf("b1@%u/8", s->flag_bit);
+	name = uniq_name(rc, em->name);
+	discr = trace_probe_add_field(rc->tp, name, ff, t, false);
+	free(name);
+	free(t);
+	sub.cast = NULL;
+	/* the short string: its inline bytes, its length in the flag's byte */
+	n = total < (unsigned int)cap ? total : (unsigned int)cap;
+	t = xasprintf("%s[%u]", rc->o->kf.has_char ? "char" : "u8", n);
+	name = xasprintf("%.*s_s", NAME_MAX_LEN - 2, em->name);
+	sub.name = name;
+	field = trace_probe_add_field(rc->tp, name, sf, t, false);
+	free(t);
+	a = new_arg(rc, &sub, v, VK_LSTRING, 0, field);
+	a->max_len = n;
+	t = xasprintf("b%u@%u/8", 8 - s->len_bit, s->len_bit);
+	free(name);
+	name = xasprintf("%.*s_s_len", NAME_MAX_LEN - 6, em->name);
+	a->len_field = hidden_field(rc, ff, t, name);
+	free(t);
+	free(name);
+	attach_guards(rc, a);
+	/* the long string */
+	name = xasprintf("%.*s_l", NAME_MAX_LEN - 2, em->name);
+	sub.name = name;
+	ret = emit_lstring(rc, &sub, v, &lay);
+	free(name);
+	rctx_guards_truncate(rc, nguards);	/* its data pointer's guard is its own */
+	if (ret)
+		goto out;	/* the probe fails: both args go with it */
+	pop_arg(rc, &parts, &nparts);	/* parts[0]: long */
+	pop_arg(rc, &parts, &nparts);	/* parts[1]: short */
+	vars = xcalloc(2, sizeof(*vars));
+	vars[0] = (struct trace_variant){ .discr = 0, .first = 1, .nr = 1 };
+	vars[1] = (struct trace_variant){ .discr = 1, .first = 0, .nr = 1 };
+	a = new_arg(rc, em, v, VK_VARIANT, 1, discr);
+	a->variants = vars;
+	a->nr_variants = 2;
+	a->parts = parts;
+	a->nr_parts = nparts;
+	attach_guards(rc, a);
+out:
+	free(ff);
+	free(sf);
+	return ret;
+}
+
 static bool is_char_type(Dwarf_Die *type)
 {
 	Dwarf_Die t;
@@ -935,9 +1032,12 @@ static int emit_aggregate(struct rctx *rc, const struct emit *em, struct val *v,
 {
 	const struct lang_ops *lo = lang_of_die(t);
 	struct lang_layout l;
+	struct lang_sso sso;
 	const char *word;
 	Dwarf_Die vp;
 
+	if (lo->sso_layout && lo->sso_layout(t, dwarf_diename(t), &sso))
+		return emit_sso(rc, em, v, &sso);
 	if (type_layout(t, false, &l) && l.len)
 		return emit_lstring(rc, em, v, &l);
 	if (variant_part(t, &vp))
