@@ -555,6 +555,7 @@ static const struct {
 } env_words[] = {
 	{ "UPFRONT_INDEX", { "libdw", "raw" }, "'libdw' or 'raw'" },
 	{ "UPFRONT_PLACEMENT", { "plain" }, "'plain'" },
+	{ "UPFRONT_TRACE_CLOCK", { "local", "mono" }, "'local' or 'mono'" },
 };
 
 static int read_env(struct options *o)

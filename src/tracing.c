@@ -894,8 +894,8 @@ int tracing_watchdog(const char *group, const char *pipe_arg, const char *lock_a
  * matters where CPUs' TSCs differ: where the TSC is the kernel's clocksource the kernel has
  * found it synchronized, and records of all CPUs merge in order. Elsewhere "mono". Records are
  * never compared with CLOCK_MONOTONIC directly: the drain maps its clock through the "now ts"
- * of per_cpu/cpuN/stats (tracing_cpu_stats()). UPFRONT_TRACE_CLOCK names another clock
- * (comparisons, tests).
+ * of per_cpu/cpuN/stats (tracing_cpu_stats()). UPFRONT_TRACE_CLOCK ("local" or "mono",
+ * main.c checks it) chooses (comparisons, tests).
  */
 static void set_clock(struct tracing *t)
 {
