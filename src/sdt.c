@@ -410,16 +410,21 @@ int sdt_probes_read(Elf *elf, struct sdt_probe **out, size_t *nr, struct diag *d
 	return 0;
 }
 
+/* what one note's probe owns, freed (the probe itself is an element of an array) */
+static void sdt_probe_release(struct sdt_probe *p)
+{
+	for (size_t k = 0; k < p->nr_args; k++)
+		sdt_arg_release(&p->args[k]);
+	free(p->args);
+	free(p->provider);
+	free(p->name);
+	free(p->args_text);
+}
+
 void sdt_probes_free(struct sdt_probe *p, size_t nr)
 {
-	for (size_t i = 0; p && i < nr; i++) {
-		for (size_t k = 0; k < p[i].nr_args; k++)
-			sdt_arg_release(&p[i].args[k]);
-		free(p[i].args);
-		free(p[i].provider);
-		free(p[i].name);
-		free(p[i].args_text);
-	}
+	for (size_t i = 0; p && i < nr; i++)
+		sdt_probe_release(&p[i]);
 	free(p);
 }
 
@@ -841,11 +846,11 @@ static char *event_ident(const char *s)
  * types), else they get NAME_1, NAME_2 as perf names a second probe
  */
 static void name_events(const struct probe_spec *spec, const char *group,
-			struct trace_probe *tps, const struct sdt_probe **ps, size_t n)
+			struct trace_probe *tps, const struct sdt_probe *ps, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
-		char *g = group ? xstrdup(group) : xasprintf("sdt_%s", ps[i]->provider);
-		char *base = event_ident(spec->event ? spec->event : ps[i]->name);
+		char *g = group ? xstrdup(group) : xasprintf("sdt_%s", ps[i].provider);
+		char *base = event_ident(spec->event ? spec->event : ps[i].name);
 
 		tps[i].group = event_ident(g);
 		tps[i].event = xstrdup(base);
@@ -857,8 +862,8 @@ static void name_events(const struct probe_spec *spec, const char *group,
 				    strcmp(tps[j].event, tps[i].event))
 					continue;
 				/* a copy of the same probe with the same fields joins the event */
-				if (!strcmp(ps[j]->provider, ps[i]->provider) &&
-				    !strcmp(ps[j]->name, ps[i]->name) && same_fields(&tps[j], &tps[i]))
+				if (!strcmp(ps[j].provider, ps[i].provider) &&
+				    !strcmp(ps[j].name, ps[i].name) && same_fields(&tps[j], &tps[i]))
 					continue;
 				clash = true;
 			}
@@ -876,28 +881,19 @@ int sdt_resolve(const struct probe_spec *spec, struct debuginfo *dbg, const char
 		const struct kernel_features *kf, struct trace_probe **tps, size_t *nr,
 		struct diag *d)
 {
-	const struct sdt_probe **match = NULL;
 	struct sdt_probe *ps = NULL;
 	struct trace_probe *out = NULL;
-	size_t nps = 0, n = 0;
+	size_t n = 0;
 	int ret;
 
 	*tps = NULL;
 	*nr = 0;
-	ret = sdt_probes_read(debuginfo_elf(dbg), &ps, &nps, d);
+	ret = sdt_find(spec, dbg, &ps, &n, d);
 	if (ret)
 		return ret;
-	match = xcalloc(nps ? nps : 1, sizeof(*match));
-	for (size_t i = 0; i < nps; i++)
-		if (probe_matches(&spec->place, &ps[i]))
-			match[n++] = &ps[i];
-	if (!n) {
-		ret = no_match(&spec->place, dbg, ps, nps, d);
-		goto out;
-	}
 	out = xcalloc(n, sizeof(*out));
 	for (size_t i = 0; i < n; i++) {
-		const struct sdt_probe *p = match[i];
+		const struct sdt_probe *p = &ps[i];
 		struct trace_probe *tp = &out[i];
 		struct sdt_ctx c = { spec, dbg, kf, p, tp, d };
 
@@ -933,7 +929,7 @@ int sdt_resolve(const struct probe_spec *spec, struct debuginfo *dbg, const char
 		if (ret)
 			goto out;
 	}
-	name_events(spec, group, out, match, n);
+	name_events(spec, group, out, ps, n);
 	for (size_t i = 0; i < n; i++) {
 		ret = fetcharg_check_limits(&out[i], kf, d);
 		if (ret)
@@ -947,8 +943,7 @@ out:
 	for (size_t i = 0; out && i < n; i++)
 		trace_probe_release(&out[i]);
 	free(out);
-	free(match);
-	sdt_probes_free(ps, nps);
+	sdt_probes_free(ps, n);
 	return ret;
 }
 
@@ -956,19 +951,16 @@ int sdt_list_vars(const struct probe_spec *spec, struct debuginfo *dbg, struct s
 		  struct diag *d)
 {
 	struct sdt_probe *ps = NULL;
-	size_t nps = 0, n = 0;
+	size_t n = 0;
 	int ret;
 
-	ret = sdt_probes_read(debuginfo_elf(dbg), &ps, &nps, d);
+	ret = sdt_find(spec, dbg, &ps, &n, d);
 	if (ret)
 		return ret;
-	for (size_t i = 0; i < nps; i++) {
+	for (size_t i = 0; i < n; i++) {
 		const struct sdt_probe *p = &ps[i];
 		struct strbuf where = STRBUF_INIT;
 
-		if (!probe_matches(&spec->place, p))
-			continue;
-		n++;
 		/* the note's names and texts are the binary's: escaped, each on its line */
 		strbuf_addstr(out, "Available arguments at sdt_");
 		escape_name(out, p->provider);
@@ -1009,10 +1001,8 @@ int sdt_list_vars(const struct probe_spec *spec, struct debuginfo *dbg, struct s
 			free(fetch);
 		}
 	}
-	if (!n)
-		ret = no_match(&spec->place, dbg, ps, nps, d);
-	sdt_probes_free(ps, nps);
-	return ret;
+	sdt_probes_free(ps, n);
+	return 0;
 }
 
 int sdt_find(const struct probe_spec *spec, struct debuginfo *dbg, struct sdt_probe **out,
@@ -1041,14 +1031,8 @@ int sdt_find(const struct probe_spec *spec, struct debuginfo *dbg, struct sdt_pr
 		sdt_probes_free(ps, nps);
 		return ret;
 	}
-	for (size_t i = n; i < nps; i++) {
-		for (size_t k = 0; k < ps[i].nr_args; k++)
-			sdt_arg_release(&ps[i].args[k]);
-		free(ps[i].args);
-		free(ps[i].provider);
-		free(ps[i].name);
-		free(ps[i].args_text);
-	}
+	for (size_t i = n; i < nps; i++)
+		sdt_probe_release(&ps[i]);
 	*out = ps;
 	*nr = n;
 	return 0;
