@@ -104,42 +104,76 @@ static void disasm_close(csh *cs, cs_insn *insn)
 	cs_free(insn, 1);
 }
 
-/* ---- return instructions ---- */
-
-int x86_insn_rets_code(const struct x86_code *c, uint64_t **addrs, size_t *nr)
+/*
+ * disasm_walk() - every instruction of @c, in order, handed to @fn with @arg; an undecodable
+ * byte (padding, data) is stepped over and decoding goes on after it
+ * @detail: @fn reads insn->detail (groups, operands)
+ * Return: how many bytes were stepped over, or -EIO when capstone cannot be opened.
+ */
+static long disasm_walk(const struct x86_code *c, bool detail,
+			void (*fn)(const cs_insn *insn, void *arg), void *arg)
 {
-	uint64_t *out = NULL, end = c->addr + c->len;
-	size_t n = 0, alloc = 0, skipped = 0;
+	uint64_t end = c->addr + c->len;
+	long skipped = 0;
 	cs_insn *insn;
 	csh cs;
 
-	*addrs = NULL;
-	*nr = 0;
-	if (!disasm_open(&cs, &insn, false))
+	if (!disasm_open(&cs, &insn, detail))
 		return -EIO;
 	for (uint64_t pc = c->addr; pc < end;) {
 		size_t size = end - pc;
 		const uint8_t *p = c->bytes + (pc - c->addr);
 		uint64_t a = pc;
 
-		while (cs_disasm_iter(cs, &p, &size, &a, insn)) {
-			if (insn->id == X86_INS_RET) {
-				ALLOC_GROW(out, n + 1, alloc);
-				out[n++] = insn->address;
-			}
-		}
+		while (cs_disasm_iter(cs, &p, &size, &a, insn))
+			fn(insn, arg);
 		if (!size)
 			break;
-		/* undecodable byte (padding, data): step over it and go on */
 		skipped++;
 		pc = a + 1;
 	}
 	disasm_close(&cs, insn);
+	return skipped;
+}
+
+/* Addresses a disasm_walk() collects. */
+struct addr_list {
+	uint64_t *v;
+	size_t n, alloc;
+	const struct x86_code *c;
+	bool *indirect;		/* jump targets: set on an indirect jmp */
+};
+
+static void addr_list_add(struct addr_list *l, uint64_t addr)
+{
+	ALLOC_GROW(l->v, l->n + 1, l->alloc);
+	l->v[l->n++] = addr;
+}
+
+/* ---- return instructions ---- */
+
+static void collect_ret(const cs_insn *insn, void *arg)
+{
+	if (insn->id == X86_INS_RET)
+		addr_list_add(arg, insn->address);
+}
+
+int x86_insn_rets_code(const struct x86_code *c, uint64_t **addrs, size_t *nr)
+{
+	struct addr_list l = { .c = c };
+	long skipped;
+
+	*addrs = NULL;
+	*nr = 0;
+	skipped = disasm_walk(c, false, collect_ret, &l);
+	if (skipped < 0)
+		return skipped;
 	if (skipped)
-		pr_debug("0x%llx-0x%llx: %zu undecodable byte(s) skipped",
-			 (unsigned long long)c->addr, (unsigned long long)end, skipped);
-	*addrs = out;
-	*nr = n;
+		pr_debug("0x%llx-0x%llx: %ld undecodable byte(s) skipped",
+			 (unsigned long long)c->addr, (unsigned long long)(c->addr + c->len),
+			 skipped);
+	*addrs = l.v;
+	*nr = l.n;
 	return 0;
 }
 
@@ -556,52 +590,43 @@ int x86_insn_straight(Elf *elf, uint64_t start, uint64_t end, struct x86_insn_in
 	return x86_insn_straight_code(&c, out, max, nr);
 }
 
+/* a direct jump's or call's target inside the code; an indirect jmp sets *l->indirect */
+static void collect_jump(const cs_insn *insn, void *arg)
+{
+	const cs_x86 *x = &insn->detail->x86;
+	struct addr_list *l = arg;
+	bool jump = false;
+
+	for (uint8_t i = 0; i < insn->detail->groups_count; i++)
+		if (insn->detail->groups[i] == CS_GRP_JUMP || insn->detail->groups[i] == CS_GRP_CALL)
+			jump = true;
+	if (!jump || x->op_count != 1)
+		return;
+	if (x->operands[0].type != X86_OP_IMM) {
+		if (insn->id == X86_INS_JMP)
+			*l->indirect = true;
+		return;
+	}
+	if ((uint64_t)x->operands[0].imm < l->c->addr ||
+	    (uint64_t)x->operands[0].imm >= l->c->addr + l->c->len)
+		return;
+	addr_list_add(l, (uint64_t)x->operands[0].imm);
+}
+
 int x86_insn_jump_targets_code(const struct x86_code *c, uint64_t **addrs, size_t *nr,
 			       bool *indirect)
 {
-	uint64_t *out = NULL, end = c->addr + c->len;
-	size_t n = 0, alloc = 0;
-	cs_insn *insn;
-	csh cs;
+	struct addr_list l = { .c = c, .indirect = indirect };
+	long ret;
 
 	*addrs = NULL;
 	*nr = 0;
 	*indirect = false;
-	if (!disasm_open(&cs, &insn, true))
-		return -EIO;
-	for (uint64_t pc = c->addr; pc < end;) {
-		size_t size = end - pc;
-		const uint8_t *p = c->bytes + (pc - c->addr);
-		uint64_t a = pc;
-
-		while (cs_disasm_iter(cs, &p, &size, &a, insn)) {
-			const cs_x86 *x = &insn->detail->x86;
-			bool jump = false;
-
-			for (uint8_t i = 0; i < insn->detail->groups_count; i++)
-				if (insn->detail->groups[i] == CS_GRP_JUMP ||
-				    insn->detail->groups[i] == CS_GRP_CALL)
-					jump = true;
-			if (!jump || x->op_count != 1)
-				continue;
-			if (x->operands[0].type != X86_OP_IMM) {
-				if (insn->id == X86_INS_JMP)
-					*indirect = true;
-				continue;
-			}
-			if ((uint64_t)x->operands[0].imm < c->addr ||
-			    (uint64_t)x->operands[0].imm >= end)
-				continue;
-			ALLOC_GROW(out, n + 1, alloc);
-			out[n++] = (uint64_t)x->operands[0].imm;
-		}
-		if (!size)
-			break;
-		pc = a + 1;	/* undecodable byte (padding, data): step over it */
-	}
-	disasm_close(&cs, insn);
-	*addrs = out;
-	*nr = n;
+	ret = disasm_walk(c, true, collect_jump, &l);
+	if (ret < 0)
+		return ret;
+	*addrs = l.v;
+	*nr = l.n;
 	return 0;
 }
 
