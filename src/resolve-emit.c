@@ -947,6 +947,47 @@ static void emit_one_variant(struct rctx *rc, const struct emit *em, struct val 
 }
 
 /*
+ * A Rust enum of one variant: no discriminant in DWARF (nor in memory). A constant 0 stands
+ * for it (a fetcharg "\0"), the one variant is the default one, and its payload is fetched
+ * as any variant's: Only(7, 8), At { x: 3, y: -4 }, Alone (which reads nothing).
+ */
+static int emit_single_variant(struct rctx *rc, const struct emit *em, struct val *v,
+			       Dwarf_Die *vp)
+{
+	struct trace_variant *vars = NULL;
+	struct trace_arg *parts = NULL, *a;
+	size_t nvars = 0, nparts = 0;
+	struct emit dem = *em;
+	char *name = uniq_name(rc, em->name);
+	int field = trace_probe_add_field(rc->tp, name, "\\0", "u8", false);
+	Dwarf_Die c;
+
+	free(name);
+	dem.cast = NULL;
+	if (dwarf_child(vp, &c) == 0) {
+		do {
+			if (dwarf_tag(&c) != DW_TAG_variant || nvars)
+				continue;
+			vars = xcalloc(1, sizeof(*vars));
+			emit_one_variant(rc, &dem, v, &c, 0xff, &vars[nvars++], &parts, &nparts);
+			vars[0].is_default = true;
+		} while (dwarf_siblingof(&c, &c) == 0);
+	}
+	if (!nvars)
+		return emit_struct_error(rc, em, v, &v->type);
+	a = new_arg(rc, em, v, VK_VARIANT, 1, field);
+	a->variants = vars;
+	a->nr_variants = nvars;
+	a->parts = parts;
+	a->nr_parts = nparts;
+	/* a zero-sized one has one value, read from nowhere: Rust's reference to it is
+	 * dangling (NonNull::dangling(), 0x1), not a NULL to judge */
+	if (lang_type_size(&v->type) != 0)
+		attach_guards(rc, a);
+	return 0;
+}
+
+/*
  * A Rust enum with data: the discriminant as a hidden field, then every variant's payload
  * fetched (the kernel cannot choose), and the decoder shows the variant the discriminant
  * names: Some(5), None, Err("no stock"), Rect { w: 4, h: 5 }. The tagged layout keeps the
@@ -968,9 +1009,11 @@ static int emit_variant(struct rctx *rc, const struct emit *em, struct val *v, D
 	unsigned int bits;
 	struct emit dem = *em;
 
-	if (!dwarf_attr(vp, DW_AT_discr, &attr) || !dwarf_formref_die(&attr, &discr) ||
-	    !lang_member_offset(&discr, &doff) || !lang_type_of(&discr, &dt))
-		return emit_struct_error(rc, em, v, &v->type);	/* one variant: no tag */
+	if (!dwarf_attr(vp, DW_AT_discr, &attr))
+		return emit_single_variant(rc, em, v, vp);
+	if (!dwarf_formref_die(&attr, &discr) || !lang_member_offset(&discr, &doff) ||
+	    !lang_type_of(&discr, &dt))
+		return emit_struct_error(rc, em, v, &v->type);
 	dsize = lang_type_size(&dt);
 	if (dsize <= 0 || dsize > 8)
 		return diag_error(rc->d, em->sp, "'%s' is an enum whose discriminant has %" PRId64

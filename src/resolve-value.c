@@ -694,7 +694,8 @@ static int index_pointer(struct rctx *rc, struct val *v, Dwarf_Die *t, long idx,
 	if (!lang_type_of(t, &elem))
 		return diag_error(rc->d, sp, "cannot index '%s': it is a void pointer", v->what);
 	esize = lang_type_size(&elem);
-	if (esize <= 0)
+	/* *p of a zero-sized type (a Rust enum of one unit variant) is fine: nothing is read */
+	if (esize < 0 || (esize == 0 && idx))
 		return diag_error(rc->d, sp, "cannot index '%s': the size of what it points to is "
 				  "unknown", v->what);
 	if (index_offset(rc, idx, esize, v->what, sp, &off) ||

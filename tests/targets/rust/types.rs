@@ -67,6 +67,29 @@ pub mod zoo {
         }
     }
 
+    /// Single-variant enums: a tuple variant, a struct variant and a unit one.
+    pub enum Wrap {
+        Only(u32, i64),
+    }
+
+    pub enum Pt {
+        At { x: i32, y: i32 },
+    }
+
+    pub enum Lone {
+        Alone,
+    }
+
+    /// Called twice: (Only(7, 8), At { x: 3, y: -4 }, Alone) then (Only(9, 10), At { x: 0,
+    /// y: 6 }, Alone).
+    #[inline(never)]
+    pub fn single(w: &Wrap, p: &Pt, l: &Lone) -> u64 {
+        let Wrap::Only(a, b) = w;
+        let Pt::At { x, y } = p;
+        let Lone::Alone = l;
+        (*a as i64 + *b + *x as i64 + *y as i64) as u64
+    }
+
     /// Called three times: Write("hi"), Move { x: -1, y: 2 }, Quit.
     #[inline(never)]
     pub fn msg(m: &Msg) -> u64 {
@@ -78,7 +101,7 @@ pub mod zoo {
     }
 }
 
-use zoo::{Animal, Msg, Shape};
+use zoo::{Animal, Lone, Msg, Pt, Shape, Wrap};
 
 fn animal(name: &str, legs: u32, weight: u64) -> Animal {
     Animal { name: String::from(name), legs, weight }
@@ -98,6 +121,8 @@ fn run_once(sink: &mut u64) {
     for m in [Msg::Write(String::from("hi")), Msg::Move { x: -1, y: 2 }, Msg::Quit] {
         *sink += zoo::msg(&m);
     }
+    *sink += zoo::single(&Wrap::Only(7, 8), &Pt::At { x: 3, y: -4 }, &Lone::Alone);
+    *sink += zoo::single(&Wrap::Only(9, 10), &Pt::At { x: 0, y: 6 }, &Lone::Alone);
 }
 
 /// usage: types [REPEAT [INTERVAL_MS]]; REPEAT 0 = forever; UPFT_TARGET_DELAY_MS delays the start.
