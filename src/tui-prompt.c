@@ -10,6 +10,7 @@
 #include "log.h"
 #include "parse.h"
 #include "query.h"
+#include "sdt.h"
 #include "session.h"
 #include "tui-internal.h"
 
@@ -55,7 +56,10 @@ static int cmp_names(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* the binary's function names, once: -F's, old versions as NAME@VERSION, inlined-only ones */
+/*
+ * the binary's function names, once, as -F lists them: symbols, old versions as NAME@VERSION,
+ * inlined-only functions, SDT probes
+ */
 static void load_funcs(struct tui *t)
 {
 	const struct render_opts *o = &t->r->opts;
@@ -69,6 +73,7 @@ static void load_funcs(struct tui *t)
 		status_diag(t, &d);
 	else
 		funcs_list_inlined(o->dbg, NULL, &t->funcs);	/* as -F lists them, unmarked */
+	sdt_list(o->dbg, NULL, &t->funcs);			/* sdt_PROVIDER:NAME */
 	diag_release(&d);
 	if (t->funcs.nr > 1)
 		qsort(t->funcs.v, t->funcs.nr, sizeof(*t->funcs.v), cmp_names);

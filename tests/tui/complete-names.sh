@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # complete-names.sh - Tab in the add prompt offers every name -F lists: a function that exists
 # only inlined (reach.c's scale_qty, without -F's "(inlined)" marker) and an old symbol
-# version by the name that probes it (libc's pthread_kill@GLIBC_2.2.5)
+# version by the name that probes it (libc's pthread_kill@GLIBC_2.2.5), an SDT probe
+# (sdt_reach:callback)
 . "$(dirname "$0")/lib.sh"
 
 upft_need_root
@@ -34,6 +35,10 @@ prompt_is 'scale_qty' "an inlined-only function completes, without the (inlined)
 tui_keys Enter
 tui_wait 'added scale_qty' 10
 t_ok $? "... and the completed probe is added" || t_diag "$(tui_screen | tail -3)"
+tui_keys a
+tab 'sdt_re'
+prompt_is 'sdt_reach:callback' "an SDT probe completes, as -F lists it"
+tui_keys Escape
 tui_keys q
 t_is "$(tui_wait_exit 15)" 0 "reach-O2: q exits with status 0"
 tui_kill_server
