@@ -205,6 +205,20 @@ static char *go_unescape(const char *name)
 	return r;
 }
 
+/* @glob matches @name, or (Go) @name with its linker escapes decoded */
+static bool glob_match_name(const char *glob, const char *name)
+{
+	char *plain;
+	bool ok;
+
+	if (glob_match(glob, name))
+		return true;
+	plain = go_unescape(name);
+	ok = plain && glob_match(glob, plain);
+	free(plain);
+	return ok;
+}
+
 static int pattern_match_plain(const struct pattern *pt, const char *name)
 {
 	/* Rust's "<[u8] as core::fmt::Debug>::fmt" looks like a glob: its own name matches it */
@@ -1002,7 +1016,7 @@ int funcs_list(struct debuginfo *dbg, const char *glob, struct strlist *out, str
 		if (!syms[i].func)
 			continue;
 		n = sym_name(&syms[i]);
-		if (glob && !glob_match(glob, n))
+		if (glob && !glob_match_name(glob, n))
 			continue;
 		if (syms[i].ver == SYM_VER_OLD) {
 			/* an old version by the name that probes it: "pthread_kill@GLIBC_2.2.5" */
@@ -1137,7 +1151,7 @@ int funcs_list_inlined(struct debuginfo *dbg, const char *glob, struct strlist *
 		if (!v[i].is_abstract || !k.n || bsearch(&k, keys, nk, sizeof(*keys), dw_key_cmp))
 			continue;
 		n = dw_func_name(&v[i]);
-		if (*n && (!glob || glob_match(glob, n)) &&
+		if (*n && (!glob || glob_match_name(glob, n)) &&
 		    has_live_copy(dbg, idx, &v[i], copies, no))
 			names[nn++] = n;
 	}

@@ -18,6 +18,8 @@ sym='upft.test/dots/yaml%2ev3.(*Parser).Parse'
 upft_run -x "$dots" -F '*yaml*'
 t_like "$UPFT_OUT" "^upft\\.test/dots/yaml%2ev3\\.\\(\\*Parser\\)\\.Parse\$" \
 	"-F lists the escaped symbol as Go's linker names it"
+upft_run -x "$dots" -F '*/yaml.v3.*'
+t_is "$UPFT_OUT" "$sym" "-F GLOB in the source spelling lists the escaped symbol"
 upft_run -x "$dots" -D "$sym p"
 t_is "$UPFT_RC" 0 "-D $sym exits 0"
 t_like "$UPFT_OUT" '^p:probe_dots/Parse .* p=' "... one probe named Parse, with p"
