@@ -450,6 +450,35 @@ static const unsigned char *elf_bytes(Elf *elf, uint64_t vaddr, uint64_t size)
 	return NULL;
 }
 
+/*
+ * The primary vtable's address point: after the offset-to-top and RTTI words, which follow
+ * one vbase offset word per virtual base of the class (none without virtual bases: +16).
+ * The offset-to-top word must be 0 and the vbase offsets not: a 0 there is a virtual base
+ * at the object's start (a nearly empty primary one, whose vcall offsets come first too),
+ * which this count does not cover: no address point, rather than a wrong one.
+ */
+static bool primary_address_point(struct dyntypes *dt, const char *cls, const unsigned char *b,
+				  uint64_t vaddr, uint64_t size, uint64_t *ap)
+{
+	Dwarf_Die die;
+	int nvb = 0;
+	uint64_t w;
+
+	if (dyntypes_cxx_class(dt, cls, &die))
+		nvb = lang_virtual_base_count(&die);
+	if (nvb < 0 || (uint64_t)nvb * 8 + 24 > size)
+		return false;
+	for (int i = 0; i <= nvb && nvb; i++) {
+		if (!b)
+			return false;
+		memcpy(&w, b + (size_t)i * 8, 8);
+		if ((w == 0) != (i == nvb))
+			return false;
+	}
+	*ap = vaddr + (uint64_t)nvb * 8 + 16;
+	return true;
+}
+
 bool dyntypes_cxx_address_point(struct dyntypes *dt, const char *cls, int64_t off, uint64_t *ap)
 {
 	const unsigned char *b;
@@ -457,12 +486,10 @@ bool dyntypes_cxx_address_point(struct dyntypes *dt, const char *cls, int64_t of
 
 	if (!dyntypes_cxx_vtable(dt, cls, &vaddr, &size) || size < 24)
 		return false;
-	if (!off) {
-		*ap = vaddr + 16;
-		return true;
-	}
-	/* a secondary vtable: its offset-to-top word (-@off), its RTTI word, then its slots */
 	b = elf_bytes(debuginfo_elf(dt->dbg), vaddr, size);
+	if (!off)
+		return primary_address_point(dt, cls, b, vaddr, size, ap);
+	/* a secondary vtable: its offset-to-top word (-@off), its RTTI word, then its slots */
 	for (uint64_t i = 8; b && i + 24 <= size; i += 8) {
 		uint64_t w;
 

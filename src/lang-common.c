@@ -341,6 +341,38 @@ static bool virtual_find(Dwarf_Die *derived, bool (*test)(Dwarf_Die *t, void *ar
 	return false;
 }
 
+/* The distinct virtual bases below @t into @seen (DIEs, compared as same_type() does). */
+static void virtual_bases(Dwarf_Die *t, Dwarf_Die *seen, int *nr, int max, int depth)
+{
+	Dwarf_Die st, child;
+
+	if (depth > 32 || !tag_is_aggregate(lang_strip(t, &st)) || dwarf_child(&st, &child) != 0)
+		return;
+	do {
+		Dwarf_Die bt;
+		int i;
+
+		if (dwarf_tag(&child) != DW_TAG_inheritance || !lang_type_of(&child, &bt))
+			continue;
+		if (dwarf_hasattr(&child, DW_AT_virtuality)) {
+			for (i = 0; i < *nr && !same_type(&seen[i], &bt); i++)
+				;
+			if (i == *nr && *nr < max)
+				seen[(*nr)++] = bt;
+		}
+		virtual_bases(&bt, seen, nr, max, depth + 1);
+	} while (dwarf_siblingof(&child, &child) == 0);
+}
+
+int lang_virtual_base_count(Dwarf_Die *cls)
+{
+	Dwarf_Die seen[64];
+	int nr = 0;
+
+	virtual_bases(cls, seen, &nr, 64, 0);
+	return nr < 64 ? nr : -1;
+}
+
 bool lang_virtual_base_of(Dwarf_Die *derived, Dwarf_Die *base, Dwarf_Die *vbase)
 {
 	return virtual_find(derived, is_same_type, base, NULL, vbase, 0);

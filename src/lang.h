@@ -199,6 +199,13 @@ bool lang_base_find(Dwarf_Die *derived, bool (*is_base)(Dwarf_Die *base, void *a
 bool lang_virtual_base_of(Dwarf_Die *derived, Dwarf_Die *base, Dwarf_Die *vbase);
 
 /**
+ * lang_virtual_base_count() - how many distinct virtual bases (direct and indirect) class
+ * @cls has: the vbase offset words before its primary vtable's offset-to-top (Itanium ABI)
+ * Return: the count, or -1 when there are too many to tell (64).
+ */
+int lang_virtual_base_count(Dwarf_Die *cls);
+
+/**
  * lang_virtual_member() - whether member @name of @type lies in a virtual base (which
  * lang_find_member() does not search: its offset is not a constant)
  * @vbase: filled with that virtual base

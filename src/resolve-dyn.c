@@ -378,6 +378,12 @@ static int dyncast_object(struct rctx *rc, const struct expr *e, struct val *v, 
 		free(vfetch);
 		val_move(out, v);
 		out->loc.pieces[0].off -= s_in_t;
+	} else if (lang_virtual_base_of(s, &target, &member) ||
+		   lang_virtual_base_of(&target, s, &member)) {
+		return diag_error(rc->d, e->type->name_span, "cannot cast '%s' between %s and %s "
+				  "through a virtual base: its offset is read from the vtable at run "
+				  "time, and a uprobe fetcharg cannot add a value it read to an "
+				  "address", v->what, sname, tname);
 	} else {
 		return diag_error(rc->d, e->type->name_span, "%s does not derive from %s (the "
 				  "static type of '%s'); upfront casts only down or up a hierarchy",

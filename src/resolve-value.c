@@ -368,8 +368,8 @@ bool find_vptr(Dwarf_Die *type, const char *suffix, Dwarf_Die *member, int64_t *
 /*
  * A member of a virtual base: the Itanium ABI keeps the base's offset in the vtable (the
  * vbase offset below the address point), and a fetcharg can add a constant to an address but
- * not a value it read. Refused rather than read at a guessed offset (the man page, "Virtual
- * bases").
+ * not a value it read. Refused rather than read at a guessed offset (the man page, under
+ * casts).
  */
 static int virtual_base_error(struct rctx *rc, struct span sp, const char *name, Dwarf_Die *t,
 			      Dwarf_Die *vbase)
