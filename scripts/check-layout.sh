@@ -107,15 +107,10 @@ long=$(awk -v max=$MAX_FUNC '
 ' "${srcs[@]}")
 report funcs "$long" "$known_funcs" "no function in src/ is over $MAX_FUNC lines"
 
-# 3. include cycles between modules: the strongly connected components of the include graph
-cycles=$(for f in "${srcs[@]}"; do
-	m=$(basename "${f%.*}")
-	sed -n 's/^#[[:space:]]*include[[:space:]]*"\([^"/]*\)\.h".*/\1/p' "$f" |
-		while read -r h; do
-			[ -e "src/$h.h" ] && [ "${h%-internal}" != "${m%-internal}" ] &&
-				echo "${m%-internal} ${h%-internal}"
-		done
-done | sort -u | awk '
+# cycles_of WHAT - "FROM TO" edges on stdin; each cycle (a strongly connected component of
+# the graph) as "key<TAB>WHAT: key", its key the modules sorted, space-separated
+cycles_of() {
+	awk '
 	{ reach[$1, $2] = 1; node[$1] = 1; node[$2] = 1 }
 	END {
 		for (k in node) for (i in node) if ((i, k) in reach)
@@ -127,10 +122,21 @@ done | sort -u | awk '
 			print comp
 		}
 	}' | while read -r c; do
-	echo "$c" | tr ' ' '\n' | sort | paste -sd' '
-done | sort -u | while read -r c; do
-	printf '%s\t#include cycle between modules: %s\n' "$c" "$c"
-done)
+		echo "$c" | tr ' ' '\n' | sort | paste -sd' '
+	done | sort -u | while read -r c; do
+		printf '%s\t%s: %s\n' "$c" "$1" "$c"
+	done
+}
+
+# 3. include cycles between modules: the strongly connected components of the include graph
+cycles=$(for f in "${srcs[@]}"; do
+	m=$(basename "${f%.*}")
+	sed -n 's/^#[[:space:]]*include[[:space:]]*"\([^"/]*\)\.h".*/\1/p' "$f" |
+		while read -r h; do
+			[ -e "src/$h.h" ] && [ "${h%-internal}" != "${m%-internal}" ] &&
+				echo "${m%-internal} ${h%-internal}"
+		done
+done | sort -u | cycles_of "#include cycle between modules")
 report cycles "$cycles" "$known_cycles" "no #include cycle between src/ modules"
 
 # 4. link-level cycles: module A's object uses a symbol module B's object defines
@@ -163,22 +169,7 @@ done | awk '
 			if ((u[2] in def) && def[u[2]] != u[1])
 				print u[1], def[u[2]]
 		}
-	}' | sort -u | awk '
-	{ reach[$1, $2] = 1; node[$1] = 1; node[$2] = 1 }
-	END {
-		for (k in node) for (i in node) if ((i, k) in reach)
-			for (j in node) if ((k, j) in reach) reach[i, j] = 1
-		for (i in node) {
-			if (!((i, i) in reach)) continue
-			comp = ""
-			for (j in node) if ((i, j) in reach && (j, i) in reach) comp = comp " " j
-			print comp
-		}
-	}' | while read -r c; do
-	echo "$c" | tr ' ' '\n' | sort | paste -sd' '
-done | sort -u | while read -r c; do
-	printf '%s\tlink-level cycle between modules (each uses a symbol of the next): %s\n' "$c" "$c"
-done)
+	}' | sort -u | cycles_of "link-level cycle between modules (each uses a symbol of the next)")
 for c in src/*.c; do
 	o=$objdir/$(basename "$c" .c).o
 	[ -e "$o" ] && ! [ "$c" -nt "$o" ] && objs=$((objs + 1))
