@@ -16,6 +16,15 @@ tui_start 150 30 -x "$B" process_order -- "$C" 0 1000
 tui_wait ' probes 1 ' 15
 t_ok $? "the view runs"
 UPID=$(tui_pid)
+# the view shows its probes before the session enables them: truncate only once enabled (a
+# uprobe enabled on the truncated file is the kernel's EINVAL, not the SIGBUS under test)
+for ((i = 0; i < 150; i++)); do
+	grep -qs 1 "$UPFT_TRACEFS/instances/upfront_$UPID/events/upfront_$UPID/process_order/enable" &&
+		break
+	sleep 0.1
+done
+t_is "$(cat "$UPFT_TRACEFS/instances/upfront_$UPID/events/upfront_$UPID/process_order/enable" \
+	2>&1)" 1 "... its probe enabled"
 truncate -s 4096 "$B"
 tui_keys a
 tui_keys -l 'process_batch'
