@@ -406,11 +406,6 @@ void session_counters(const struct session *s, uint64_t *events, uint64_t *lost)
 		*lost = ss.lost;
 }
 
-const struct trace_opts *session_opts(const struct session *s)
-{
-	return s->o;
-}
-
 /* -e SYS:EVENT (or SYS/EVENT) */
 static int add_extra_event(struct session *s, const char *spec, struct diag *d)
 {

@@ -92,9 +92,4 @@ const struct session_event *session_event(const struct session *s, size_t i);
  */
 void session_counters(const struct session *s, uint64_t *events, uint64_t *lost);
 
-/**
- * session_opts() - the options the session runs with (the binary, string size, ...)
- */
-const struct trace_opts *session_opts(const struct session *s);
-
 #endif
