@@ -210,6 +210,8 @@ static bool session_is_live(const char *name)
  */
 static bool session_is_stale(const char *name, int *lock_fd)
 {
+	int fd;
+
 	*lock_fd = -1;
 	if (!session_name_pid(name))
 		return false;
@@ -219,7 +221,18 @@ static bool session_is_stale(const char *name, int *lock_fd)
 	case LOCKFILE_HELD:
 		return false;
 	default:
-		return !pid_alive(session_name_pid(name));
+		if (pid_alive(session_name_pid(name)))
+			return false;
+		/*
+		 * Its pid is gone and it has no lock file (a --keep session's, an older
+		 * upfront's): lock one for the reap, or runs starting together remove the same
+		 * instance at once (ENODEV, EBUSY). Held: another run reaps it now.
+		 */
+		fd = lockfile_take(name);
+		if (fd == -EBUSY)
+			return false;
+		*lock_fd = fd >= 0 ? fd : -1;
+		return true;
 	}
 }
 

@@ -109,21 +109,30 @@ t_ok $? "--keep: the events stay"
 "$UPFRONT" -d "upfront_$P:*" >/dev/null
 [ -d "$UPFT_TRACEFS/instances/upfront_$P" ] && rmdir "$UPFT_TRACEFS/instances/upfront_$P" 2>/dev/null
 
+# locked PATH - PATH exists and a lock on it is held (flock -n fails; -e first: flock(1)
+# would create it)
+locked() {
+	[ -e "$1" ] && ! flock -n "$1" true
+}
+
 # liveness by lock in this namespace: a session name whose pid is gone, its lock held. The
 # names carry a suffix (upfront_<pid>_<n>, as a session whose name was taken gets): older
-# upfront builds running meanwhile ignore them, this one judges them
+# upfront builds running meanwhile ignore them, this one judges them. The lock is held before
+# the event exists and still held after: a name without a lock file whose pid is gone is any
+# concurrent run's to reap (the pid rule), and so is a lock file not locked yet
 N=$(free_pid)
 G=upfront_${N}_7
 FAKE+=("$G")
 mkdir -p "$LOCKS" && chmod 700 "$LOCKS"
-echo "p:$G/fake $C:0x1000" >>"$UPFT_TRACEFS/uprobe_events" || t_bail "cannot define $G/fake"
 flock -o "$LOCKS/$G.lock" sleep 60 &
 HOLD=$!
 BG+=("$HOLD")
-for ((i = 0; i < 50; i++)); do
-	[ -e "$LOCKS/$G.lock" ] && break
+for ((i = 0; i < 100; i++)); do
+	locked "$LOCKS/$G.lock" && break
 	sleep 0.1
 done
+echo "p:$G/fake $C:0x1000" >>"$UPFT_TRACEFS/uprobe_events" || t_bail "cannot define $G/fake"
+locked "$LOCKS/$G.lock" || t_bail "cannot hold the lock of $G ($LOCKS/$G.lock)"
 upft_run --stdio --max-events 1 -x "$C" process_order -- "$C"
 grep -q "^p:$G/fake " "$UPFT_TRACEFS/uprobe_events"
 t_ok $? "a held lock keeps a session whose pid ($N) is gone"
@@ -145,6 +154,33 @@ echo "p:$G/fake $C:0x1000" >>"$UPFT_TRACEFS/uprobe_events" || t_bail "cannot def
 upft_run --stdio --max-events 1 -x "$C" process_order -- "$C"
 ! grep -q "^p:$G/fake " "$UPFT_TRACEFS/uprobe_events"
 t_ok $? "no lock file, its pid gone: reaped as before"
+
+# runs that start together and find the same remains without a lock file reap them once:
+# one removes them, the others have nothing to say (two at once: "could not remove
+# instance", EBUSY or ENOENT, an extra stderr line)
+G=upfront_${N}_9
+FAKE+=("$G")
+for ((round = 1; round <= 5; round++)); do
+	echo "p:$G/fake $C:0x1000" >>"$UPFT_TRACEFS/uprobe_events" || t_bail "cannot define $G/fake"
+	mkdir "$UPFT_TRACEFS/instances/$G" || t_bail "cannot create instance $G"
+	R=()
+	for k in 1 2 3 4; do
+		"$UPFRONT" --stdio --max-events 1 -x "$C" process_order -- "$C" \
+			>"$UPFT_TMP/r$k.out" 2>"$UPFT_TMP/r$k.err" </dev/null &
+		R+=("$!")
+	done
+	rcs=
+	for p in "${R[@]}"; do
+		wait "$p"
+		rcs+=" $?"
+	done
+	t_is "$rcs" " 0 0 0 0" "round $round: 4 runs at once that find a dead session exit 0"
+	t_is "$(cat "$UPFT_TMP"/r[1-4].err | grep -Ev '^(upfront: 1 events, 0 lost|orders: .*)$')" "" \
+		"round $round: ... and say nothing but their summary"
+	! has_session "$G"
+	t_ok $? "round $round: ... and its remains are gone"
+done
+[ -d "$UPFT_TRACEFS/instances/$G" ] && rmdir "$UPFT_TRACEFS/instances/$G"
 
 # a session in another pid namespace, at a pid number that is free here: a concurrent run
 # must not take it for dead
