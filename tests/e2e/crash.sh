@@ -99,15 +99,23 @@ t_ok "$(has_session "upfront_$P" && echo 1 || echo 0)" "SIGINT: nothing left"
 t_ok "$([ -e "$LOCKS/upfront_$P.lock" ] && echo 1 || echo 0)" "SIGINT: no lock file left"
 t_ok "$(pgrep -f -- "--watchdog-internal upfront_$P " >/dev/null && echo 1 || echo 0)" "SIGINT: no watchdog left"
 
-# --keep: no watchdog (nothing to clean), the events stay
-start --stdio --keep -x "$C" 'process_order o->id' -- sleep 60
+# --keep: no watchdog (nothing to clean), the events stay (looked at while upfront's pid is
+# still taken: a concurrent run reaps a kept session once its pid is gone)
+upft_start_held --stdio --keep -x "$C" 'process_order o->id' -- sleep 60
+P=$UPFT_PID
+for ((i = 0; i < 100; i++)); do
+	grep -q "^p:upfront_$P/" "$UPFT_TRACEFS/uprobe_events" && break
+	sleep 0.1
+done
 t_ok "$(pgrep -f -- "--watchdog-internal upfront_$P " >/dev/null && echo 1 || echo 0)" "--keep: no watchdog"
 kill -INT "$P"
-wait "$P"
+upft_wait_held
+t_is "$UPFT_RC" 0 "--keep: a clean end"
 grep -q "^p:upfront_$P/" "$UPFT_TRACEFS/uprobe_events"
 t_ok $? "--keep: the events stay"
 "$UPFRONT" -d "upfront_$P:*" >/dev/null
 [ -d "$UPFT_TRACEFS/instances/upfront_$P" ] && rmdir "$UPFT_TRACEFS/instances/upfront_$P" 2>/dev/null
+upft_release
 
 # locked PATH - PATH exists and a lock on it is held (flock -n fails; -e first: flock(1)
 # would create it)

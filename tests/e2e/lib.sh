@@ -111,6 +111,64 @@ upft_run() {
 	return 0
 }
 
+# upft_start_held ARGS... - start upfront in the background under a parent that, once it has
+# exited, leaves it unreaped (a zombie) until upft_release: its pid stays taken, so no
+# concurrent run takes what a --keep session of that pid left for a dead session's (a kept
+# session has no lock file: the pid rule) while the test looks. Sets UPFT_PID.
+# upft_wait_held - wait until it has exited; sets UPFT_RC, UPFT_OUT, UPFT_ERR as upft_run
+# upft_run_held ARGS... - both
+# upft_release - let it be reaped (its pid free again)
+UPFT_HOLD_PY='
+import os, signal, sys
+signal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGUSR1])
+pid = os.fork()
+if pid == 0:
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGUSR1])
+    os.execv(sys.argv[2], sys.argv[2:])
+with open(sys.argv[1] + ".pid", "w") as f:
+    f.write("%d\n" % pid)
+info = os.waitid(os.P_PID, pid, os.WEXITED | os.WNOWAIT)
+rc = info.si_status if info.si_code == os.CLD_EXITED else 128 + info.si_status
+with open(sys.argv[1] + ".tmp", "w") as f:
+    f.write("%d\n" % rc)
+os.rename(sys.argv[1] + ".tmp", sys.argv[1] + ".rc")
+signal.sigtimedwait([signal.SIGUSR1], 300)
+os.waitpid(pid, 0)
+'
+upft_start_held() {
+	local h=$UPFT_TMP/held i
+	rm -f "$h.pid" "$h.rc"
+	python3 -c "$UPFT_HOLD_PY" "$h" "$UPFRONT" "$@" >"$UPFT_TMP/out" 2>"$UPFT_TMP/err" </dev/null &
+	UPFT_HELD=$!
+	UPFT_PID=
+	for ((i = 0; i < 300; i++)); do
+		[ -s "$h.pid" ] && UPFT_PID=$(cat "$h.pid") && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+upft_wait_held() {
+	local h=$UPFT_TMP/held i
+	UPFT_RC=timeout
+	for ((i = 0; i < ${UPFT_TIMEOUT:-60} * 10; i++)); do
+		[ -s "$h.rc" ] && { UPFT_RC=$(cat "$h.rc"); break; }
+		kill -0 "$UPFT_HELD" 2>/dev/null || break
+		sleep 0.1
+	done
+	UPFT_OUT=$(cat "$UPFT_TMP/out")
+	UPFT_ERR=$(cat "$UPFT_TMP/err")
+}
+
+upft_run_held() {
+	upft_start_held "$@" && upft_wait_held
+}
+
+upft_release() {
+	kill -USR1 "$UPFT_HELD" 2>/dev/null
+	wait "$UPFT_HELD" 2>/dev/null
+}
+
 # upft_json_arg JSON-LINES N KEY - print args.KEY of the N-th (1-based) event as JSON
 upft_json_arg() {
 	printf '%s\n' "$1" | python3 -c '

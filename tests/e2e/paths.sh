@@ -95,12 +95,16 @@ t_is "$(sed -n 's/.*"comm":"\([^"]*\)".*/\1/p' "$D/live.out" | sort -u)" orders.
 t_unlike "$(cat "$UPFT_TRACEFS/uprobe_events")" "^p:upfront_$up/" "... and its probe is removed"
 
 # --- --keep: the probes outlive the session, so the kernel gets the path (as with -a)
-upft_run --json --max-events 1 --keep -x "$src" 'process_order o->id' -- "$src"
+#     (looked at before it is waited for: a concurrent run reaps a kept session once its pid
+#     is gone)
+upft_run_held --json --max-events 1 --keep -x "$src" 'process_order o->id' -- "$src"
+kp=$UPFT_PID
+kept=$(grep -a "^p:upfront_$kp/process_order $src:" "$UPFT_TRACEFS/uprobe_events")
+"$UPFRONT" -d "upfront_$kp:*" >/dev/null 2>&1
+[ -d "$UPFT_TRACEFS/instances/upfront_$kp" ] && rmdir "$UPFT_TRACEFS/instances/upfront_$kp" 2>/dev/null
+upft_release
 t_is "$UPFT_RC" 0 "--keep: exit 0"
-kept=$(grep -a "^p:upfront_[0-9]*/process_order $src:" "$UPFT_TRACEFS/uprobe_events")
-t_like "$kept" "^p:upfront_[0-9]+/process_order $src:0x" "... the kept probe names the binary by its path"
-kgroup=$(printf '%s\n' "$kept" | sed -n 's/^p:\([^/]*\)\/.*/\1/p' | head -1)
-[ -n "$kgroup" ] && "$UPFRONT" -d "$kgroup:*" >/dev/null 2>&1
+t_like "$kept" "^p:upfront_$kp/process_order $src:0x" "... the kept probe names the binary by its path"
 upft_run --json --max-events 1 --keep -x "$D/$evil/orders" 'process_order o->id' -- "$D/$evil/orders"
 t_is "$UPFT_RC" 2 "--keep, a path with a newline: exit 2"
 t_like "$UPFT_ERR" "^upfront: the path .* cannot be written in uprobe_events: it has a newline" \
