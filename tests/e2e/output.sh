@@ -8,6 +8,10 @@ upft_need_root
 C=$UPFT_TARGETS/c/calls-O2
 [ -x "$C" ] || t_bail "targets not built (tests/targets/build.sh $UPFT_TARGETS)"
 N=100000
+# The floods below are about whole lines, not about keeping up: the per-CPU ring buffer
+# holds all N events (28 bytes each, measured in an instance: 2.8 MB) so that none is lost
+# while the drain waits for a CPU on a loaded machine (it lost some once under others' load)
+FLOOD_KB=8192
 
 # check_json FILE - "LINES BAD": lines, and lines that are not a whole JSON event
 check_json() {
@@ -28,7 +32,8 @@ print(n, bad)' "$1"
 # 1. --json into a pipe while CMD floods its stdout (block-buffered: its writes end anywhere
 #    in a line): every line is one whole event, in several runs; CMD's lines go to stderr
 for run in 1 2 3; do
-	"$UPFRONT" --json -x "$C" 'tick i' -- "$C" flood $N 2>"$UPFT_TMP/f.err" </dev/null |
+	UPFRONT_BUFFER_KB=$FLOOD_KB "$UPFRONT" --json -x "$C" 'tick i' -- "$C" flood $N \
+		2>"$UPFT_TMP/f.err" </dev/null |
 		cat >"$UPFT_TMP/f.out"
 	t_is "$(check_json "$UPFT_TMP/f.out")" "$N 0" "flood $run: $N whole JSON lines in the pipe"
 	t_is "$(grep -c '^calls: flood line [0-9]* {"not":"an event"} filling the pipe$' "$UPFT_TMP/f.err")" \
@@ -37,7 +42,8 @@ done
 t_like "$(cat "$UPFT_TMP/f.err")" "^upfront: $N events, 0 lost\$" "flood: summary"
 
 # 2. the same for text lines
-"$UPFRONT" --stdio -x "$C" 'tick i' -- "$C" flood $N 2>"$UPFT_TMP/t.err" </dev/null |
+UPFRONT_BUFFER_KB=$FLOOD_KB "$UPFRONT" --stdio -x "$C" 'tick i' -- "$C" flood $N \
+	2>"$UPFT_TMP/t.err" </dev/null |
 	cat >"$UPFT_TMP/t.out"
 t_is "$(grep -cE '^[0-9]+\.[0-9]{6} calls-O2/[0-9]+ tick i=[0-9]+$' "$UPFT_TMP/t.out")" "$N" \
 	"text flood: $N whole event lines"
