@@ -58,12 +58,16 @@ start() {
 	return 1
 }
 
-# a free pid number of this namespace, below the last one given (not reused for long)
+# free_pid - a pid number of this namespace that is free, and ours: the one a child of ours
+# had, just reaped (the allocator has moved past it; a concurrent crash.sh, which took the
+# same number when it counted down from ns_last_pid, cannot get it)
 free_pid() {
-	local n=$(($(cat /proc/sys/kernel/ns_last_pid) - 300))
-	[ "$n" -gt 300 ] || n=$(($(cat /proc/sys/kernel/pid_max) - 10))
-	while [ -e "/proc/$n" ] || has_session "upfront_$n"; do
-		n=$((n - 1))
+	local n
+	while :; do
+		sh -c : &
+		n=$!
+		wait "$n"
+		[ -e "/proc/$n" ] || has_session "upfront_$n" || break
 	done
 	echo "$n"
 }

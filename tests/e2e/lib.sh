@@ -111,6 +111,32 @@ upft_run() {
 	return 0
 }
 
+# upft_wait_tracing PID [SECONDS] - wait (default 30 s) until upfront PID's trace session
+# records: the events of its group enabled in its instance and its tracing_on 1 (the last
+# step; its line in uprobe_events comes before, and a new instance's tracing_on is 1 until
+# upfront turns it off). 1 on timeout.
+upft_wait_tracing() {
+	local i d=$UPFT_TRACEFS/instances/upfront_$1
+	for ((i = 0; i < ${2:-30} * 10; i++)); do
+		[ "$(cat "$d/events/upfront_$1/enable" 2>/dev/null)" = 1 ] &&
+			[ "$(cat "$d/tracing_on" 2>/dev/null)" = 1 ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# upft_wait_exec PID PATH [SECONDS] - wait (default 30 s) until process PID runs PATH (a
+# background job is the shell's fork until it has exec'd). 1 on timeout.
+upft_wait_exec() {
+	local i exe
+	exe=$(readlink -f "$2")
+	for ((i = 0; i < ${3:-30} * 10; i++)); do
+		[ "$(readlink "/proc/$1/exe" 2>/dev/null)" = "$exe" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
 # upft_start_held ARGS... - start upfront in the background under a parent that, once it has
 # exited, leaves it unreaped (a zombie) until upft_release: its pid stays taken, so no
 # concurrent run takes what a --keep session of that pid left for a dead session's (a kept

@@ -72,11 +72,8 @@ dir=$D/$evil
 "$UPFRONT" --json --duration 30 --max-events 2 -x "$dir/orders" \
 	'process_order o->id' >"$D/live.out" 2>"$D/live.err" &
 up=$!
-for _ in $(seq 100); do
-	line=$(grep -a "^p:upfront_$up/" "$UPFT_TRACEFS/uprobe_events")
-	[ -n "$line" ] && break
-	sleep 0.1
-done
+upft_wait_tracing "$up" || t_diag "upfront_$up does not trace: $(cat "$D/live.err")"
+line=$(grep -a "^p:upfront_$up/" "$UPFT_TRACEFS/uprobe_events")
 t_like "$line" "^p:upfront_$up/process_order /proc/$up/fd/[0-9]+:0x[0-9a-f]+ " \
 	"the session gives the kernel /proc/PID/fd/N"
 upft_run -l "upfront_$up:*"
@@ -115,7 +112,7 @@ t_unlike "$(cat "$UPFT_TRACEFS/uprobe_events")" "/evil/orders:" "... nothing lef
 cp "$src" "$D/has blank/victim"
 "$D/has blank/victim" 0 20 >/dev/null &
 victim=$!
-sleep 0.3
+upft_wait_exec "$victim" "$D/has blank/victim"
 rm "$D/has blank/victim"
 upft_run --json --max-events 2 -p "$victim" 'process_order o->id'
 t_is "$UPFT_RC" 0 "-p PID of a deleted binary: exit 0"
@@ -136,10 +133,7 @@ unshare -m --propagation private sh -c \
 	'mount -t tmpfs none "$1" && cp "$2" "$1/victim" && exec "$1/victim" 0 20' \
 	sh "$D/ns" "$src" >/dev/null &
 nsv=$!
-for _ in $(seq 50); do
-	[ "$(readlink "/proc/$nsv/exe")" = "$D/ns/victim" ] && break
-	sleep 0.1
-done
+upft_wait_exec "$nsv" "$D/ns/victim"
 t_is "$(readlink "/proc/$nsv/exe")" "$D/ns/victim" "a process in its own mount namespace runs $D/ns/victim"
 upft_run -p "$nsv" -a "upft_paths_$$=process_order"
 t_is "$UPFT_RC" 2 "-a -p PID of it: exit 2"

@@ -55,7 +55,7 @@ t_like "$UPFT_ERR" '^upfront: 1 events, 0 lost$' "-- CMD: summary"
 #    --max-events stops after exactly N
 "$O0" 0 20 >/dev/null & A=$!
 "$O0" 0 20 >/dev/null & B=$!
-sleep 0.2
+upft_wait_exec "$A" "$O0" && upft_wait_exec "$B" "$O0" || t_fail "$O0 does not run"
 upft_run --json --max-events 6 -p "$A" 'process_order o->id'
 t_is "$UPFT_RC" 0 "-p: exits 0 after --max-events"
 t_is "$(upft_json_count "$UPFT_OUT")" 6 "--max-events 6: six events"
