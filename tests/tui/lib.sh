@@ -79,6 +79,16 @@ tui_wait() {
 	return 1
 }
 
+# tui_wait_gone ERE SECONDS - wait until no line of the screen matches ERE; 1 on timeout
+tui_wait_gone() {
+	local end=$(($(date +%s) + $2))
+	while [ "$(date +%s)" -le "$end" ]; do
+		tui_screen | grep -Eq -- "$1" || return 0
+		sleep 0.1
+	done
+	return 1
+}
+
 # tui_wait_exit SECONDS - wait until upfront has exited; prints its exit status
 tui_wait_exit() {
 	local end=$(($(date +%s) + $1))

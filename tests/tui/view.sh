@@ -55,12 +55,12 @@ tui_keys Escape
 
 # the filter hides rows that do not match
 tui_keys / c a r o l Enter
-sleep 0.5
+tui_wait_gone 'name="(alice|bob|dave)"' 5
 scr=$(tui_screen)
 t_like "$scr" 'name="carol"' "the filter keeps matching rows"
 t_unlike "$scr" 'name="(alice|bob|dave)"' "the filter hides the other rows"
 tui_keys Escape
-sleep 0.3
+tui_wait 'name="alice"' 5
 t_like "$(tui_screen)" 'name="alice"' "Esc clears the filter"
 
 # detail pane of the selected event
