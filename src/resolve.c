@@ -463,6 +463,85 @@ char *resolve_default_group(const char *binary)
 	return xasprintf("probe_%.*s", (int)n, base);
 }
 
+/* A table from strings to numbers (open addressing, FNV-1a): event names seen so far. */
+struct name_table {
+	char **keys;
+	size_t *vals;
+	size_t cap;		/* a power of two, at least twice @nr */
+	size_t nr;
+};
+
+static size_t name_slot(const struct name_table *t, const char *key)
+{
+	uint64_t h = 14695981039346656037ULL;
+	size_t i;
+
+	for (const unsigned char *p = (const unsigned char *)key; *p; p++)
+		h = (h ^ *p) * 1099511628211ULL;
+	for (i = (size_t)h & (t->cap - 1); t->keys[i] && strcmp(t->keys[i], key);
+	     i = (i + 1) & (t->cap - 1))
+		;
+	return i;
+}
+
+static void name_table_init(struct name_table *t, size_t expect)
+{
+	t->cap = 16;
+	while (t->cap < expect * 2)
+		t->cap *= 2;
+	t->keys = xcalloc(t->cap, sizeof(*t->keys));
+	t->vals = xcalloc(t->cap, sizeof(*t->vals));
+	t->nr = 0;
+}
+
+static void name_table_release(struct name_table *t)
+{
+	for (size_t i = 0; i < t->cap; i++)
+		free(t->keys[i]);
+	free(t->keys);
+	free(t->vals);
+	memset(t, 0, sizeof(*t));
+}
+
+/* The value of @key, or NULL when it is not in @t. */
+static size_t *name_find(const struct name_table *t, const char *key)
+{
+	size_t i = name_slot(t, key);
+
+	return t->keys[i] ? &t->vals[i] : NULL;
+}
+
+/* The value of @key, added with @val when it is not in @t (then *@added is true). */
+static size_t *name_add(struct name_table *t, const char *key, size_t val, bool *added)
+{
+	size_t i;
+
+	if ((t->nr + 1) * 2 > t->cap) {
+		struct name_table big;
+
+		name_table_init(&big, t->nr + 1);
+		for (size_t k = 0; k < t->cap; k++) {
+			if (!t->keys[k])
+				continue;
+			i = name_slot(&big, t->keys[k]);
+			big.keys[i] = t->keys[k];
+			big.vals[i] = t->vals[k];
+		}
+		big.nr = t->nr;
+		free(t->keys);
+		free(t->vals);
+		*t = big;
+	}
+	i = name_slot(t, key);
+	*added = !t->keys[i];
+	if (*added) {
+		t->keys[i] = xstrdup(key);
+		t->vals[i] = val;
+		t->nr++;
+	}
+	return &t->vals[i];
+}
+
 static void name_events(const struct probe_spec *spec, const struct resolve_opts *o,
 			struct debuginfo *dbg, const struct probe_site *sites,
 			struct trace_probe *tps, size_t nr)
@@ -470,9 +549,11 @@ static void name_events(const struct probe_spec *spec, const struct resolve_opts
 	char **sigs = xcalloc(nr, sizeof(*sigs));
 	bool glob = spec->place.kind == PLACE_FUNC && spec->place.func &&
 		    has_glob(spec->place.func);
-	bool all_same = true;
+	bool all_same = true, added;
+	struct name_table taken;
 	char *group;
 
+	name_table_init(&taken, nr);
 	for (size_t i = 0; i < nr; i++) {
 		sigs[i] = signature(&tps[i]);
 		if (i && strcmp(sigs[i], sigs[0]))
@@ -487,18 +568,15 @@ static void name_events(const struct probe_spec *spec, const struct resolve_opts
 		char *base = base_event(spec, dbg, &sites[i], glob && all_same && nr > 1);
 		char *name = NULL;
 
-		/* a name taken by a site with other fields gets _1, _2 ... */
+		/*
+		 * a name taken by a site with other fields gets _1, _2 ...; the sites of one name
+		 * all have the same fields, so the table keeps the first site of each name
+		 */
 		for (int k = 0; !name; k++) {
 			char *cand = k ? xasprintf("%.*s_%d", 58, base, k) : xstrdup(base);
-			bool clash = false;
+			size_t *first = name_add(&taken, cand, i, &added);
 
-			for (size_t j = 0; j < i; j++) {
-				if (strcmp(tps[j].event, cand))
-					continue;
-				if (strcmp(sigs[j], sigs[i]))
-					clash = true;
-			}
-			if (clash)
+			if (!added && strcmp(sigs[*first], sigs[i]))
 				free(cand);
 			else
 				name = cand;
@@ -511,6 +589,7 @@ static void name_events(const struct probe_spec *spec, const struct resolve_opts
 		free(sigs[i]);
 	free(sigs);
 	free(group);
+	name_table_release(&taken);
 }
 
 int resolve_probe(const struct probe_spec *spec, struct debuginfo *dbg,
@@ -607,85 +686,6 @@ void trace_probes_free(struct trace_probe *tps, size_t nr)
 	for (size_t i = 0; i < nr; i++)
 		trace_probe_release(&tps[i]);
 	free(tps);
-}
-
-/* A table from strings to numbers (open addressing, FNV-1a): event names seen so far. */
-struct name_table {
-	char **keys;
-	size_t *vals;
-	size_t cap;		/* a power of two, at least twice @nr */
-	size_t nr;
-};
-
-static size_t name_slot(const struct name_table *t, const char *key)
-{
-	uint64_t h = 14695981039346656037ULL;
-	size_t i;
-
-	for (const unsigned char *p = (const unsigned char *)key; *p; p++)
-		h = (h ^ *p) * 1099511628211ULL;
-	for (i = (size_t)h & (t->cap - 1); t->keys[i] && strcmp(t->keys[i], key);
-	     i = (i + 1) & (t->cap - 1))
-		;
-	return i;
-}
-
-static void name_table_init(struct name_table *t, size_t expect)
-{
-	t->cap = 16;
-	while (t->cap < expect * 2)
-		t->cap *= 2;
-	t->keys = xcalloc(t->cap, sizeof(*t->keys));
-	t->vals = xcalloc(t->cap, sizeof(*t->vals));
-	t->nr = 0;
-}
-
-static void name_table_release(struct name_table *t)
-{
-	for (size_t i = 0; i < t->cap; i++)
-		free(t->keys[i]);
-	free(t->keys);
-	free(t->vals);
-	memset(t, 0, sizeof(*t));
-}
-
-/* The value of @key, or NULL when it is not in @t. */
-static size_t *name_find(const struct name_table *t, const char *key)
-{
-	size_t i = name_slot(t, key);
-
-	return t->keys[i] ? &t->vals[i] : NULL;
-}
-
-/* The value of @key, added with @val when it is not in @t (then *@added is true). */
-static size_t *name_add(struct name_table *t, const char *key, size_t val, bool *added)
-{
-	size_t i;
-
-	if ((t->nr + 1) * 2 > t->cap) {
-		struct name_table big;
-
-		name_table_init(&big, t->nr + 1);
-		for (size_t k = 0; k < t->cap; k++) {
-			if (!t->keys[k])
-				continue;
-			i = name_slot(&big, t->keys[k]);
-			big.keys[i] = t->keys[k];
-			big.vals[i] = t->vals[k];
-		}
-		big.nr = t->nr;
-		free(t->keys);
-		free(t->vals);
-		*t = big;
-	}
-	i = name_slot(t, key);
-	*added = !t->keys[i];
-	if (*added) {
-		t->keys[i] = xstrdup(key);
-		t->vals[i] = val;
-		t->nr++;
-	}
-	return &t->vals[i];
 }
 
 /*
