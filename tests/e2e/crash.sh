@@ -58,6 +58,11 @@ start() {
 	return 1
 }
 
+# watchdog_runs PID - the cleanup watchdog of upfront PID's session runs
+watchdog_runs() {
+	pgrep -f -- "--watchdog-internal upfront_$1 " >/dev/null
+}
+
 # free_pid - a pid number of this namespace that is free, and ours: the one a child of ours
 # had, just reaped (the allocator has moved past it; a concurrent crash.sh, which took the
 # same number when it counted down from ns_last_pid, cannot get it)
@@ -78,7 +83,8 @@ for sig in KILL SEGV ABRT; do
 	CMD=$(pgrep -P "$P" -x sleep)
 	[ -e "$LOCKS/upfront_$P.lock" ]
 	t_ok $? "SIG$sig: its lock file exists"
-	pgrep -f -- "--watchdog-internal upfront_$P " >/dev/null
+	# (forked before the instance is made; its exec may come later)
+	upft_until 5 watchdog_runs "$P"
 	t_ok $? "SIG$sig: its watchdog runs"
 	kill -"$sig" "$P"
 	wait "$P" 2>/dev/null
@@ -86,10 +92,10 @@ for sig in KILL SEGV ABRT; do
 	[ "$sig" = KILL ] || t_is "$rc" $((128 + $(kill -l "$sig"))) "SIG$sig: upfront dies of it"
 	gone_within "upfront_$P" 3
 	t_ok $? "SIG$sig: instance and events removed within 3 s, without another run"
-	[ ! -e "$LOCKS/upfront_$P.lock" ]
+	# (the watchdog removes the lock file after the rest, then exits)
+	upft_until 3 test ! -e "$LOCKS/upfront_$P.lock"
 	t_ok $? "SIG$sig: the lock file is removed"
-	sleep 0.2
-	! pgrep -f -- "--watchdog-internal upfront_$P " >/dev/null
+	upft_until 3 eval '! watchdog_runs "$P"'
 	t_ok $? "SIG$sig: the watchdog is gone"
 	[ -n "$CMD" ] && kill "$CMD" 2>/dev/null
 done

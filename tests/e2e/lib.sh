@@ -111,6 +111,18 @@ upft_run() {
 	return 0
 }
 
+# upft_until SECONDS CMD... - run CMD every 0.1 s until it succeeds; 1 when it still fails
+# after SECONDS (for what another process does in its own time: wait for it, never sleep)
+upft_until() {
+	local i n=$(($1 * 10))
+	shift
+	for ((i = 0; i < n; i++)); do
+		"$@" && return 0
+		sleep 0.1
+	done
+	"$@"
+}
+
 # upft_wait_tracing PID [SECONDS] - wait (default 30 s) until upfront PID's trace session
 # records: the events of its group enabled in its instance and its tracing_on 1 (the last
 # step; its line in uprobe_events comes before, and a new instance's tracing_on is 1 until
