@@ -52,6 +52,7 @@ t_like "$(tui_screen)" "^work +count $N " "the statistics count $N calls of work
 t_like "$(tui_screen)" '^ +value +min -200 +avg [0-9.]+ +max 400' "numeric min/max of value"
 t_like "$(tui_screen)" '^ +[0-9]+ +"carol"' "top string values with counts"
 tui_keys Escape
+tui_wait_gone '^work +count' 5	# back in the list
 
 # the filter hides rows that do not match
 tui_keys / c a r o l Enter
