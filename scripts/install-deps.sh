@@ -7,14 +7,15 @@
 # when no rustc is in PATH (a rustup toolchain is used as it is). clang builds the libFuzzer
 # harnesses of make check's fuzz pass; libclang-rt-dev has libFuzzer and the sanitizer runtimes
 # (only a Recommends of clang, which --no-install-recommends would leave out).
+# libdebuginfod1 and libmicrohttpd12 are named: upfront dlopen()s them, so nothing depends on them.
 set -euo pipefail
 
 pkgs=(build-essential autoconf automake libtool pkg-config
 	libtracefs-dev libtraceevent-dev libdw-dev libelf-dev libncurses-dev libcapstone-dev
 	libiberty-dev golang-go g++ linux-perf trace-cmd tmux python3 libc6-dbg binutils
 	clang libclang-rt-dev libc++-dev libc++abi-dev python3.11-dbg lua5.4 liblua5.4-0-dbg
-	systemtap-sdt-dev python3.11 libdebuginfod-dev debuginfod
-	libmicrohttpd-dev prometheus curl bash-completion valgrind util-linux)
+	systemtap-sdt-dev python3.11 libdebuginfod-dev libdebuginfod1 debuginfod
+	libmicrohttpd-dev libmicrohttpd12 prometheus curl bash-completion valgrind util-linux)
 command -v rustc >/dev/null 2>&1 || pkgs+=(rustc)
 
 missing=()

@@ -33,8 +33,9 @@ int metrics_check_listen(const char *text, struct diag *d);
  * metrics_http_start() - listen on @listen (ADDR:PORT) and serve what @expose writes at
  * /metrics (GET, HEAD) from libmicrohttpd's own thread, with no signal unblocked there
  * @expose: called per request on that thread, with @ctx
+ * libmicrohttpd is dlopen()ed here, the first time (only --metrics uses it).
  * Return: the server for metrics_http_stop(), or NULL with @d filled ("cannot listen on
- * 127.0.0.1:9100: Address already in use").
+ * 127.0.0.1:9100: Address already in use", "cannot load libmicrohttpd.so.12: REASON").
  */
 struct metrics_http *metrics_http_start(const char *listen, metrics_http_expose_fn *expose,
 					void *ctx, struct diag *d);

@@ -31,7 +31,8 @@ void remote_watch_end(void);
 /**
  * remote_explain() - why the servers did not give debuginfo for @build_id, for the "no
  * debug information" error: appends ", debuginfod http://host:port (not found)" (or the
- * failure: "cannot connect: Connection refused") to @looked. Nothing when remote_enabled()
+ * failure: "cannot connect: Connection refused", or "cannot load libdebuginfod.so.1: REASON":
+ * libdebuginfod is dlopen()ed on first need) to @looked. Nothing when remote_enabled()
  * is false or @build_id is NULL.
  */
 void remote_explain(const char *build_id, struct strbuf *looked);
@@ -40,8 +41,8 @@ void remote_explain(const char *build_id, struct strbuf *looked);
  * remote_find_source() - a source file the DWARF of @build_id names, from the servers'
  * /buildid/ID/source/PATH, for -L when @path is not on disk
  * @local: the file in the client's cache, a new string for free()
- * Return: 0, or a negative errno (-ENOSYS when no server is set); @why (may be NULL) gets
- * the server and the reason on failure.
+ * Return: 0, or a negative errno (-ENOSYS when no server is set or libdebuginfod does not
+ * load); @why (may be NULL) gets the server and the reason on failure.
  */
 int remote_find_source(const char *build_id, const char *path, char **local, struct strbuf *why);
 
