@@ -25,6 +25,7 @@
 #define TASK_CACHE 4096		/* power of two */
 #define IP_CACHE 1024		/* power of two */
 #define USTACK_MAX 64		/* frames of one user_stack record (8 on 6.18), plus one */
+#define USTACK_FRAMES 256	/* and the functions inlined at them */
 
 /* Where a kernel field is in the record. */
 struct fld {
@@ -94,8 +95,11 @@ struct decoder {
 	int us_pid_off, us_caller_off, us_nr;
 	uint64_t last_ret0;	/* of the last decoded record: $stack0 at an entry, or 0 */
 	uint64_t last_base;	/* its binary's load base, or UINT64_MAX */
-	uint64_t frames[USTACK_MAX];
-	const char *syms[USTACK_MAX], *paths[USTACK_MAX];
+	uint64_t raw[USTACK_MAX];
+	/* the frames with the inlined functions at each (DWARF) before it */
+	uint64_t frames[USTACK_FRAMES];
+	const char *syms[USTACK_FRAMES], *paths[USTACK_FRAMES];
+	bool inlined[USTACK_FRAMES];
 };
 
 struct decoder *decoder_new(struct tep_handle *tep, struct debuginfo *dbg, bool lookup_tasks)
@@ -1144,6 +1148,7 @@ int decode_record(struct decoder *dc, void *data, int size, uint64_t ts, int cpu
 	ev->ustack = NULL;
 	ev->nr_ustack = 0;
 	ev->ustack_syms = NULL;
+	ev->ustack_inlined = NULL;
 	ev->ustack_paths = NULL;
 	ev->duration_ns = -1;
 	dc->last_ret0 = 0;
@@ -1196,7 +1201,7 @@ int decoder_enable_stacks(struct decoder *dc, struct diag *d)
 void decode_stack(struct decoder *dc, const void *data, int size, struct event *ev)
 {
 	const char *rec = data;
-	size_t n = 0;
+	size_t n = 0, nf = 0;
 
 	if (!dc->stacks || size < dc->us_caller_off + dc->us_nr * 8 ||
 	    (int)rd_s(rec + dc->us_pid_off, 4) != ev->tid)
@@ -1206,21 +1211,31 @@ void decode_stack(struct decoder *dc, const void *data, int size, struct event *
 
 		if (!a || a == ULONG_MAX)
 			break;
-		dc->frames[n++] = a;
+		dc->raw[n++] = a;
 		/* [0] is where the probe hit; at an entry the walk skips the caller */
 		if (i == 0 && dc->last_ret0 && !decode_fault_addr(dc->last_ret0))
-			dc->frames[n++] = dc->last_ret0;
+			dc->raw[n++] = dc->last_ret0;
 	}
-	for (size_t i = 0; i < n; i++) {
-		const char *sym, *path;
+	for (size_t i = 0; i < n && nf < USTACK_FRAMES; i++) {
+		struct sym_frame f;
 
-		symbolizer_frame(dc->sym, ev->pid, dc->frames[i], dc->last_base, &sym, &path);
-		dc->syms[i] = sym ? arena_str(dc, sym, strlen(sym)) : NULL;
+		/* every frame after [0] is a return address */
+		symbolizer_frame(dc->sym, ev->pid, dc->raw[i], dc->last_base, i > 0, &f);
+		for (size_t k = 0; k < f.nr_inlined && nf < USTACK_FRAMES - 1; k++) {
+			dc->frames[nf] = dc->raw[i];
+			dc->syms[nf] = arena_str(dc, f.inlined[k], strlen(f.inlined[k]));
+			dc->paths[nf] = f.path;
+			dc->inlined[nf++] = true;
+		}
+		dc->frames[nf] = dc->raw[i];
+		dc->syms[nf] = f.sym ? arena_str(dc, f.sym, strlen(f.sym)) : NULL;
 		/* library paths live as long as the symbolizer */
-		dc->paths[i] = path;
+		dc->paths[nf] = f.path;
+		dc->inlined[nf++] = false;
 	}
 	ev->ustack = dc->frames;
-	ev->nr_ustack = n;
+	ev->nr_ustack = nf;
 	ev->ustack_syms = dc->syms;
+	ev->ustack_inlined = dc->inlined;
 	ev->ustack_paths = dc->paths;
 }

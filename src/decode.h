@@ -60,6 +60,13 @@ struct event {
 	const char *const *ustack_syms;
 	const char *const *ustack_paths;
 	/*
+	 * --stack: per frame, true for a function inlined at the address (DWARF's
+	 * DW_TAG_inlined_subroutine): its name alone in ustack_syms, before the frame it was
+	 * inlined into (same address), innermost first, as perf script --inline shows them.
+	 * NULL: none is.
+	 */
+	const bool *ustack_inlined;
+	/*
 	 * A return event (FUNC%return) paired with its entry event (FUNC) on the same thread,
 	 * or goroutine in Go: the call's duration in ns. -1 for every other event, and for a
 	 * return whose entry was not seen (the call began before tracing did).

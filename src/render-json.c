@@ -204,9 +204,15 @@ static int json_open(struct render *r)
 	return 0;
 }
 
-/* ,"stack":["sym+0x10","0x7f..."] */
+/*
+ * ,"stack":["sym+0x10","0x7f..."]; with functions inlined at a frame (their names alone,
+ * innermost first, before the function they were inlined into):
+ * ,"stack":["leaf+0x0","inner","outer","main+0x2c"],"stack_inlined":[1,2]
+ */
 static void json_stack(struct strbuf *sb, const struct event *ev)
 {
+	bool any = false;
+
 	strbuf_addstr(sb, ",\"stack\":[");
 	for (size_t i = 0; i < ev->nr_ustack; i++) {
 		const char *sym = ev->ustack_syms ? ev->ustack_syms[i] : NULL;
@@ -222,6 +228,15 @@ static void json_stack(struct strbuf *sb, const struct event *ev)
 		}
 	}
 	strbuf_addch(sb, ']');
+	for (size_t i = 0; ev->ustack_inlined && i < ev->nr_ustack; i++) {
+		if (!ev->ustack_inlined[i])
+			continue;
+		strbuf_addstr(sb, any ? "," : ",\"stack_inlined\":[");
+		render_u64(sb, i);
+		any = true;
+	}
+	if (any)
+		strbuf_addch(sb, ']');
 }
 
 static int json_event(struct render *r, const struct event *ev)

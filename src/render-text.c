@@ -325,6 +325,12 @@ static int text_event(struct render *r, const struct event *ev)
 		const char *path = ev->ustack_paths ? ev->ustack_paths[i] : NULL;
 
 		strbuf_addf(sb, "\t%16" PRIx64 " ", ev->ustack[i]);
+		if (sym && ev->ustack_inlined && ev->ustack_inlined[i]) {
+			/* perf script --inline: the name, no offset, no file */
+			escape_untrusted(sb, sym, strlen(sym));
+			strbuf_addstr(sb, " (inlined)\n");
+			continue;
+		}
 		if (sym)
 			escape_untrusted(sb, sym, strlen(sym));
 		else

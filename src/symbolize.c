@@ -7,7 +7,10 @@
 #include <string.h>
 #include <time.h>
 
+#include <dwarf.h>
+
 #include "debuginfo.h"
+#include "dwarf-aux.h"
 #include "elfinfo.h"
 #include "log.h"
 #include "procmaps.h"
@@ -22,6 +25,15 @@ struct sym_entry {
 	const void *owner;	/* the binary's struct lib */
 	uint64_t vaddr;
 	char *text;		/* NULL with known = true: no symbol there */
+	bool known;
+};
+
+/* The functions inlined at an address of a binary, innermost first (--stack frames). */
+struct inl_entry {
+	const void *owner;	/* the binary's struct lib */
+	uint64_t vaddr;		/* the address looked up (a return address - 1) */
+	char **names;
+	size_t nr;
 	bool known;
 };
 
@@ -51,6 +63,7 @@ struct symbolizer {
 	struct lib *self;	/* the binary of @dbg, in the lib list */
 	struct lib *libs;
 	struct sym_entry *cache;
+	struct inl_entry *inl;	/* SYM_CACHE_SIZE entries, made with the first frame */
 	struct task_maps *tasks;
 	struct strbuf tmp;
 };
@@ -98,6 +111,80 @@ const char *symbolizer_lookup(struct symbolizer *s, uint64_t vaddr)
 	if (!s || !s->self)
 		return NULL;
 	return lib_lookup(s, s->self, vaddr);
+}
+
+/*
+ * The inlined_subroutine scopes holding @pc, outermost first into @names: down from the
+ * out-of-line function through every child whose code holds @pc (lexical blocks too).
+ * dwarf_getscopes() would continue from the innermost inlined copy into its abstract
+ * definition's parents, losing the callers it was inlined into.
+ */
+static void inl_walk(Dwarf_Die *fn, Dwarf_Addr pc, char ***names, size_t *nr, size_t *alloc)
+{
+	Dwarf_Die parent = *fn, child;
+	bool found = true;
+
+	while (found && dwarf_child(&parent, &child) == 0) {
+		found = false;
+		do {
+			int tag = dwarf_tag(&child);
+
+			if (tag == DW_TAG_subprogram || dwarf_haspc(&child, pc) != 1)
+				continue;
+			if (tag == DW_TAG_inlined_subroutine) {
+				char *name = die_func_name(&child);
+
+				ALLOC_GROW(*names, *nr + 1, *alloc);
+				(*names)[(*nr)++] = name ? name : xstrdup("[unknown]");
+			}
+			parent = child;
+			found = true;
+			break;
+		} while (dwarf_siblingof(&child, &child) == 0);
+	}
+}
+
+/* the functions inlined at @vaddr of @lib (@ret: a return address), through the cache */
+static const struct inl_entry *lib_inlines(struct symbolizer *s, struct lib *lib, uint64_t vaddr,
+					   bool ret)
+{
+	uint64_t key = ret ? vaddr - 1 : vaddr, start, end, h;
+	Dwarf_Addr bias = 0;
+	size_t alloc = 0;
+	const char *name;
+	struct inl_entry *e;
+	Dwarf_Die fn, cu;
+
+	if (!lib || !lib->dbg || !vaddr)
+		return NULL;
+	if (!s->inl)
+		s->inl = xcalloc(SYM_CACHE_SIZE, sizeof(*s->inl));
+	h = (key ^ (uintptr_t)lib) * 0x9E3779B97F4A7C15ULL;
+	e = &s->inl[h >> 52 & (SYM_CACHE_SIZE - 1)];
+	if (e->known && e->vaddr == key && e->owner == lib)
+		return e;
+	for (size_t i = 0; i < e->nr; i++)
+		free(e->names[i]);
+	free(e->names);
+	memset(e, 0, sizeof(*e));
+	e->vaddr = key;
+	e->owner = lib;
+	e->known = true;
+	/* a return address at a function's start (after a noreturn call): not the caller's */
+	if (ret && debuginfo_func_extent(lib->dbg, vaddr, &start, &end, &name) && start == vaddr)
+		return e;
+	if (!debuginfo_dwarf(lib->dbg, &bias) ||
+	    !debuginfo_subprogram_at(lib->dbg, key, &fn, &cu))
+		return e;
+	inl_walk(&fn, key - bias, &e->names, &e->nr, &alloc);
+	/* innermost first, as perf prints them */
+	for (size_t i = 0; i < e->nr / 2; i++) {
+		char *t = e->names[i];
+
+		e->names[i] = e->names[e->nr - 1 - i];
+		e->names[e->nr - 1 - i] = t;
+	}
+	return e;
 }
 
 static struct lib *lib_get(struct symbolizer *s, const char *path)
@@ -159,6 +246,21 @@ static void maps_read(struct symbolizer *s, struct task_maps *t)
 	fclose(f);
 }
 
+/* symbol and inlined functions of @vaddr in @lib */
+static void frame_vaddr(struct symbolizer *s, struct lib *lib, uint64_t vaddr, bool ret,
+			struct sym_frame *f)
+{
+	const struct inl_entry *e;
+
+	f->sym = lib_lookup(s, lib, vaddr);
+	/* only under a known function: a frame without a name stays as it was */
+	e = f->sym ? lib_inlines(s, lib, vaddr, ret) : NULL;
+	if (e && e->nr) {
+		f->inlined = (const char *const *)e->names;
+		f->nr_inlined = e->nr;
+	}
+}
+
 static struct task_maps *task_get(struct symbolizer *s, int tgid)
 {
 	struct task_maps *t;
@@ -189,26 +291,32 @@ static const struct map_ent *maps_find(const struct task_maps *t, uint64_t addr)
 	return NULL;
 }
 
-void symbolizer_frame(struct symbolizer *s, int tgid, uint64_t addr, uint64_t base,
-		      const char **sym, const char **path)
+/* @lib's virtual address of runtime address @addr mapped at @lo from file offset @pgoff */
+static void frame_name(struct symbolizer *s, struct lib *lib, uint64_t addr, uint64_t lo,
+		       uint64_t pgoff, bool ret, struct sym_frame *f)
+{
+	uint64_t vaddr;
+
+	f->path = lib->path;
+	if (lib->dbg && elfinfo_offset_to_vaddr(debuginfo_elf(lib->dbg), addr - lo + pgoff,
+						&vaddr) == 0)
+		frame_vaddr(s, lib, vaddr, ret, f);
+}
+
+void symbolizer_frame(struct symbolizer *s, int tgid, uint64_t addr, uint64_t base, bool ret,
+		      struct sym_frame *f)
 {
 	const struct map_ent *m = NULL;
-	uint64_t vaddr, lo, pgoff;
 	struct task_maps *t;
 	const char *mpath;
+	uint64_t lo, pgoff;
 
-	*sym = NULL;
-	*path = NULL;
+	memset(f, 0, sizeof(*f));
 	if (!s || !addr)
 		return;
 	if (tgid > 0 && procmaps_find(tgid, addr, &mpath, &lo, &pgoff)) {
 		/* followed from fork/exec (--stack): known also after the process exited */
-		struct lib *lib = lib_get(s, mpath);
-
-		*path = lib->path;
-		if (lib->dbg && elfinfo_offset_to_vaddr(debuginfo_elf(lib->dbg), addr - lo + pgoff,
-							&vaddr) == 0)
-			*sym = lib_lookup(s, lib, vaddr);
+		frame_name(s, lib_get(s, mpath), addr, lo, pgoff, ret, f);
 		return;
 	}
 	if (tgid > 0) {
@@ -220,30 +328,30 @@ void symbolizer_frame(struct symbolizer *s, int tgid, uint64_t addr, uint64_t ba
 		}
 	}
 	if (m) {
-		*path = m->lib->path;
-		if (m->lib->dbg && elfinfo_offset_to_vaddr(debuginfo_elf(m->lib->dbg),
-							   addr - m->lo + m->pgoff, &vaddr) == 0)
-			*sym = lib_lookup(s, m->lib, vaddr);
+		frame_name(s, m->lib, addr, m->lo, m->pgoff, ret, f);
 		return;
 	}
 	/* the process is gone: the binary itself, from the probe's load base */
 	if (base != UINT64_MAX && s->self && addr > base) {
-		*sym = lib_lookup(s, s->self, addr - base);
-		if (*sym)
-			*path = s->self->path;
+		frame_vaddr(s, s->self, addr - base, ret, f);
+		if (f->sym)
+			f->path = s->self->path;
 	}
 }
 
 const char *symbolizer_value(struct symbolizer *s, int tgid, uint64_t addr, uint64_t base)
 {
-	const char *sym = NULL, *path;
+	const char *sym = NULL;
+	struct sym_frame f;
 
 	if (!s || !addr)
 		return NULL;
 	if (s->self && base != UINT64_MAX && addr > base)
 		sym = lib_lookup(s, s->self, addr - base);
-	if (!sym && tgid > 0)
-		symbolizer_frame(s, tgid, addr, UINT64_MAX, &sym, &path);
+	if (!sym && tgid > 0) {
+		symbolizer_frame(s, tgid, addr, UINT64_MAX, false, &f);
+		sym = f.sym;
+	}
 	return sym;
 }
 
@@ -254,6 +362,12 @@ void symbolizer_free(struct symbolizer *s)
 	for (size_t i = 0; i < SYM_CACHE_SIZE; i++)
 		free(s->cache[i].text);
 	free(s->cache);
+	for (size_t i = 0; s->inl && i < SYM_CACHE_SIZE; i++) {
+		for (size_t k = 0; k < s->inl[i].nr; k++)
+			free(s->inl[i].names[k]);
+		free(s->inl[i].names);
+	}
+	free(s->inl);
 	for (size_t i = 0; s->tasks && i < TASK_MAPS; i++)
 		free(s->tasks[i].m);
 	free(s->tasks);

@@ -3,6 +3,8 @@
 #ifndef UPF_SYMBOLIZE_H
 #define UPF_SYMBOLIZE_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct debuginfo;
@@ -34,22 +36,34 @@ const char *symbolizer_lookup(struct symbolizer *s, uint64_t vaddr);
  */
 void symbolizer_note_task(struct symbolizer *s, int tgid);
 
+/* A stack frame, named: what symbolizer_frame() fills in. */
+struct sym_frame {
+	const char *sym;		/* "symbol+0xoff" (demangled), or NULL when none covers it */
+	const char *path;		/* the file mapped at the address, or NULL when unknown */
+	const char *const *inlined;	/* functions inlined at the address (DWARF), innermost
+					 * first, demangled; the last one's caller is @sym */
+	size_t nr_inlined;
+};
+
 /**
- * symbolizer_frame() - a runtime address of process @tgid -> symbol and file
+ * symbolizer_frame() - a runtime address of process @tgid -> symbol, file, inlined functions
  * @s: the symbolizer
  * @tgid: the process
  * @addr: the address in @tgid
  * @base: load base of the symbolizer's binary in @tgid (from a probe address), used when
  *        the process's maps are unknown (it exited before it was seen); UINT64_MAX: unknown
- * @sym: "symbol+0xoff" (demangled), or NULL when no symbol covers @addr
- * @path: the file mapped at @addr, or NULL when unknown
+ * @ret: @addr is a return address: the inlined functions are those of the call before it
+ *       (@addr - 1, as unwinders look it up), within the same function
+ * @f: filled in; everything NULL / 0 when unknown
  *
  * The binary is the one given to symbolizer_new(); shared libraries are opened with
- * debuginfo_open() on first use (once per path). The strings are owned by the symbolizer
- * and valid until the next symbolizer_frame() or symbolizer_lookup().
+ * debuginfo_open() on first use (once per path). The inlined functions come from the
+ * DW_TAG_inlined_subroutine scopes holding the address (separate debuginfo included), found
+ * once per (file, address) and cached. The strings are owned by the symbolizer and valid
+ * until the next symbolizer_frame() or symbolizer_lookup().
  */
-void symbolizer_frame(struct symbolizer *s, int tgid, uint64_t addr, uint64_t base,
-		      const char **sym, const char **path);
+void symbolizer_frame(struct symbolizer *s, int tgid, uint64_t addr, uint64_t base, bool ret,
+		      struct sym_frame *f);
 
 /**
  * symbolizer_value() - "symbol+0xoff" for a pointer a probe fetched in process @tgid (':sym')

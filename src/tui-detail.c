@@ -177,8 +177,12 @@ static void detail_stack(struct tui *t, struct tui_lines *l, const uint64_t *sta
 			uint16_t len;
 
 			memcpy(&len, syms, 2);
-			escape_untrusted(&w->text, syms + 2, len);
-			syms += 2 + len;
+			escape_untrusted(&w->text, syms + 2, len & ~STACK_SYM_INLINED);
+			if (len & STACK_SYM_INLINED) {
+				tui_row_role(w, R_DIM);
+				strbuf_addstr(&w->text, " (inlined)");
+			}
+			syms += 2 + (len & ~STACK_SYM_INLINED);
 		} else if (o->dbg) {
 			struct strbuf sym = STRBUF_INIT;
 

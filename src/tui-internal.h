@@ -226,12 +226,15 @@ void tui_ring_release(struct tui *t);
  */
 int tui_event(struct render *r, const struct event *ev);
 
+#define STACK_SYM_INLINED 0x8000	/* in a kept frame symbol's length (at most 200) */
+
 /**
  * tui_unpack() - the values of kept event @sl
  * @t: the view; the values go to t->vbuf and point into the arena
  * @sl: a slot of the ring, still kept
  * @stack: if not NULL, set to the event's user stack (unaligned: read with memcpy); the
- *	   decoder's symbols follow it (a u16 count, then u16 length + bytes per frame)
+ *	   decoder's symbols follow it (a u16 count, then u16 length + bytes per frame; a
+ *	   function inlined at the frame has STACK_SYM_INLINED or'ed into its length)
  * @nr_stack: the number of frames in @stack
  * Return: the number of values in t->vbuf, valid until the next tui_unpack().
  */

@@ -226,8 +226,11 @@ int tui_event(struct render *r, const struct event *ev)
 	p += 2;
 	for (size_t i = 0; i < n16; i++) {
 		uint16_t sl16 = (uint16_t)stack_sym_len(ev, i);
+		/* a function inlined at the frame: STACK_SYM_INLINED in the length */
+		uint16_t w16 = sl16 | (ev->ustack_inlined && ev->ustack_inlined[i] ?
+				       STACK_SYM_INLINED : 0);
 
-		memcpy(p, &sl16, 2);
+		memcpy(p, &w16, 2);
 		memcpy(p + 2, ev->ustack_syms[i], sl16);
 		p += 2 + sl16;
 	}

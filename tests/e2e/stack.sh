@@ -5,8 +5,8 @@
 # c/orders calls main -> run_once -> process_order (tests/targets/c/orders.c). -O0 keeps the
 # frame pointer and the probe is after the prologue: the kernel's frame-pointer walk finds
 # every caller. An -O2 copy built here with -fno-omit-frame-pointer (run_once is inlined into
-# main there) is probed at process_order's first instruction, before the frame is pushed:
-# the caller comes from $stack0. The plain -O2 build has no frame pointers: $stack0 still
+# main there, and shown as inlined before main, as perf script --inline does) is probed at
+# process_order's first instruction, before the frame is pushed: the caller comes from $stack0. The plain -O2 build has no frame pointers: $stack0 still
 # gives the caller.
 . "$(dirname "$0")/lib.sh"
 upft_need_root
@@ -51,13 +51,13 @@ t_like "$UPFT_OUT" ":0x0*$(nm "$FP" | awk '$3 == "process_order" { sub(/^0+/, ""
 # REPEAT 2, 300 ms apart: the process lives long enough for its maps (libc) to be read
 upft_run --json --stack -x "$FP" 'process_order o->id' -- "$FP" 2 300
 st=$(stack_of "$UPFT_OUT" 1)
-t_like "$st" '^process_order\+0x0 main\+0x[0-9a-f]+ __libc_start_call_main\+0x[0-9a-f]+' \
-	"-O2 frame pointers, entry probe: process_order+0x0, main (\$stack0), libc's caller"
+t_like "$st" '^process_order\+0x0 run_once main\+0x[0-9a-f]+ __libc_start_call_main\+0x[0-9a-f]+' \
+	"-O2 frame pointers, entry probe: process_order+0x0, run_once inlined in main (\$stack0), libc's caller"
 
 # 4. no frame pointers at all: $stack0 still names the caller
 upft_run --json --stack -x "$O2" 'process_order o->id' -- "$O2"
 st=$(stack_of "$UPFT_OUT" 1)
-t_like "$st" '^process_order\+0x0 main\+0x[0-9a-f]+' "-O2 without frame pointers: the caller from \$stack0"
+t_like "$st" '^process_order\+0x0 run_once main\+0x[0-9a-f]+' "-O2 without frame pointers: the caller from \$stack0"
 
 # 5. text: frames indented under the event line, perf script style, the file in parentheses
 upft_run --stdio --stack -x "$FP" 'process_order o->id' 'process_batch n' -- "$FP" 1 300
@@ -67,7 +67,9 @@ t_like "$UPFT_OUT" "^	 *[0-9a-f]+ process_batch\+0x[0-9a-f]+ \($FP\)$" "text: th
 t_like "$UPFT_OUT" "^	 *[0-9a-f]+ main\+0x[0-9a-f]+ \($FP\)$" "text: main's frame"
 t_like "$UPFT_OUT" '^	 *[0-9a-f]+ __libc_start_call_main\+0x[0-9a-f]+ \(/.*libc\.so\.6\)$' \
 	"text: a frame in libc, symbolized from the library"
-t_is "$(printf '%s\n' "$UPFT_OUT" | grep -c '^	')" 9 "text: three frames under each of three events"
+t_like "$UPFT_OUT" "^	 *[0-9a-f]+ run_once \(inlined\)$" "text: run_once, inlined in main, with no file"
+t_is "$(printf '%s\n' "$UPFT_OUT" | grep -c '^	')" 12 \
+	"text: three frames and run_once inlined under each of three events"
 
 # 6. a busy multi-CPU stream: every event has its stack (records merged, stacks attached)
 upft_run --json --stack -x "$O0" 'process_order o->id' -- "$O0" 2000

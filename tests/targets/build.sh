@@ -116,6 +116,12 @@ if wants c/ && need "$CC"; then
 		build "$out/c/ticks-O0" "$src/c/ticks.c" $CC -g -O0 -fno-omit-frame-pointer -Wall \
 			-o "$out/c/ticks-O0" "$src/c/ticks.c"
 	fi
+	# inlined.c: a call from two always_inline helpers inlined into main, frame pointers
+	# kept so the kernel's walk reaches libc (tests/e2e/stack-inline.sh)
+	if [ -e "$src/c/inlined.c" ]; then
+		build "$out/c/inlined-O2" "$src/c/inlined.c" $CC -g -O2 -fno-omit-frame-pointer \
+			-Wall -o "$out/c/inlined-O2" "$src/c/inlined.c"
+	fi
 	# calls.c: output floods and durations (tests/e2e/output.sh, durations.sh)
 	if [ -e "$src/c/calls.c" ]; then
 		for o in O0 O2; do
