@@ -28,7 +28,12 @@ struct sym_entry {
 	bool known;
 };
 
-/* The functions inlined at an address of a binary, innermost first (--stack frames). */
+/*
+ * The functions inlined at an address of a binary, innermost first (--stack frames). Found
+ * once per (binary, address), then a hash probe: c/inlined-O2 --json --stack, 600,000
+ * events of 5 frames (2 inlined), took 0.65 us of upfront's CPU per event before and 0.82
+ * after, plus 0.05 s once (DWARF of the binary and of libc from libc6-dbg).
+ */
 struct inl_entry {
 	const void *owner;	/* the binary's struct lib */
 	uint64_t vaddr;		/* the address looked up (a return address - 1) */
