@@ -115,3 +115,42 @@ void lockfile_drop(const char *name, int fd)
 	}
 	free(path);
 }
+
+static char *kept_path(const char *name)
+{
+	return xasprintf(LOCKFILE_DIR "/%s.kept", name);
+}
+
+int lockfile_mark_kept(const char *name)
+{
+	char *path = kept_path(name);
+	int ret = lock_dir(), fd;
+
+	if (!ret) {
+		fd = open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+		if (fd < 0)
+			ret = -errno;
+		else
+			close(fd);
+	}
+	free(path);
+	return ret;
+}
+
+bool lockfile_is_kept(const char *name)
+{
+	char *path = kept_path(name);
+	struct stat st;
+	bool kept = !lstat(path, &st) && S_ISREG(st.st_mode) && st.st_uid == 0;
+
+	free(path);
+	return kept;
+}
+
+void lockfile_unmark_kept(const char *name)
+{
+	char *path = kept_path(name);
+
+	unlink(path);
+	free(path);
+}

@@ -7,6 +7,8 @@
 #ifndef UPF_LOCKFILE_H
 #define UPF_LOCKFILE_H
 
+#include <stdbool.h>
+
 /* The directory of the lock files; root's, mode 0700. */
 #define LOCKFILE_DIR "/run/upfront"
 
@@ -37,5 +39,19 @@ enum lockfile_state lockfile_probe(const char *name, int *fd);
  * lockfile_take() or lockfile_probe()); the session's remains are gone by now
  */
 void lockfile_drop(const char *name, int fd);
+
+/**
+ * lockfile_mark_kept() - mark @name's session as kept (--keep): a session gone whose
+ * remains are nobody's to reap; upfront -d removes them and the mark (lockfile_unmark_kept)
+ * Return: 0, or -errno when the mark cannot be made (the remains are then reaped as a dead
+ * session's by the next run)
+ */
+int lockfile_mark_kept(const char *name);
+
+/** lockfile_is_kept() - whether @name's session was kept (its mark is there) */
+bool lockfile_is_kept(const char *name);
+
+/** lockfile_unmark_kept() - remove @name's kept mark (its remains are gone) */
+void lockfile_unmark_kept(const char *name);
 
 #endif

@@ -213,7 +213,8 @@ static bool session_is_stale(const char *name, int *lock_fd)
 	int fd;
 
 	*lock_fd = -1;
-	if (!session_name_pid(name))
+	/* a --keep session's remains stay until upfront -d removes them */
+	if (!session_name_pid(name) || lockfile_is_kept(name))
 		return false;
 	switch (lockfile_probe(name, lock_fd)) {
 	case LOCKFILE_FREE:
@@ -593,6 +594,36 @@ void tracing_remove_probes(const struct trace_probe *tps, size_t nr)
 	}
 }
 
+static int destroy_instance(struct tracefs_instance *inst);
+
+/*
+ * After -d deleted events of session group @group: once none is left, what a session gone
+ * left besides them (its instance, a --keep session's mark) goes too. A live session's stays.
+ */
+static void drop_session_remains(const char *group)
+{
+	struct tracefs_dynevent **left;
+	struct tracefs_instance *inst;
+	bool kept = lockfile_is_kept(group);
+
+	if (!session_name_pid(group) || (!kept && session_is_live(group)))
+		return;
+	left = tracefs_dynevent_get_all(TRACEFS_DYNEVENT_UPROBE | TRACEFS_DYNEVENT_URETPROBE,
+					group);
+	if (left && left[0]) {
+		tracefs_dynevent_list_free(left);
+		return;
+	}
+	tracefs_dynevent_list_free(left);
+	if (tracefs_instance_exists(group) && (inst = tracefs_instance_alloc(NULL, group))) {
+		if (destroy_instance(inst) < 0)
+			pr_warn("could not remove instance %s: %s", group, strerror(errno));
+		tracefs_instance_free(inst);
+	}
+	if (kept)
+		lockfile_unmark_kept(group);
+}
+
 int tracing_delete(const char *glob, struct strbuf *removed, struct diag *d)
 {
 	struct tracefs_dynevent **devs;
@@ -640,6 +671,11 @@ next:
 	if (!ret && !nr_done) {
 		diag_error(d, SPAN_NONE, "no uprobe event matches '%s'", glob);
 		ret = -ENOENT;
+	}
+	for (size_t k = 0; k < nr_done; k++) {
+		*strchr(done[k], '/') = '\0';
+		if (!k || strcmp(done[k], done[k - 1]))
+			drop_session_remains(done[k]);
 	}
 	for (size_t k = 0; k < nr_done; k++)
 		free(done[k]);
@@ -781,6 +817,9 @@ static int session_take_name(struct tracing *t, struct diag *d)
 				 (int)getpid(), n);
 		else
 			snprintf(t->group, sizeof(t->group), SESSION_PREFIX "%d", (int)getpid());
+		/* a kept session of a process that had our pid: its name stays its own */
+		if (lockfile_is_kept(t->group))
+			continue;
 		fd = lockfile_take(t->group);
 		if (fd >= 0) {
 			t->lock_fd = fd;
@@ -996,6 +1035,10 @@ void tracing_free(struct tracing *t)
 	}
 	if (t->have_events && !t->keep)
 		delete_group_events(t->group);
+	else if (t->have_events && lockfile_mark_kept(t->group) < 0)
+		pr_warn("kept group %s and instance %s, without a mark in %s: the next run takes "
+			"them for a dead session's and removes them", t->group, t->group,
+			LOCKFILE_DIR);
 	else if (t->have_events)
 		pr_warn("kept group %s and instance %s (remove with upfront -d '%s:*')", t->group,
 			t->group, t->group);

@@ -123,9 +123,19 @@ upft_wait_held
 t_is "$UPFT_RC" 0 "--keep: a clean end"
 grep -q "^p:upfront_$P/" "$UPFT_TRACEFS/uprobe_events"
 t_ok $? "--keep: the events stay"
-"$UPFRONT" -d "upfront_$P:*" >/dev/null
-[ -d "$UPFT_TRACEFS/instances/upfront_$P" ] && rmdir "$UPFT_TRACEFS/instances/upfront_$P" 2>/dev/null
+t_ok "$([ -f "$LOCKS/upfront_$P.kept" ] && echo 0 || echo 1)" "--keep: marked kept in $LOCKS"
 upft_release
+# its pid free again: the next session reaps dead sessions as it starts, never a kept one
+upft_run --stdio --max-events 1 -x "$C" 'process_order o->id' -- "$C" 0 5
+t_is "$UPFT_RC" 0 "--keep: another session runs"
+grep -q "^p:upfront_$P/" "$UPFT_TRACEFS/uprobe_events"
+t_ok $? "... and leaves the kept events"
+t_ok "$([ -d "$UPFT_TRACEFS/instances/upfront_$P" ] && echo 0 || echo 1)" "... and instance"
+# upfront -d removes the events, then the instance and the mark (nothing left behind)
+"$UPFRONT" -d "upfront_$P:*" >/dev/null
+t_unlike "$(cat "$UPFT_TRACEFS/uprobe_events")" "^p:upfront_$P/" "--keep: -d removes the events"
+t_ok "$([ -e "$UPFT_TRACEFS/instances/upfront_$P" ] && echo 1 || echo 0)" "... the instance"
+t_ok "$([ -e "$LOCKS/upfront_$P.kept" ] && echo 1 || echo 0)" "... and the mark"
 
 # locked PATH - PATH exists and a lock on it is held (flock -n fails; -e first: flock(1)
 # would create it)

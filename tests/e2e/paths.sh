@@ -98,7 +98,6 @@ upft_run_held --json --max-events 1 --keep -x "$src" 'process_order o->id' -- "$
 kp=$UPFT_PID
 kept=$(grep -a "^p:upfront_$kp/process_order $src:" "$UPFT_TRACEFS/uprobe_events")
 "$UPFRONT" -d "upfront_$kp:*" >/dev/null 2>&1
-[ -d "$UPFT_TRACEFS/instances/upfront_$kp" ] && rmdir "$UPFT_TRACEFS/instances/upfront_$kp" 2>/dev/null
 upft_release
 t_is "$UPFT_RC" 0 "--keep: exit 0"
 t_like "$kept" "^p:upfront_$kp/process_order $src:0x" "... the kept probe names the binary by its path"
