@@ -308,7 +308,7 @@ static int json_event(struct render *r, const struct event *ev)
 		p = render_put_lit(p, "}}\n");
 	}
 	render_commit(sb, p);
-	return sb->len >= RENDER_FLUSH_AT ? render_flush(r) : 0;
+	return render_event_end(r);
 }
 
 static int json_lost(struct render *r, int cpu, uint64_t nr)

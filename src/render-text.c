@@ -33,7 +33,9 @@ int render_flush(struct render *r)
 	size_t done = 0;
 	int ret = 0;
 
-	while (done < r->out.len) {
+	if (r->write_err)
+		ret = -r->write_err;
+	while (!ret && done < r->out.len) {
 		size_t want = r->out.len - done;
 		ssize_t n;
 
@@ -45,12 +47,29 @@ int render_flush(struct render *r)
 			if (errno == EINTR)
 				continue;
 			ret = -errno;
+			r->write_err = errno;
 			break;
 		}
 		done += n;
 	}
+	if (ret) {
+		/* every event that did not reach the file up to its last byte */
+		for (size_t i = 0; i < r->nr_ends; i++)
+			r->unwritten += r->ends[i] > done;
+	}
+	r->nr_ends = 0;
 	strbuf_reset(&r->out);
 	return ret;
+}
+
+int render_event_end(struct render *r)
+{
+	if (r->nr_ends == r->alloc_ends) {
+		r->alloc_ends = r->alloc_ends ? 2 * r->alloc_ends : 1024;
+		r->ends = xrealloc(r->ends, r->alloc_ends * sizeof(*r->ends));
+	}
+	r->ends[r->nr_ends++] = r->out.len;
+	return r->out.len >= RENDER_FLUSH_AT ? render_flush(r) : 0;
 }
 
 int render_tick_flush(struct render *r)
@@ -342,7 +361,7 @@ static int text_event(struct render *r, const struct event *ev)
 			strbuf_addstr(sb, "[unknown]");
 		strbuf_addstr(sb, ")\n");
 	}
-	return sb->len >= RENDER_FLUSH_AT ? render_flush(r) : 0;
+	return render_event_end(r);
 }
 
 static int text_lost(struct render *r, int cpu, uint64_t nr)

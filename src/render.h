@@ -89,6 +89,10 @@ struct render {
 	int input_fd;		/* set by open() to an fd whose readability calls tick() (keys), or -1 */
 	uint64_t t0;		/* ns of the first event; set by the session before its event() */
 	struct strbuf out;	/* buffered output; render_flush() writes it */
+	size_t *ends;		/* where each event's text in out ends (render_event_end()) */
+	size_t nr_ends, alloc_ends;
+	uint64_t unwritten;	/* events whose text render_flush() could not write */
+	int write_err;		/* the first write error (an errno), 0 while none */
 	void *priv;		/* the renderer's own state */
 };
 
@@ -104,9 +108,19 @@ extern const struct render_ops render_tui_ops;
  * Each write(2) ends at a line's end. To a pipe or socket (r->atomic_lines) each is also at
  * most PIPE_BUF bytes, which the kernel writes without interleaving another writer's bytes
  * (a single line longer than that is written whole, in one call).
+ * Once a write failed (r->write_err), nothing more is written: a file with a hole in the
+ * middle of its events would read as complete. The events whose text did not reach the file
+ * whole are counted in r->unwritten.
  * Return: 0, or -EPIPE (reader gone) / -errno; the buffer is emptied in any case.
  */
 int render_flush(struct render *r);
+
+/**
+ * render_event_end() - an event's text is complete in r->out: note where it ends (so that a
+ * failed write counts the events it lost) and write r->out once RENDER_FLUSH_AT is reached
+ * Return: as render_flush(), 0 when nothing was written.
+ */
+int render_event_end(struct render *r);
 
 /* The text and JSON renderers write r->out once an event leaves this much in it. */
 #define RENDER_FLUSH_AT (64 * 1024)

@@ -67,6 +67,7 @@ struct session {
 	uint64_t lost;
 	bool stop;
 	bool quiet;		/* max events reached or output gone: drain without rendering */
+	bool write_failed;	/* the output failed (not a reader gone): CMD runs on, untraced */
 	int status;
 	pid_t child;
 	bool child_exited;
@@ -758,13 +759,38 @@ static void adjust_priority(struct session *s)
 		set_idle(s, true);
 }
 
+/*
+ * Writing the events failed (@err, a -errno): stop. A reader gone (EPIPE: | head -3) ends
+ * the session quietly, as it ends CMD; any other error (a full disk) is said at once, in one
+ * line, the session stops with status 1, and every event from here on counts as lost (the
+ * summary). CMD is not ended for it: it runs on untraced and upfront waits for it.
+ */
+static void output_failed(struct session *s, int err)
+{
+	s->quiet = true;
+	s->stop = true;
+	if (err == -EPIPE || s->write_failed)
+		return;
+	s->write_failed = true;
+	s->status = 1;
+	fprintf(stderr, "upfront: cannot write the events to %s: %s; tracing stopped%s\n",
+		s->o->output ? s->o->output : "stdout", strerror(-err),
+		s->child > 0 && !s->child_exited ? ", the command runs on untraced" : "");
+}
+
 static int deliver(struct session *s, const struct stream_rec *rec)
 {
 	struct event ev;
 	int ret;
 
-	if (s->quiet)
+	if (s->quiet) {
+		if (s->write_failed) {
+			/* counted, as the events the failed write lost */
+			s->nr_events++;
+			s->r.unwritten++;
+		}
 		return 0;	/* drained, not shown */
+	}
 	if (decode_record(s->dc, rec->data, rec->size, rec->ts, rec->cpu, &ev) < 0)
 		return 0;
 	if (rec->attach)
@@ -790,11 +816,7 @@ static int deliver(struct session *s, const struct stream_rec *rec)
 		s->evs[s->count_idx].count++;
 	s->nr_events++;
 	if (ret < 0) {
-		/* EPIPE: the reader is gone; anything else: cannot write */
-		s->quiet = true;
-		s->stop = true;
-		if (ret != -EPIPE)
-			s->status = 1;
+		output_failed(s, ret);
 		return ret;
 	}
 	if (ret & RENDER_QUIT)
@@ -823,10 +845,7 @@ static int render_tick(struct session *s)
 		return 0;
 	ret = s->r.ops->tick ? s->r.ops->tick(&s->r) : 0;
 	if (ret < 0) {
-		s->quiet = true;
-		s->stop = true;
-		if (ret != -EPIPE)
-			s->status = 1;
+		output_failed(s, ret);
 	} else if (ret & RENDER_QUIT) {
 		s->stop = true;
 	}
@@ -844,7 +863,7 @@ static void final_drain(struct session *s)
 	 * The session ended first: end CMD too, now, not after the backlog is shown (which
 	 * may take seconds while CMD runs on untraced)
 	 */
-	if (s->child > 0 && !s->child_exited)
+	if (s->child > 0 && !s->child_exited && !s->write_failed)
 		kill(s->child, SIGTERM);
 	stream_finish(s->st);
 	for (;;) {
@@ -977,6 +996,13 @@ static void child_reap(struct session *s)
 
 	if (s->child <= 0)
 		return;
+	/* the output failed: CMD was not ended for it (output_failed()); wait unless a signal */
+	while (s->write_failed && !s->child_exited && !atomic_load(&stop_signal)) {
+		if (waitpid(s->child, &st, 0) == s->child)
+			return;
+		if (errno != EINTR)
+			break;
+	}
 	if (s->child_exited) {
 		waitpid(s->child, &st, 0);
 		return;
@@ -1006,6 +1032,7 @@ static void session_release(struct session *s)
 	}
 	free(s->evs);
 	strbuf_release(&s->r.out);
+	free(s->r.ends);
 	metrics_free(s->metrics);	/* stops serving */
 }
 
@@ -1113,11 +1140,18 @@ out:
 		close(err_fd);
 	if (s->render_open && s->r.ops->close)
 		s->r.ops->close(&s->r);
+	if (s->r.write_err && s->r.write_err != EPIPE)
+		output_failed(s, -s->r.write_err);	/* the last write: said, if not yet */
 	stream_stats(s->st, &ss);
 	pr_info("%llu sub-buffers, %llu bytes, queue full %llu times",
 		(unsigned long long)ss.pages, (unsigned long long)ss.bytes,
 		(unsigned long long)ss.queue_full);
-	if (s->render_open)
+	if (s->render_open && s->write_failed)
+		fprintf(stderr, "upfront: %llu events, %llu lost (%llu not written)\n",
+			(unsigned long long)(s->nr_events - s->r.unwritten),
+			(unsigned long long)(ss.lost + s->r.unwritten),
+			(unsigned long long)s->r.unwritten);
+	else if (s->render_open)
 		fprintf(stderr, "upfront: %llu events, %llu lost\n",
 			(unsigned long long)s->nr_events, (unsigned long long)ss.lost);
 	stream_free(s->st);
