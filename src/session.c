@@ -921,12 +921,31 @@ static void unmapped_check(struct session *s, uint64_t elapsed_ns)
 	}
 }
 
+/*
+ * Our events are still there: another process may delete a live session's events (upfront -d
+ * with the session's exact group name). Tracing on without them would report "0 lost" for
+ * calls it never saw; say so at once and stop with status 1.
+ */
+static void events_check(struct session *s)
+{
+	for (size_t i = 0; i < s->nr_evs; i++) {
+		if (s->evs[i].removed || tracing_event_present(s->t, s->evs[i].sys, s->evs[i].name))
+			continue;
+		fprintf(stderr, "upfront: event %s:%s was removed from tracefs by another process "
+			"(upfront -d?): its calls are no longer seen; stopping\n", s->evs[i].sys,
+			s->evs[i].name);
+		s->evs[i].removed = true;
+		s->status = 1;
+		s->stop = true;
+	}
+}
+
 static void main_loop(struct session *s)
 {
 	unsigned int tick_ms = s->r.ops->tick_ms ? s->r.ops->tick_ms : DEFAULT_TICK_MS;
 	uint64_t start = now_ns(), next_tick = start + tick_ms * 1000000ULL;
 	uint64_t deadline = s->o->duration > 0 ? start + (uint64_t)(s->o->duration * 1e9) : 0;
-	uint64_t next_check = 0;
+	uint64_t next_check = 0, next_events_check = 0;
 	unsigned int n = 0;
 
 	s->can_idle = !s->r.ops->owns_terminal && !isatty(s->r.fd);
@@ -963,6 +982,10 @@ static void main_loop(struct session *s)
 		if (deadline && now >= deadline)
 			s->stop = true;
 		child_check(s);
+		if (now >= next_events_check) {
+			next_events_check = now + 200000000ULL;
+			events_check(s);
+		}
 		unmapped_check(s, now - start);
 		adjust_priority(s);
 		if (w == STREAM_IDLE && (s->r.ops == &render_text_ops ||

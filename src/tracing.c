@@ -637,13 +637,14 @@ int tracing_delete(const char *glob, struct strbuf *removed, struct diag *d)
 					NULL);
 	for (size_t i = 0; devs && devs[i]; i++) {
 		char *sys = NULL, *ev = NULL, *key;
-		bool seen = false;
+		bool seen = false, live;
 
 		tracefs_dynevent_info(devs[i], &sys, &ev, NULL, NULL, NULL);
 		if (!sys || !ev || !glob_match(gglob, sys) || !glob_match(eglob, ev))
 			goto next;
 		/* a running session's events only when its group is named exactly */
-		if (session_is_live(sys) && (has_glob(gglob) || strcmp(gglob, sys)))
+		live = session_is_live(sys);
+		if (live && (has_glob(gglob) || strcmp(gglob, sys)))
 			goto next;
 		key = xasprintf("%s/%s", sys, ev);
 		for (size_t k = 0; k < nr_done; k++)
@@ -661,6 +662,11 @@ int tracing_delete(const char *glob, struct strbuf *removed, struct diag *d)
 				diag_fail(d, "could not delete %s:%s: %s", sys, ev,
 					  strerror(err ? err : EIO));
 			ret = -(err ? err : EIO);
+		} else if (removed && live) {
+			/* asked by its exact name: said, and the session stops (it notices) */
+			strbuf_addf(removed, "Removed event: %s:%s (of the running session of "
+				    "pid %d, which stops with an error)\n", sys, ev,
+				    (int)session_name_pid(sys));
 		} else if (removed) {
 			strbuf_addf(removed, "Removed event: %s:%s\n", sys, ev);
 		}
@@ -1083,6 +1089,11 @@ int tracing_event_enable(struct tracing *t, const char *sys, const char *name, s
 		return -err;
 	}
 	return 0;
+}
+
+bool tracing_event_present(struct tracing *t, const char *sys, const char *name)
+{
+	return tracefs_event_file_exists(t->inst, sys, name, "enable");
 }
 
 void tracing_event_disable(struct tracing *t, const char *sys, const char *name)

@@ -159,6 +159,12 @@ int tracing_add(struct tracing *t, struct trace_probe *tps, size_t nr, struct di
 int tracing_event_enable(struct tracing *t, const char *sys, const char *name, struct diag *d);
 
 /**
+ * tracing_event_present() - whether @sys:@name is still defined and in the session's instance
+ * (another process may have deleted it: upfront -d GROUP:*, a write to uprobe_events)
+ */
+bool tracing_event_present(struct tracing *t, const char *sys, const char *name);
+
+/**
  * tracing_event_disable() - disable @sys:@name in the session's instance: ~49 ms
  */
 void tracing_event_disable(struct tracing *t, const char *sys, const char *name);
