@@ -205,7 +205,7 @@ _upfront_label()
 		--) break ;;
 		-x | -p | -u | -e | -g | --exec | --pid | --user | --event | --group | --filter | \
 		--max-events | --duration | --string-size | --ring | --metrics | --metrics-label | \
-		--metrics-label-max | -o | --output) i=$((i + 1)) ;;
+		--metrics-label-max | --interval | --top | -o | --output) i=$((i + 1)) ;;
 		-*) ;;
 		*) probes+=("$w") ;;
 		esac
@@ -235,7 +235,8 @@ _upfront()
 	local opts='-x --exec -F --funcs -V --vars -L --line -D --definition -a --add -l --list
 		-d --del -g --group -p --pid -u --user -e --event -v --verbose -h --help --version --stdio
 		--json -o --output --max-events --duration --filter --stack --keep --string-size
-		--ring --metrics --metrics-label --metrics-label-max'
+		--ring --metrics --metrics-label --metrics-label-max --summary --summary-only
+		--interval --top'
 	local -a cands
 
 	_upfront_split
@@ -291,7 +292,7 @@ _upfront()
 		return
 		;;
 	-g | --group | --filter | --max-events | --duration | --string-size | --ring | \
-	--metrics | --metrics-label-max)
+	--metrics | --metrics-label-max | --interval | --top)
 		return
 		;;
 	esac

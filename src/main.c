@@ -65,6 +65,11 @@ struct options {
 	unsigned int string_size;
 	unsigned long ring_size;
 	struct metrics_opts metrics;	/* --metrics, --metrics-label, --metrics-label-max */
+	struct {
+		bool on, only;		/* --summary, --summary-only */
+		double interval;	/* --interval SECS */
+		unsigned long top;	/* --top N */
+	} summary;
 	const char *user;	/* -u USER */
 	struct run_as run_as;	/* who CMD runs as: -u, else the sudo user, else as we do */
 	unsigned long buffer_kb;	/* UPFRONT_BUFFER_KB */
@@ -112,9 +117,15 @@ static const char usage_text[] =
 	"      --keep              leave the probes installed on exit\n"
 	"      --string-size N     bytes captured for strings with a length (default 128)\n"
 	"      --ring N            events the curses view keeps (default 100000)\n"
+	"      --summary           at exit (and on SIGUSR1) print per probe its count and rate,\n"
+	"                          per argument min/avg/max and a log2 histogram, or its top\n"
+	"                          values; per FUNC%return the durations' histogram, p50/p90/p99\n"
+	"      --summary-only      only the summary, no events (as bpftrace's maps at exit)\n"
+	"      --interval SECS     also print the summary so far every SECS seconds\n"
+	"      --top N             values listed per argument in the summary (default 10)\n"
 	"      --metrics ADDR:PORT serve Prometheus/OpenMetrics text at http://ADDR:PORT/metrics\n"
 	"                          while tracing: events per probe, lost events per CPU,\n"
-	"                          durations of FUNC..FUNC%%return as histograms\n"
+	"                          durations of FUNC..FUNC%return as histograms\n"
 	"      --metrics-label PROBE:ARG\n"
 	"                          label PROBE's counter (and histogram) with ARG's value\n"
 	"      --metrics-label-max N  distinct ARG values before \"other\" (default 100)\n"
@@ -152,6 +163,10 @@ enum long_only {
 	OPT_METRICS_LABEL,
 	OPT_METRICS_LABEL_MAX,
 	OPT_VERSION,
+	OPT_SUMMARY,
+	OPT_SUMMARY_ONLY,
+	OPT_INTERVAL,
+	OPT_TOP,
 };
 
 static const struct option long_options[] = {
@@ -183,6 +198,10 @@ static const struct option long_options[] = {
 	{ "metrics-label", required_argument, NULL, OPT_METRICS_LABEL },
 	{ "metrics-label-max", required_argument, NULL, OPT_METRICS_LABEL_MAX },
 	{ "version", no_argument, NULL, OPT_VERSION },
+	{ "summary", no_argument, NULL, OPT_SUMMARY },
+	{ "summary-only", no_argument, NULL, OPT_SUMMARY_ONLY },
+	{ "interval", required_argument, NULL, OPT_INTERVAL },
+	{ "top", required_argument, NULL, OPT_TOP },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -363,6 +382,25 @@ static int parse_metrics_option(int c, const char *arg, struct metrics_opts *m)
 	}
 }
 
+/* --summary, --summary-only, --interval SECS (implies --summary), --top N */
+static int parse_summary_option(int c, const char *arg, struct options *o)
+{
+	switch (c) {
+	case OPT_SUMMARY:
+		o->summary.on = true;
+		return 0;
+	case OPT_SUMMARY_ONLY:
+		o->summary.only = true;
+		return 0;
+	case OPT_INTERVAL:
+		o->summary.on = true;
+		return parse_seconds(arg, "--interval", &o->summary.interval);
+	default:
+		return parse_number(arg, "--top", "a number of values from 1 to 1000", 1, 1000,
+				    &o->summary.top);
+	}
+}
+
 static int parse_args(int argc, char **argv, struct options *o)
 {
 	unsigned long n;
@@ -471,10 +509,12 @@ static int parse_args(int argc, char **argv, struct options *o)
 					 100, 100000000UL, &o->ring_size))
 				return EXIT_BAD_INPUT;
 			break;
-		case OPT_METRICS:
-		case OPT_METRICS_LABEL:
-		case OPT_METRICS_LABEL_MAX:
+		case OPT_METRICS: case OPT_METRICS_LABEL: case OPT_METRICS_LABEL_MAX:
 			if (parse_metrics_option(c, optarg, &o->metrics))
+				return EXIT_BAD_INPUT;
+			break;
+		case OPT_SUMMARY: case OPT_SUMMARY_ONLY: case OPT_INTERVAL: case OPT_TOP:
+			if (parse_summary_option(c, optarg, o))
 				return EXIT_BAD_INPUT;
 			break;
 		case 'F': case 'V': case 'L': case 'D': case 'a': case 'l': case 'd':
@@ -503,6 +543,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 				 o->metrics.label ? "" : "-max");
 	if (o->output && o->mode != MODE_TRACE)
 		return bad_usage("-o is only for trace mode");
+	if ((o->summary.on || o->summary.only || o->summary.top) && o->mode != MODE_TRACE)
+		return bad_usage("--summary%s is only for trace mode", o->summary.only ? "-only" : "");
 	if (o->user && !o->cmd)
 		return bad_usage("-u USER names who runs '-- CMD'; there is no CMD");
 	if (o->group && o->mode != MODE_DEFINE && o->mode != MODE_ADD)
@@ -1045,6 +1087,10 @@ static int mode_probes(struct options *o, struct debuginfo *dbg, struct resolve_
 		topts.filter = o->filter;
 		topts.extra_events = o->extra_events;
 		topts.nr_extra_events = o->nr_extra;
+		topts.summary = o->summary.on;
+		topts.summary_only = o->summary.only;
+		topts.interval = o->summary.interval;
+		topts.top = (unsigned int)o->summary.top;
 		topts.keep = o->keep;
 		topts.stack = o->stack;
 		topts.string_size = o->string_size;

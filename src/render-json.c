@@ -196,6 +196,16 @@ static void json_value(struct strbuf *sb, const struct value *v)
 	}
 }
 
+void render_value_json(struct strbuf *sb, const struct value *v)
+{
+	json_value(sb, v);
+}
+
+void render_json_string(struct strbuf *sb, const char *s, size_t len)
+{
+	json_str(sb, s, len);
+}
+
 static int json_open(struct render *r)
 {
 	r->input_fd = -1;

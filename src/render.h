@@ -9,6 +9,7 @@
 #include "decode.h"
 #include "util.h"
 
+struct agg;
 struct debuginfo;
 struct diag;
 struct resolve_opts;
@@ -88,6 +89,8 @@ struct render {
 				 * that no other writer's bytes land inside a line */
 	int input_fd;		/* set by open() to an fd whose readability calls tick() (keys), or -1 */
 	uint64_t t0;		/* ns of the first event; set by the session before its event() */
+	struct agg *agg;	/* the session's aggregates (agg.h), each event counted before
+				 * event(); NULL: none (a renderer that wants them counts itself) */
 	struct strbuf out;	/* buffered output; render_flush() writes it */
 	size_t *ends;		/* where each event's text in out ends (render_event_end()) */
 	size_t nr_ends, alloc_ends;
@@ -165,6 +168,19 @@ void render_seconds(struct strbuf *sb, uint64_t ns);
  * @v: the value; bytes from the traced program are escaped (escape_untrusted())
  */
 void render_value_text(struct strbuf *sb, const struct value *v);
+
+/**
+ * render_value_json() - one value as the JSON renderer shows it (no name)
+ * @sb: appended to: 42, "0x1f", "str", true, "RED", null for a fault
+ * @v: the value
+ */
+void render_value_json(struct strbuf *sb, const struct value *v);
+
+/**
+ * render_json_string() - @s as a JSON string, quotes included (bytes not valid UTF-8 escaped)
+ * @sb: appended to
+ */
+void render_json_string(struct strbuf *sb, const char *s, size_t len);
 
 /*
  * Fast output for the per-event path: reserve room in a strbuf, write through a pointer,

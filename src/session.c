@@ -21,6 +21,7 @@
 
 #include <traceevent/event-parse.h>
 
+#include "agg.h"
 #include "decode.h"
 #include "log.h"
 #include "metrics.h"
@@ -32,6 +33,7 @@
 #include "runas.h"
 #include "session.h"
 #include "stream.h"
+#include "summary.h"
 #include "tracing.h"
 
 #define DEFAULT_TICK_MS 100
@@ -59,6 +61,9 @@ struct session {
 	struct render r;
 	bool render_open;
 	struct metrics *metrics;	/* --metrics, or NULL: counts beside the renderer */
+	struct agg *agg;	/* --summary or the curses view: the aggregates, or NULL */
+	uint64_t start_ns;	/* when the probes were enabled: the summary's rates */
+	uint64_t next_summary;	/* --interval: when the next summary is due */
 	struct session_event *evs;
 	size_t nr_evs, alloc_evs;
 	struct tp_batch *batches;
@@ -85,6 +90,7 @@ struct session {
  * signal handler and between threads (a volatile sig_atomic_t is only the former).
  */
 static _Atomic int stop_signal;
+static _Atomic int summary_signal;	/* SIGUSR1: print the summary so far */
 static _Atomic pid_t idle_tid;		/* the decoding thread while at SCHED_IDLE, or 0 */
 _Static_assert(ATOMIC_INT_LOCK_FREE == 2, "the signal handler needs lock-free atomics");
 
@@ -105,6 +111,12 @@ static void on_signal(int sig)
 		syscall(SYS_sched_setscheduler, tid, SCHED_OTHER, &sp);
 	}
 	errno = saved_errno;
+}
+
+static void on_summary_signal(int sig)
+{
+	(void)sig;
+	atomic_store(&summary_signal, 1);
 }
 
 /* the session's probe group (tracing_group()) */
@@ -133,6 +145,8 @@ static struct session_event *session_event_new(struct session *s, const char *sy
 	e->sys = xstrdup(sys);
 	e->name = xstrdup(name);
 	metrics_add_probe(s->metrics, name);
+	if (s->agg)
+		agg_find(s->agg, name, true);	/* the summary lists it, with 0 events */
 	return e;
 }
 
@@ -379,6 +393,8 @@ int session_remove_event(struct session *s, const char *name, struct diag *d)
 		return diag_error(d, SPAN_NONE, "no event '%s' in this session", name);
 	decoder_remove(s->dc, e->sys, e->name);
 	metrics_forget_probe(s->metrics, e->name);
+	if (s->agg)
+		agg_retire(s->agg, e->name);
 	tracing_event_disable(s->t, e->sys, e->name);
 	if (!e->generic && !s->o->keep)
 		tracing_event_delete(s->t, e->name);
@@ -797,7 +813,9 @@ static int deliver(struct session *s, const struct stream_rec *rec)
 		decode_stack(s->dc, rec->attach, rec->attach_size, &ev);
 	if (!s->r.t0)
 		s->r.t0 = ev.ts ? ev.ts : 1;
-	ret = s->r.ops->event(&s->r, &ev);
+	if (s->agg)
+		agg_event(s->agg, &ev);
+	ret = s->o->summary_only ? 0 : s->r.ops->event(&s->r, &ev);
 	if (s->metrics)
 		metrics_event(s->metrics, &ev);
 	/* ev.probe is the decoder's string for the event: the same pointer every time */
@@ -831,7 +849,9 @@ static int deliver(struct session *s, const struct stream_rec *rec)
 /* @rec->lost events were lost on @rec->cpu: tell the renderer (unless quiet) and the metrics */
 static void deliver_lost(struct session *s, const struct stream_rec *rec)
 {
-	if (!s->quiet)
+	if (s->agg)
+		agg_lost(s->agg, rec->lost);
+	if (!s->quiet && !s->o->summary_only)
 		s->r.ops->lost(&s->r, rec->cpu, rec->lost);
 	if (s->metrics)
 		metrics_lost(s->metrics, rec->cpu, rec->lost);
@@ -940,6 +960,46 @@ static void events_check(struct session *s)
 	}
 }
 
+/*
+ * The summary so far (SIGUSR1, --interval) or at exit: after the events, to the same output
+ * (JSON with --json); the curses view's goes to stdout once the view has closed.
+ */
+static void print_summary(struct session *s, bool final)
+{
+	struct summary_opts so = { .span_ns = now_ns() - s->start_ns, .top = s->o->top,
+				   .final = final };
+	struct strbuf *sb = &s->r.out;
+	int ret;
+
+	if (!s->agg || (s->quiet && !final) || s->write_failed)
+		return;
+	if (s->r.ops == &render_tui_ops) {
+		if (!final)
+			return;	/* the view has its statistics (s) */
+		s->r.fd = STDOUT_FILENO;
+	}
+	if (s->r.ops == &render_json_ops)
+		summary_json(s->agg, &so, sb);
+	else
+		summary_text(s->agg, &so, sb);
+	ret = render_flush(&s->r);
+	if (ret < 0)
+		output_failed(s, ret);
+}
+
+/* SIGUSR1 or --interval: a summary is due */
+static void summary_check(struct session *s, uint64_t now)
+{
+	bool due = atomic_exchange(&summary_signal, 0);
+
+	if (s->o->interval > 0 && now >= s->next_summary) {
+		due = true;
+		s->next_summary = now + (uint64_t)(s->o->interval * 1e9);
+	}
+	if (due)
+		print_summary(s, false);
+}
+
 static void main_loop(struct session *s)
 {
 	unsigned int tick_ms = s->r.ops->tick_ms ? s->r.ops->tick_ms : DEFAULT_TICK_MS;
@@ -986,6 +1046,7 @@ static void main_loop(struct session *s)
 			next_events_check = now + 200000000ULL;
 			events_check(s);
 		}
+		summary_check(s, now);
 		unmapped_check(s, now - start);
 		adjust_priority(s);
 		if (w == STREAM_IDLE && (s->r.ops == &render_text_ops ||
@@ -1057,12 +1118,13 @@ static void session_release(struct session *s)
 	strbuf_release(&s->r.out);
 	free(s->r.ends);
 	metrics_free(s->metrics);	/* stops serving */
+	agg_free(s->agg);
 }
 
 int trace_run(const struct trace_opts *o, struct trace_probe *tps, size_t nr, struct diag *d)
 {
 	struct session sess, *s = &sess;
-	struct sigaction sa, old_int, old_term, old_hup, old_pipe;
+	struct sigaction sa, old_int, old_term, old_hup, old_pipe, old_usr1;
 	int go_fd = -1, err_fd = -1, ret;
 	struct stream_stats ss;
 
@@ -1084,6 +1146,9 @@ int trace_run(const struct trace_opts *o, struct trace_probe *tps, size_t nr, st
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
 	sigaction(SIGHUP, &sa, &old_hup);
+	sa.sa_handler = on_summary_signal;
+	atomic_store(&summary_signal, 0);
+	sigaction(SIGUSR1, &sa, &old_usr1);
 	sa.sa_handler = SIG_IGN;
 	sigaction(SIGPIPE, &sa, &old_pipe);
 
@@ -1104,6 +1169,10 @@ int trace_run(const struct trace_opts *o, struct trace_probe *tps, size_t nr, st
 	if (ret < 0)
 		goto out;
 	s->r.ops = pick_renderer(o->mode, s->r.fd);
+	if (o->summary_only && s->r.ops == &render_tui_ops)
+		s->r.ops = &render_text_ops;	/* no view: the summary goes to stdout */
+	if (o->summary || o->summary_only || s->r.ops == &render_tui_ops)
+		s->r.agg = s->agg = agg_new();
 	ret = session_setup(s, tps, nr, d);
 	if (ret < 0)
 		goto out;
@@ -1138,6 +1207,8 @@ int trace_run(const struct trace_opts *o, struct trace_probe *tps, size_t nr, st
 			goto out;
 	}
 	tracing_on(s->t);
+	s->start_ns = now_ns();
+	s->next_summary = s->start_ns + (uint64_t)(o->interval * 1e9);
 	if (s->child > 0) {
 		int e = 0;
 
@@ -1163,6 +1234,8 @@ out:
 		close(err_fd);
 	if (s->render_open && s->r.ops->close)
 		s->r.ops->close(&s->r);
+	if (s->render_open && ret >= 0 && (o->summary || o->summary_only))
+		print_summary(s, true);
 	if (s->r.write_err && s->r.write_err != EPIPE)
 		output_failed(s, -s->r.write_err);	/* the last write: said, if not yet */
 	stream_stats(s->st, &ss);
@@ -1191,6 +1264,7 @@ out:
 	sigaction(SIGTERM, &old_term, NULL);
 	sigaction(SIGHUP, &old_hup, NULL);
 	sigaction(SIGPIPE, &old_pipe, NULL);
+	sigaction(SIGUSR1, &old_usr1, NULL);
 	if (ret < 0)
 		return d->exit_code ? d->exit_code : 1;
 	return s->status;

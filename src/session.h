@@ -27,6 +27,10 @@ struct trace_opts {
 	const char *filter;		/* --filter */
 	char **extra_events;		/* -e SYS:EVENT ... */
 	size_t nr_extra_events;
+	bool summary;			/* --summary: the aggregates at exit (and on SIGUSR1) */
+	bool summary_only;		/* --summary-only: no events, only the summary */
+	double interval;		/* --interval SECS: a summary every SECS, 0: none */
+	unsigned int top;		/* --top N: values listed per argument, 0: default */
 	bool keep;			/* --keep */
 	bool stack;			/* --stack */
 	unsigned int string_size;

@@ -31,7 +31,7 @@ static void detail_head(struct tui *t, struct tui_lines *l, uint64_t seq, const 
 	w = tui_lines_new(l);
 	tui_row_add(w, R_ARGNAME, "probe  ");
 	tui_row_add(w, R_PROBE, sc->name);
-	if (n && t->vbuf[0].arg == NULL && sc->nr_vals && !sc->args[0])
+	if (n && t->vbuf[0].arg == NULL && sc->ap->nr_vals && !sc->ap->args[0])
 		tui_row_add(w, R_DIM, "  (tracefs event)");
 	w = tui_lines_new(l);
 	tui_row_add(w, R_ARGNAME, "time   ");

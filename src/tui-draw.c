@@ -332,7 +332,7 @@ static void draw_pick(struct tui *t)
 			strbuf_addch(&w->text, ':');
 		strbuf_addstr(&w->text, evs[k]->name);
 		tui_row_add(w, R_DIM, "  ");
-		strbuf_addf(&w->text, "%llu events", (unsigned long long)(sc ? sc->count : 0));
+		strbuf_addf(&w->text, "%llu events", (unsigned long long)(sc ? sc->ap->count : 0));
 		if (evs[k]->tp && evs[k]->tp->func && strcmp(evs[k]->tp->func, evs[k]->name)) {
 			strbuf_addstr(&w->text, "  ");
 			escape_name(&w->text, evs[k]->tp->func);

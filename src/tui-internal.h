@@ -23,6 +23,7 @@
 #include <stdint.h>
 #include <wchar.h>
 
+#include "agg.h"
 #include "render.h"
 #include "util.h"
 
@@ -32,9 +33,6 @@
 #define FRAME_NS	(33 * 1000000ULL)	/* at most ~30 redraws a second */
 #define FILTER_BUDGET	20000		/* rows matched against a new filter per frame */
 #define SPARK_SECS	60
-#define TOP_CAP		256		/* distinct values counted per string argument */
-#define TOP_KEY_MAX	64
-#define HIST_BUCKETS	65
 #define STATUS_NS	(8 * 1000000000ULL)
 #define NO_SEQ		UINT64_MAX
 
@@ -61,51 +59,14 @@ struct slot {
 	char comm[16];
 };
 
-struct top_ent {
-	char *key;		/* NULL: free */
-	uint32_t len;
-	uint8_t kind;
-	uint64_t num;
-	uint64_t count;
-};
-
-/* Aggregates of one argument of a probe, over every event (kept in the ring or not). */
-struct arg_stat {
-	uint64_t n;
-	uint64_t faults;
-	bool numeric;
-	bool seen;
-	double sum;
-	double min;
-	double max;
-	uint64_t pos[HIST_BUCKETS];	/* log2 buckets of positive values (0: zero) */
-	uint64_t neg[HIST_BUCKETS];
-	struct top_ent *top;		/* TOP_CAP slots, open addressing */
-	size_t top_used;
-	uint64_t other;			/* values that did not fit in the table */
-};
-
-/* The durations of one function's calls (return events paired with their entries). */
-struct lat_stat {
-	char *func;			/* the function, or NULL (a probe at an address) */
-	uint64_t n;
-	uint64_t sum, min, max;		/* ns */
-	uint64_t buckets[HIST_BUCKETS];	/* log2 buckets of ns (0: zero) */
-};
-
 /* One event name as seen in the stream: value names, column widths, statistics. */
 struct schema {
 	char *name;
-	size_t nr_vals;
-	char **val_names;
-	const struct trace_arg **args;
-	int *width;
-	struct arg_stat *st;
-	struct lat_stat *lat;		/* per function, for a return probe's events */
-	size_t nr_lat, alloc_lat;
+	struct agg_probe *ap;		/* its values' names and its statistics (agg.h) */
+	int *width;			/* per value of ap, nr_width of them */
+	size_t nr_width;
 	bool hidden;
 	bool retired;		/* removed with d: a new probe of that name gets a new schema */
-	uint64_t count;
 	uint64_t spark[SPARK_SECS];
 	unsigned int spark_pos;
 	uint64_t spark_last;
@@ -145,6 +106,8 @@ struct tui {
 	char *arena;
 	uint64_t asize, apos;
 
+	struct agg *agg;		/* the statistics: the session's (r->agg), or the view's own */
+	bool own_agg;			/* agg is the view's: it counts the events itself */
 	struct schema **sch;
 	size_t nr_sch, alloc_sch, last_sch;
 
@@ -423,32 +386,10 @@ size_t tui_pick_list(struct tui *t, const struct session_event **out, size_t max
 struct schema *tui_schema_find(struct tui *t, const char *name, bool create, size_t *idx);
 
 /**
- * tui_schema_learn() - value names, argument descriptions and statistics for @ev's values
- * @sc: the schema of @ev's probe, which knows fewer values than @ev has
- * @ev: the event
- */
-void tui_schema_learn(struct schema *sc, const struct event *ev);
-
-/**
  * tui_schema_free() - free a schema and its statistics
  * @sc: the schema
  */
 void tui_schema_free(struct schema *sc);
-
-/**
- * tui_stats_count() - count value @v in its argument's statistics
- * @a: the argument's statistics
- * @v: the value (min/max/histogram for numbers, top values for the rest)
- */
-void tui_stats_count(struct arg_stat *a, const struct value *v);
-
-/**
- * tui_stats_duration() - count a call's duration in its function's latency histogram
- * @sc: the schema of the return event
- * @func: the function (struct event.func), or NULL
- * @ns: the duration (struct event.duration_ns, at least 0)
- */
-void tui_stats_duration(struct schema *sc, const char *func, uint64_t ns);
 
 /**
  * tui_stats_second() - a second has passed: the rate sparklines advance

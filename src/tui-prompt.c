@@ -304,6 +304,8 @@ void tui_remove_probe(struct tui *t, const char *name)
 		/* its kept events stay; a new probe of that name starts fresh */
 		if (sc)
 			sc->retired = true;
+		if (t->own_agg)
+			agg_retire(t->agg, n);
 		tui_set_status(t, false, "removed %s", name);
 	}
 	diag_release(&d);

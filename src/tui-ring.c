@@ -26,6 +26,8 @@ void tui_ring_release(struct tui *t)
 	for (size_t i = 0; i < t->nr_sch; i++)
 		tui_schema_free(t->sch[i]);
 	free(t->sch);
+	if (t->own_agg)
+		agg_free(t->agg);
 	free(t->slots);
 	free(t->arena);
 	free(t->vbuf);
@@ -129,8 +131,8 @@ size_t tui_unpack(struct tui *t, const struct slot *sl, uint64_t **stack, size_t
 		memcpy(&len, p + 2, 2);
 		memcpy(&v->num.u, p + 4, 8);
 		p += PV_HDR;
-		v->name = i < sc->nr_vals ? sc->val_names[i] : "?";
-		v->arg = i < sc->nr_vals ? sc->args[i] : NULL;
+		v->name = i < sc->ap->nr_vals ? sc->ap->val_names[i] : "?";
+		v->arg = i < sc->ap->nr_vals ? sc->ap->args[i] : NULL;
 		v->fault = flags & PV_FAULT;
 		v->null = flags & PV_NULL;
 		v->cut = flags & PV_CUT;
@@ -176,15 +178,17 @@ int tui_event(struct render *r, const struct event *ev)
 		if (!sc)
 			return 0;
 	}
-	if (ev->nr_vals > sc->nr_vals)
-		tui_schema_learn(sc, ev);
-	sc->count++;
-	if (ev->duration_ns >= 0)
-		tui_stats_duration(sc, ev->func, (uint64_t)ev->duration_ns);
-	for (size_t i = 0; i < ev->nr_vals; i++) {
-		tui_stats_count(&sc->st[i], &ev->vals[i]);
-		need += value_bytes(&ev->vals[i]);
+	/* the statistics: the view's own, or the session's (which counted @ev already) */
+	if (t->own_agg)
+		agg_event(t->agg, ev);
+	if (sc->ap->nr_vals > sc->nr_width) {
+		sc->width = xrealloc(sc->width, sc->ap->nr_vals * sizeof(*sc->width));
+		memset(sc->width + sc->nr_width, 0,
+		       (sc->ap->nr_vals - sc->nr_width) * sizeof(*sc->width));
+		sc->nr_width = sc->ap->nr_vals;
 	}
+	for (size_t i = 0; i < ev->nr_vals; i++)
+		need += value_bytes(&ev->vals[i]);
 	need += nst * 8 + 2;
 	/* the decoder's symbols for the frames (valid only now), kept with the event */
 	if (nst && ev->ustack_syms)

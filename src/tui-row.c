@@ -177,7 +177,7 @@ void tui_build_row(struct tui *t, uint64_t seq, struct row *w, bool learn)
 		strbuf_addch(&w->text, '=');
 		tui_row_role(w, v->fault ? R_ERROR : R_NORMAL);
 		tui_fmt_value(&w->text, v);
-		if ((i + 1 < n || sl->duration_ns >= 0) && i < sc->nr_vals) {
+		if ((i + 1 < n || sl->duration_ns >= 0) && i < sc->nr_width) {
 			cols = tui_text_cols(t, w->text.buf + start, w->text.len - start);
 			if (learn && cols > sc->width[i])
 				sc->width[i] = cols < 40 ? cols : 40;

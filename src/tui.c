@@ -562,6 +562,11 @@ static int tui_open(struct render *r)
 	t->cap = RING_DEFAULT;
 	if (r->opts.ring_size)	/* --ring N, else UPFRONT_RING (main.c checks both) */
 		t->cap = r->opts.ring_size;
+	t->agg = r->agg;
+	if (!t->agg) {
+		t->agg = agg_new();
+		t->own_agg = true;
+	}
 	tui_ring_init(t);
 	t->follow = true;
 	t->sel = t->bottom = NO_SEQ;
