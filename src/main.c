@@ -59,7 +59,8 @@ struct options {
 	const char *output;	/* -o FILE */
 	unsigned long max_events;
 	double duration;
-	const char *filter;
+	char **filters;		/* --filter [PROBE:]EXPR ... */
+	size_t nr_filters, alloc_filters;
 	bool keep;
 	bool stack;
 	unsigned int string_size;
@@ -111,7 +112,9 @@ static const char usage_text[] =
 	"  -o, --output FILE       write the events to FILE (CMD's own output stays apart)\n"
 	"      --max-events N      stop after N events\n"
 	"      --duration SECS     stop after SECS seconds\n"
-	"      --filter FILTER     kernel event filter on the probe's arguments\n"
+	"      --filter [PROBE:]FILTER  event filter on PROBE's fields (every probe's without\n"
+	"                          PROBE; repeatable), in the kernel; 'duration > 1ms' on a\n"
+	"                          FUNC%return probe is decided by upfront\n"
 	"      --stack             user stack trace for each event\n"
 	"  -e, --event SYS:EVENT   also show an existing tracefs event\n"
 	"      --keep              leave the probes installed on exit\n"
@@ -490,7 +493,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 		case OPT_FILTER:
 			if (check_filter(optarg))
 				return EXIT_BAD_INPUT;
-			o->filter = optarg;
+			ALLOC_GROW(o->filters, o->nr_filters + 1, o->alloc_filters);
+			o->filters[o->nr_filters++] = optarg;
 			break;
 		case OPT_STACK:
 			o->stack = true;
@@ -1084,7 +1088,8 @@ static int mode_probes(struct options *o, struct debuginfo *dbg, struct resolve_
 		topts.nr_pids = o->nr_pids;
 		topts.max_events = o->max_events;
 		topts.duration = o->duration;
-		topts.filter = o->filter;
+		topts.filters = o->filters;
+		topts.nr_filters = o->nr_filters;
 		topts.extra_events = o->extra_events;
 		topts.nr_extra_events = o->nr_extra;
 		topts.summary = o->summary.on;

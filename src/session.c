@@ -26,6 +26,7 @@
 #include "log.h"
 #include "metrics.h"
 #include "parse.h"
+#include "pfilter.h"
 #include "place.h"
 #include "procmaps.h"
 #include "render.h"
@@ -62,6 +63,8 @@ struct session {
 	bool render_open;
 	struct metrics *metrics;	/* --metrics, or NULL: counts beside the renderer */
 	struct agg *agg;	/* --summary or the curses view: the aggregates, or NULL */
+	struct pfilters *filters;	/* --filter */
+	bool pf_events;		/* some are decided on decoded events (pfilters_pass()) */
 	uint64_t start_ns;	/* when the probes were enabled: the summary's rates */
 	uint64_t next_summary;	/* --interval: when the next summary is due */
 	struct session_event *evs;
@@ -201,16 +204,17 @@ static void filter_hint(const struct trace_probe *tp, const char *filter, struct
 static int write_filter(struct session *s, const char *sys, const char *name,
 			const struct trace_probe *tp, struct diag *d)
 {
-	/* --filter, and the one a Go stack check's jbe needs (place.h) */
-	char *filter = place_event_filter(tp, s->o->filter);
-	int ret;
+	/* --filter's kernel parts for this probe, and the one a Go stack check's jbe needs */
+	char *user = pfilters_kernel(s->filters, tp);
+	char *filter = place_event_filter(tp, user);
+	int ret = 0;
 
-	if (!filter)
-		return 0;
-	ret = tracing_set_filter(s->t, sys, name, filter, d);
-	if (ret < 0 && s->o->filter)
-		filter_hint(tp, s->o->filter, d);
+	if (filter)
+		ret = tracing_set_filter(s->t, sys, name, filter, d);
+	if (ret < 0 && user)
+		filter_hint(tp, user, d);
 	free(filter);
+	free(user);
 	return ret;
 }
 
@@ -811,6 +815,8 @@ static int deliver(struct session *s, const struct stream_rec *rec)
 		return 0;
 	if (rec->attach)
 		decode_stack(s->dc, rec->attach, rec->attach_size, &ev);
+	if (s->pf_events && !pfilters_pass(s->filters, &ev))
+		return 0;	/* --filter 'duration ...', or a return whose entry was filtered */
 	if (!s->r.t0)
 		s->r.t0 = ev.ts ? ev.ts : 1;
 	if (s->agg)
@@ -1119,6 +1125,7 @@ static void session_release(struct session *s)
 	free(s->r.ends);
 	metrics_free(s->metrics);	/* stops serving */
 	agg_free(s->agg);
+	pfilters_free(s->filters);
 }
 
 int trace_run(const struct trace_opts *o, struct trace_probe *tps, size_t nr, struct diag *d)
@@ -1165,6 +1172,13 @@ int trace_run(const struct trace_opts *o, struct trace_probe *tps, size_t nr, st
 			goto out;
 		}
 	}
+	/* before anything is installed: a filter for no probe, or for a field it lacks */
+	s->filters = pfilters_new(o->filters, o->nr_filters, d);
+	if (!s->filters || pfilters_check(s->filters, tps, nr, d) < 0) {
+		ret = -EINVAL;
+		goto out;
+	}
+	s->pf_events = pfilters_wants_events(s->filters);
 	ret = open_output(s, d);
 	if (ret < 0)
 		goto out;

@@ -24,7 +24,8 @@ struct trace_opts {
 	size_t nr_pids;
 	unsigned long max_events;	/* 0: no limit */
 	double duration;		/* seconds, 0: no limit */
-	const char *filter;		/* --filter */
+	char *const *filters;		/* --filter [PROBE:]EXPR ... (pfilter.h) */
+	size_t nr_filters;
 	char **extra_events;		/* -e SYS:EVENT ... */
 	size_t nr_extra_events;
 	bool summary;			/* --summary: the aggregates at exit (and on SIGUSR1) */
