@@ -355,6 +355,16 @@ static int check_filter(const char *filter)
 	return 0;
 }
 
+/* --filter, repeatable: checked as text here, against the probes by the session */
+static int add_filter(struct options *o, const char *arg)
+{
+	if (check_filter(arg))
+		return EXIT_BAD_INPUT;
+	ALLOC_GROW(o->filters, o->nr_filters + 1, o->alloc_filters);
+	o->filters[o->nr_filters++] = (char *)arg;
+	return 0;
+}
+
 /* --metrics ADDR:PORT (checked now: a bad one is an error before anything is resolved),
  * --metrics-label PROBE:ARG (checked against the probes once resolved), --metrics-label-max */
 static int parse_metrics_option(int c, const char *arg, struct metrics_opts *m)
@@ -491,10 +501,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 				return EXIT_BAD_INPUT;
 			break;
 		case OPT_FILTER:
-			if (check_filter(optarg))
+			if (add_filter(o, optarg))
 				return EXIT_BAD_INPUT;
-			ALLOC_GROW(o->filters, o->nr_filters + 1, o->alloc_filters);
-			o->filters[o->nr_filters++] = optarg;
 			break;
 		case OPT_STACK:
 			o->stack = true;

@@ -1128,6 +1128,32 @@ static void session_release(struct session *s)
 	pfilters_free(s->filters);
 }
 
+/*
+ * Before anything is installed: a bad --metrics-label, a port in use, a filter for no probe or
+ * for a field it lacks change nothing.
+ */
+static int session_check(struct session *s, struct trace_probe *tps, size_t nr, struct diag *d)
+{
+	const struct trace_opts *o = s->o;
+	int ret;
+
+	if (o->metrics) {
+		ret = o->metrics->label ? metrics_check_label(o->metrics->label, tps, nr,
+							      o->extra_events,
+							      o->nr_extra_events, d) : 0;
+		if (ret < 0)
+			return ret;
+		s->metrics = metrics_new(o->metrics, d);
+		if (!s->metrics)
+			return -EINVAL;
+	}
+	s->filters = pfilters_new(o->filters, o->nr_filters, d);
+	if (!s->filters || pfilters_check(s->filters, tps, nr, d) < 0)
+		return -EINVAL;
+	s->pf_events = pfilters_wants_events(s->filters);
+	return 0;
+}
+
 int trace_run(const struct trace_opts *o, struct trace_probe *tps, size_t nr, struct diag *d)
 {
 	struct session sess, *s = &sess;
@@ -1159,26 +1185,9 @@ int trace_run(const struct trace_opts *o, struct trace_probe *tps, size_t nr, st
 	sa.sa_handler = SIG_IGN;
 	sigaction(SIGPIPE, &sa, &old_pipe);
 
-	if (o->metrics) {
-		/* before anything is installed: a bad label or a port in use changes nothing */
-		ret = o->metrics->label ? metrics_check_label(o->metrics->label, tps, nr,
-							      o->extra_events,
-							      o->nr_extra_events, d) : 0;
-		if (ret < 0)
-			goto out;
-		s->metrics = metrics_new(o->metrics, d);
-		if (!s->metrics) {
-			ret = -EINVAL;
-			goto out;
-		}
-	}
-	/* before anything is installed: a filter for no probe, or for a field it lacks */
-	s->filters = pfilters_new(o->filters, o->nr_filters, d);
-	if (!s->filters || pfilters_check(s->filters, tps, nr, d) < 0) {
-		ret = -EINVAL;
+	ret = session_check(s, tps, nr, d);
+	if (ret < 0)
 		goto out;
-	}
-	s->pf_events = pfilters_wants_events(s->filters);
 	ret = open_output(s, d);
 	if (ret < 0)
 		goto out;
