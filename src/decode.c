@@ -15,6 +15,7 @@
 #undef ARRAY_SIZE
 #include "calls.h"
 #include "debuginfo.h"
+#include "decode-internal.h"
 #include "decode.h"
 #include "dyntype.h"
 #include "log.h"
@@ -977,19 +978,11 @@ static void decode_arg(struct decoder *dc, const struct dprobe *p, const char *r
 		decode_iface(dc, p, rec, size, base, a, v);
 		break;
 	case VK_FLOAT:
-		if (a->size == 4) {
-			uint32_t bits = (uint32_t)rd_u(at, 4);
-			float f;
-
-			memcpy(&f, &bits, 4);
-			v->num.f = f;
-		} else {
-			uint64_t bits = rd_u(at, 8);
-			double f;
-
-			memcpy(&f, &bits, 8);
-			v->num.f = f;
-		}
+		v->num.f = decode_float(at, a->size == 4 ? 4 : 8);
+		break;
+	case VK_COMPLEX:
+	case VK_INT128:
+		decode_pair(v, at, rec + p->flds[a->field + 1].off, a->size);
 		break;
 	case VK_CSTRING: {
 		size_t len;

@@ -20,6 +20,10 @@ struct value {
 		int64_t s;
 		uint64_t u;
 		double f;
+		unsigned __int128 w;	/* VK_INT128 (signed: arg->is_signed) */
+		struct {
+			double re, im;
+		} c;			/* VK_COMPLEX */
 	} num;
 	const char *str;		/* VK_*STRING, VK_BYTES: bytes (not NUL-terminated) */
 	size_t len;

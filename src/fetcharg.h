@@ -57,6 +57,10 @@ enum value_kind {
 			 * (typeid()); see enum dyn_word */
 	VK_IFACE,	/* a Go interface value: its dynamic type's name and, when that type
 			 * is one of the arg's dyn_variants, the value's fields (parts) */
+	VK_COMPLEX,	/* a complex number: raw bits of its real part in fields[field], of
+			 * its imaginary part in fields[field + 1]; size 4 or 8 (each part) */
+	VK_INT128,	/* a 128-bit integer (is_signed or not): its low 64 bits in
+			 * fields[field], its high 64 bits in fields[field + 1] */
 };
 
 /*

@@ -646,7 +646,17 @@ int loc_from_die(Dwarf_Die *var, const struct loc_ctx *ctx, struct loc *out, str
 	out->nr = 0;
 	if (dwarf_attr_integrate(var, DW_AT_const_value, &attr)) {
 		struct loc_piece p = { .kind = LOC_IMM, .reg = -1 };
+		Dwarf_Block b;
 
+		if (dwarf_formblock(&attr, &b) == 0 && b.length == 16) {
+			/* a 128-bit constant (rustc): two 8-byte immediates, low half first */
+			p.size = 8;
+			for (int i = 0; i < 2; i++) {
+				memcpy(&p.imm, b.data + 8 * i, 8);
+				loc_add_piece(out, &p);
+			}
+			return 0;
+		}
 		if (const_value(var, &attr, &p.imm) < 0) {
 			p.kind = LOC_BAD;
 			p.why = xstrdup("is a constant that upfront cannot read from the DWARF");

@@ -127,6 +127,17 @@ static void json_iface(struct strbuf *sb, const struct value *v)
 	strbuf_addch(sb, '}');
 }
 
+/* A number; the ones JSON has no number for as Prometheus writes them: "+Inf", "-Inf", "NaN" */
+static void json_float(struct strbuf *sb, double f)
+{
+	if (isfinite(f))
+		strbuf_addf(sb, "%.17g", f);
+	else if (isnan(f))
+		strbuf_addstr(sb, "\"NaN\"");
+	else
+		strbuf_addstr(sb, f < 0 ? "\"-Inf\"" : "\"+Inf\"");
+}
+
 static void json_value(struct strbuf *sb, const struct value *v)
 {
 	if (v->fault) {
@@ -159,10 +170,17 @@ static void json_value(struct strbuf *sb, const struct value *v)
 		break;
 	}
 	case VK_FLOAT:
-		if (isfinite(v->num.f))
-			strbuf_addf(sb, "%.17g", v->num.f);
-		else
-			strbuf_addstr(sb, "null");
+		json_float(sb, v->num.f);
+		break;
+	case VK_COMPLEX:
+		strbuf_addstr(sb, "{\"real\":");
+		json_float(sb, v->num.c.re);
+		strbuf_addstr(sb, ",\"imag\":");
+		json_float(sb, v->num.c.im);
+		strbuf_addch(sb, '}');
+		break;
+	case VK_INT128:
+		render_int128(sb, v->num.w, v->arg && v->arg->is_signed);
 		break;
 	case VK_ENUM:
 		if (v->text)

@@ -103,6 +103,22 @@ void render_s64(struct strbuf *sb, int64_t v)
 	}
 }
 
+void render_int128(struct strbuf *sb, unsigned __int128 w, bool is_signed)
+{
+	char tmp[48], *p = tmp + sizeof(tmp);
+	bool neg = is_signed && (w >> 127);
+
+	if (neg)
+		w = -w;
+	do {
+		*--p = '0' + (int)(w % 10);
+		w /= 10;
+	} while (w);
+	if (neg)
+		*--p = '-';
+	strbuf_add(sb, p, tmp + sizeof(tmp) - p);
+}
+
 void render_hex(struct strbuf *sb, uint64_t v)
 {
 	static const char digits[] = "0123456789abcdef";
@@ -270,6 +286,17 @@ void render_value_text(struct strbuf *sb, const struct value *v)
 	}
 	case VK_FLOAT:
 		render_double(sb, v->num.f);
+		break;
+	case VK_COMPLEX:
+		/* as delve shows it: (1 + 2i), (3 + -4i) */
+		strbuf_addch(sb, '(');
+		render_double(sb, v->num.c.re);
+		strbuf_addstr(sb, " + ");
+		render_double(sb, v->num.c.im);
+		strbuf_addstr(sb, "i)");
+		break;
+	case VK_INT128:
+		render_int128(sb, v->num.w, v->arg && v->arg->is_signed);
 		break;
 	case VK_ENUM:
 		if (v->text)

@@ -317,4 +317,12 @@ void render_s64(struct strbuf *sb, int64_t v);
  */
 void render_hex(struct strbuf *sb, uint64_t v);
 
+/**
+ * render_int128() - a 128-bit integer in decimal, every digit (the same in text and JSON)
+ * @sb: appended to
+ * @w: its bits
+ * @is_signed: read @w as two's complement
+ */
+void render_int128(struct strbuf *sb, unsigned __int128 w, bool is_signed);
+
 #endif

@@ -683,7 +683,47 @@ void set_last_type_name(struct rctx *rc, struct val *v)
 }
 
 
-/* A base type: a number, a character, a bool, a float (of up to 8 bytes). */
+/*
+ * A value of two halves of @half bytes each (a complex number's real and imaginary parts, a
+ * 128-bit integer's low and high words), fetched as @ktype each: the argument's field and a
+ * hidden one right after it ("NAME_hi"), wherever the halves are (memory, two registers).
+ */
+static int emit_pair(struct rctx *rc, const struct emit *em, struct val *v, unsigned int half,
+		     const char *ktype, enum value_kind kind, bool is_signed)
+{
+	char *fetch[2] = { NULL, NULL }, *name = NULL, *hi;
+	struct trace_arg *a;
+	int ret = 0, field;
+
+	for (int i = 0; i < 2 && !ret; i++) {
+		struct val part;
+
+		ret = val_bytes(rc, v, (int64_t)i * half, half, em->sp, &part);
+		if (!ret)
+			ret = val_word_fetch(rc, &part, em->sp, &fetch[i]);
+		val_release(&part);
+	}
+	if (!ret) {
+		name = uniq_name(rc, em->name);
+		field = trace_probe_add_field(rc->tp, name, fetch[0], ktype, rc->in_part);
+		hi = xasprintf("%.*s_hi", NAME_MAX_LEN - 3, name);
+		free(name);
+		name = uniq_name(rc, hi);
+		free(hi);
+		trace_probe_add_field(rc->tp, name, fetch[1], ktype, true);
+		a = new_arg(rc, em, v, kind, half, field);
+		a->nr_fields = 2;
+		a->is_signed = is_signed;
+		attach_guards(rc, a);
+	}
+	free(name);
+	free(fetch[0]);
+	free(fetch[1]);
+	return ret;
+}
+
+/* A base type: a number, a character, a bool, a float (of up to 8 bytes), a complex number,
+ * a 128-bit integer. */
 static int emit_base(struct rctx *rc, const struct emit *em, struct val *v, Dwarf_Die *t)
 {
 	int64_t size = lang_type_size(&v->type);
@@ -692,9 +732,14 @@ static int emit_base(struct rctx *rc, const struct emit *em, struct val *v, Dwar
 
 	if (dwarf_attr(t, DW_AT_encoding, &attr))
 		dwarf_formudata(&attr, &enc);
+	if (enc == DW_ATE_complex_float && (size == 8 || size == 16))
+		return emit_pair(rc, em, v, size / 2, size == 8 ? "x32" : "x64", VK_COMPLEX, false);
+	if (size == 16 && (enc == DW_ATE_signed || enc == DW_ATE_unsigned))
+		return emit_pair(rc, em, v, 8, "x64", VK_INT128, enc == DW_ATE_signed);
 	if (size > 8 || size <= 0)
 		return diag_error(rc->d, em->sp, "'%s' has %" PRId64 " bytes; upfront reads "
-				  "values of up to 8", v->what, size);
+				  "values of up to 8, complex numbers and 128-bit integers",
+				  v->what, size);
 	switch (enc) {
 	case DW_ATE_boolean:
 		return emit_scalar(rc, em, v, int_type(size, 'u'), VK_BOOL, size, false, NULL);

@@ -278,6 +278,15 @@ int val_at_offset(struct rctx *rc, struct val *v, int64_t off, Dwarf_Die *type,
 		  const char *what, struct span sp);
 
 /**
+ * val_bytes() - bytes [@off, @off + @size) of @v's location as a value of no type (one half of
+ * a complex number or a 128-bit integer), described as @v is
+ * @out: filled; release it with val_release() (also on failure)
+ * Return: 0, or a negative errno with rc->d filled (a part split over pieces, optimized out).
+ */
+int val_bytes(struct rctx *rc, const struct val *v, int64_t off, int64_t size, struct span sp,
+	     struct val *out);
+
+/**
  * val_path() - @v replaced by its member at dotted path @path ("_M_dataplus._M_p"); 0, or a
  * negative errno with rc->d filled
  */

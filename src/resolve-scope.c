@@ -474,9 +474,69 @@ static int entry_loc(struct rctx *rc, Dwarf_Die *var, struct loc *out, struct st
 	return 0;
 }
 
+/* Whether @var is a 128-bit integer parameter of C or C++ that DWARF puts in two registers. */
+static bool wide_reg_param(struct rctx *rc, Dwarf_Die *var, const struct loc *l)
+{
+	Dwarf_Die t;
+	Dwarf_Attribute at;
+	Dwarf_Word enc = 0;
+
+	if (dwarf_tag(var) != DW_TAG_formal_parameter || !rc->has_here ||
+	    (rc->lang != &lang_c && rc->lang != &lang_cxx) || l->nr != 2 ||
+	    l->pieces[0].kind != LOC_VAL || l->pieces[1].kind != LOC_VAL ||
+	    !lang_type_of(var, &t) || lang_strip(&t, &t) != DW_TAG_base_type ||
+	    lang_type_size(&t) != 16 || !dwarf_attr(&t, DW_AT_encoding, &at) ||
+	    dwarf_formudata(&at, &enc) || (enc != DW_ATE_signed && enc != DW_ATE_unsigned))
+		return false;
+	if (rc->abi_ret == 1)
+		rc->abi_ret = abi_entry_params(&rc->here, rc->lang, &rc->abi, &rc->nr_abi,
+					       &rc->abi_why);
+	return rc->abi_ret == 0;
+}
+
+/*
+ * A 128-bit integer parameter in registers: gcc (12) describes the pair the ABI passed it in
+ * (%rsi:%rdx) as two registers in a row of its own numbering (DW_OP_reg4 rsi, DW_OP_reg5 rdi),
+ * so its DWARF names the wrong high half wherever the value is still where it came, and
+ * it starts the range of a copy into other registers before the moves. At the function's
+ * entry it is read where the ABI put it; elsewhere the wrong pair is refused.
+ */
+static int wide_param_loc(struct rctx *rc, Dwarf_Die *var, struct loc *out, struct strbuf *err)
+{
+	Dwarf_Addr lo;
+	const struct loc *abi = NULL;
+
+	for (size_t i = 0; i < rc->nr_abi; i++)
+		if (dwarf_dieoffset(&rc->abi[i].die) == dwarf_dieoffset(var))
+			abi = &rc->abi[i].loc;
+	if (!abi || abi->nr != 2 || abi->pieces[0].kind != LOC_VAL ||
+	    abi->pieces[1].kind != LOC_VAL || (!strcmp(abi->pieces[0].fetch, out->pieces[0].fetch) &&
+					       !strcmp(abi->pieces[1].fetch, out->pieces[1].fetch)))
+		return 0;
+	if (dwarf_lowpc(&rc->here, &lo) == 0 && lo == rc->lc.pc && !rc->site->is_return &&
+	    dwarf_tag(&rc->here) != DW_TAG_inlined_subroutine) {
+		/* nothing has run yet: the ABI is right (gcc also starts the range of a copy
+		 * into other registers at the entry, before the moves) */
+		loc_release(out);
+		loc_copy(out, abi);
+		return 0;
+	}
+	if (strcmp(abi->pieces[0].fetch, out->pieces[0].fetch))
+		return 0;	/* moved elsewhere: as the DWARF says */
+	strbuf_addf(err, "is in %s:%s by the ABI, where gcc's DWARF says %s:%s (it names the "
+		    "wrong register for 128-bit values in registers)", abi->pieces[0].fetch,
+		    abi->pieces[1].fetch, out->pieces[0].fetch, out->pieces[1].fetch);
+	return -EINVAL;
+}
+
 int rctx_var_loc(struct rctx *rc, Dwarf_Die *var, struct loc *out, struct strbuf *err)
 {
+	int ret;
+
 	if (rc->site->entry_abi)
 		return entry_loc(rc, var, out, err);
-	return loc_from_die(var, &rc->lc, out, err);
+	ret = loc_from_die(var, &rc->lc, out, err);
+	if (!ret && wide_reg_param(rc, var, out))
+		ret = wide_param_loc(rc, var, out, err);
+	return ret;
 }

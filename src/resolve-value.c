@@ -157,6 +157,15 @@ int val_at_offset(struct rctx *rc, struct val *v, int64_t off, Dwarf_Die *type,
 	return 0;
 }
 
+int val_bytes(struct rctx *rc, const struct val *v, int64_t off, int64_t size, struct span sp,
+	     struct val *out)
+{
+	if (loc_part(rc, v, off, size, out, sp))
+		return -EINVAL;
+	out->what = xstrdup(v->what);
+	return 0;
+}
+
 /* The fetcharg that reads @v as a word (a pointer, a length). */
 int val_word_fetch(struct rctx *rc, const struct val *v, struct span sp, char **fetch)
 {

@@ -34,9 +34,16 @@ void tui_ring_release(struct tui *t)
 }
 
 /*
- * A Go interface value's fields are not kept one by one: the value is kept as the text the
- * text renderer makes of it (a VK_TYPENAME, whose text is shown as it is).
+ * A Go interface value's fields are not kept one by one, nor the two halves of a complex
+ * number or a 128-bit integer: the value is kept as the text the text renderer makes of it
+ * (a VK_TYPENAME, whose text is shown as it is).
  */
+static bool kept_as_text(const struct value *v)
+{
+	return !v->fault && (v->kind == VK_IFACE || v->kind == VK_COMPLEX ||
+			     v->kind == VK_INT128);
+}
+
 static const char *iface_text(const struct value *v, struct strbuf *sb)
 {
 	strbuf_reset(sb);
@@ -46,7 +53,7 @@ static const char *iface_text(const struct value *v, struct strbuf *sb)
 
 static size_t value_bytes(const struct value *v)
 {
-	if (!v->fault && v->kind == VK_IFACE) {
+	if (kept_as_text(v)) {
 		struct strbuf sb = STRBUF_INIT;
 		size_t n = strnlen(iface_text(v, &sb), STR_MAX) + 1;
 
@@ -86,7 +93,7 @@ static char *pack_value(char *p, const struct value *v)
 		len = v->len < STR_MAX ? v->len : STR_MAX;
 		if (v->cut || v->len > STR_MAX)
 			flags |= PV_CUT;
-	} else if (v->kind == VK_IFACE) {
+	} else if (kept_as_text(v)) {
 		flags |= PV_TEXT;
 		data = iface_text(v, &sb);
 		len = strnlen(data, STR_MAX);

@@ -129,6 +129,14 @@ if wants c/ && need "$CC"; then
 				-o "$out/c/calls-$o" "$src/c/calls.c"
 		done
 	fi
+	# nums.c: 128-bit integers, complex numbers, Inf/NaN, faults, doubles in xmm
+	# (tests/e2e/cases/nums.cases)
+	if [ -e "$src/c/nums.c" ]; then
+		for o in O0 O2; do
+			build "$out/c/nums-$o" "$src/c/nums.c" $CC -g -$o -Wall \
+				-o "$out/c/nums-$o" "$src/c/nums.c" -lm
+		done
+	fi
 	if [ -e "$out/c/orders-O2" ]; then
 		build "$out/c/orders-stripped" "$out/c/orders-O2" \
 			strip -o "$out/c/orders-stripped" "$out/c/orders-O2"
@@ -235,6 +243,15 @@ if wants go/ && need "$GO"; then
 		build "$out/go/dots" "$gosrc/go.mod $gosrc/main.go $gosrc/yaml.v3/parse.go" \
 			sh -c 'cd "$1" && exec "$2" build -o "$3" .' sh "$gosrc" "$GO" "$out/go/dots"
 	fi
+	# nums: complex numbers, Inf/NaN, a pointer into unmapped memory, float64 in xmm (a gauge)
+	gosrc=$src/go/nums
+	if [ -e "$gosrc/go.mod" ]; then
+		build "$out/go/nums" "$gosrc/go.mod $gosrc/main.go" \
+			sh -c 'cd "$1" && exec "$2" build -o "$3" .' sh "$gosrc" "$GO" "$out/go/nums"
+		build "$out/go/nums-N" "$gosrc/go.mod $gosrc/main.go" \
+			sh -c 'cd "$1" && exec "$2" build -gcflags="all=-N -l" -o "$3" .' sh "$gosrc" \
+			"$GO" "$out/go/nums-N"
+	fi
 	# dnsfwd: the DNS forwarder of the README's examples (a miekg/dns look-alike in dns/)
 	gosrc=$src/go/dnsfwd
 	if [ -e "$gosrc/go.mod" ]; then
@@ -250,6 +267,14 @@ if wants rust/ && need "$RUSTC"; then
 		build "$out/rust/orders-O$o" "$rs" $RUSTC -g -C opt-level=$o --crate-name orders \
 			-o "$out/rust/orders-O$o" "$rs"
 	done
+	# nums.rs: i128/u128, Inf/NaN, f64 in xmm (crate "nums": nums::num::*)
+	rs=$src/rust/nums.rs
+	if [ -e "$rs" ]; then
+		for o in 0 1; do
+			build "$out/rust/nums-O$o" "$rs" $RUSTC -g -C opt-level=$o --crate-name nums \
+				-o "$out/rust/nums-O$o" "$rs"
+		done
+	fi
 	# types.rs: Box, Rc, Arc and enums with data (crate "types": types::zoo::*)
 	rs=$src/rust/types.rs
 	if [ -e "$rs" ]; then

@@ -2,6 +2,7 @@
 /* test-render.c - renderers' output: whole-line writes to a pipe, one time base */
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -177,8 +178,49 @@ static void test_duration_lines(void)
 	strbuf_release(&r.out);
 }
 
+/* numbers in text and JSON: complex, 128-bit integers every digit, +Inf/-Inf/NaN apart */
+static void test_numbers(void)
+{
+	struct trace_arg sgn = { .is_signed = true }, uns = { .is_signed = false };
+	struct value v[] = {
+		{ .name = "z", .kind = VK_COMPLEX, .num.c = { 3, -4 } },
+		{ .name = "s", .kind = VK_INT128, .arg = &sgn,
+		  .num.w = -(((unsigned __int128)1 << 100) + 7) },
+		{ .name = "u", .kind = VK_INT128, .arg = &uns, .num.w = ~(unsigned __int128)0 },
+		{ .name = "p", .kind = VK_FLOAT, .num.f = INFINITY },
+		{ .name = "n", .kind = VK_FLOAT, .num.f = -INFINITY },
+		{ .name = "q", .kind = VK_FLOAT, .num.f = NAN },
+		{ .name = "f", .kind = VK_FLOAT, .fault = true },
+	};
+	struct event ev = {
+		.ts = 1000000000, .cpu = 0, .pid = 7, .tid = 7, .comm = "nums", .probe = "wide",
+		.vals = v, .nr_vals = ARRAY_SIZE(v), .duration_ns = -1,
+	};
+	struct render r;
+
+	memset(&r, 0, sizeof(r));
+	strbuf_init(&r.out);
+	r.t0 = 1000000000;
+	r.fd = -1;
+	TEST_EQ(render_text_ops.event(&r, &ev), 0);
+	TEST_STREQ(strbuf_cstr(&r.out), "0.000000 nums/7 wide z=(3 + -4i) "
+		   "s=-1267650600228229401496703205383 u=340282366920938463463374607431768211455 "
+		   "p=inf n=-inf q=nan f=(fault)\n");
+	strbuf_reset(&r.out);
+	TEST_EQ(render_json_ops.open(&r), 0);
+	TEST_EQ(render_json_ops.event(&r, &ev), 0);
+	TEST_STREQ(strbuf_cstr(&r.out),
+		   "{\"time\":0.000000,\"cpu\":0,\"pid\":7,\"tid\":7,\"comm\":\"nums\","
+		   "\"probe\":\"wide\",\"args\":{\"z\":{\"real\":3,\"imag\":-4},"
+		   "\"s\":-1267650600228229401496703205383,"
+		   "\"u\":340282366920938463463374607431768211455,"
+		   "\"p\":\"+Inf\",\"n\":\"-Inf\",\"q\":\"NaN\",\"f\":null}}\n");
+	strbuf_release(&r.out);
+}
+
 int main(void)
 {
+	test_numbers();
 	test_flush_lines();
 	test_time();
 	test_durations();

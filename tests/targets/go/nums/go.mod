@@ -1,0 +1,3 @@
+module example.com/nums
+
+go 1.19
