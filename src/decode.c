@@ -20,10 +20,10 @@
 #include "dyntype.h"
 #include "log.h"
 #include "symbolize.h"
+#include "tasks.h"
 #include "tracing.h"
 
 #define ARENA_SIZE (64 * 1024)	/* strings of one event; a record is at most a page */
-#define TASK_CACHE 4096		/* power of two */
 #define IP_CACHE 1024		/* power of two */
 #define USTACK_MAX 64		/* frames of one user_stack record (8 on 6.18), plus one */
 #define USTACK_FRAMES 256	/* and the functions inlined at them */
@@ -63,12 +63,6 @@ struct dev {
 	size_t max_vals;
 };
 
-struct task {
-	int tid;
-	int tgid;
-	char comm[16];
-};
-
 struct ip_entry {
 	int tgid;
 	uint64_t ip;
@@ -82,13 +76,12 @@ struct decoder {
 	struct symbolizer *sym;
 	int cur_tgid;		/* the event's process (':sym' of a library's address) */
 	struct calls *calls;	/* durations: pending calls */
-	bool lookup_tasks;
+	struct tasks *tasks;	/* tid -> process, name */
 	int pid_off, type_off, type_size;
 	struct dev **by_id;
 	size_t nr_ids;
 	char *arena;
 	size_t arena_used;
-	struct task tasks[TASK_CACHE];
 	struct ip_entry ips[IP_CACHE];
 	struct trace_seq seq;
 	/* --stack */
@@ -111,7 +104,7 @@ struct decoder *decoder_new(struct tep_handle *tep, struct debuginfo *dbg, bool 
 	dc->dbg = dbg;
 	dc->sym = symbolizer_new(dbg);
 	dc->calls = calls_new();
-	dc->lookup_tasks = lookup_tasks;
+	dc->tasks = tasks_new(lookup_tasks);
 	dc->arena = xmalloc(ARENA_SIZE);
 	dc->pid_off = 4;
 	dc->type_off = 0;
@@ -146,6 +139,7 @@ void decoder_free(struct decoder *dc)
 	free(dc->by_id);
 	symbolizer_free(dc->sym);
 	calls_free(dc->calls);
+	tasks_free(dc->tasks);
 	free(dc->arena);
 	trace_seq_destroy(&dc->seq);
 	free(dc);
@@ -526,63 +520,22 @@ static struct dprobe *probe_of(struct decoder *dc, struct dev *e, const char *re
 
 void decoder_set_task(struct decoder *dc, int tid, int tgid, const char *comm)
 {
-	struct task *t = &dc->tasks[(unsigned int)tid & (TASK_CACHE - 1)];
+	tasks_set(dc->tasks, tid, tgid, comm);
+}
 
-	t->tid = tid;
-	t->tgid = tgid;
-	snprintf(t->comm, sizeof(t->comm), "%s", comm);
+void decoder_watch_tasks(struct decoder *dc)
+{
+	tasks_watch(dc->tasks, dc->tep);
 }
 
 static void task_lookup(struct decoder *dc, int tid, struct event *ev)
 {
-	struct task *t = &dc->tasks[(unsigned int)tid & (TASK_CACHE - 1)];
-	char path[64], buf[512];
-	bool defer_note = false;
-	FILE *f;
+	int tgid;
 
-	if (t->tid == tid && tid) {
-		ev->pid = t->tgid;
-		memcpy(ev->comm, t->comm, sizeof(ev->comm));
-		return;
-	}
-	ev->pid = tid;
-	strcpy(ev->comm, tid ? "<...>" : "<idle>");
-	if (!dc->lookup_tasks || !tid)
-		return;
-	if (dc->stacks)
-		defer_note = true;
-	snprintf(path, sizeof(path), "/proc/%d/status", tid);
-	f = fopen(path, "re");
-	if (!f) {
-		/* gone already: the kernel's saved_cmdlines and saved_tgids still know it */
-		int tgid = tracing_saved_tgid(tid);
-
-		if (tgid > 0)
-			ev->pid = tgid;
-		tracing_saved_comm(tid, ev->comm, sizeof(ev->comm));
-		goto cache;
-	}
-	while (fgets(buf, sizeof(buf), f)) {
-		if (!strncmp(buf, "Name:\t", 6)) {
-			size_t n = strcspn(buf + 6, "\n");
-
-			if (n > 15)
-				n = 15;
-			memcpy(ev->comm, buf + 6, n);
-			ev->comm[n] = '\0';
-		} else if (!strncmp(buf, "Tgid:\t", 6)) {
-			ev->pid = atoi(buf + 6);
-			break;
-		}
-	}
-	fclose(f);
-cache:
-	t->tid = tid;
-	t->tgid = ev->pid;
-	memcpy(t->comm, ev->comm, sizeof(t->comm));
 	/* first sight of the process: keep its maps while it lives, for its stack frames */
-	if (defer_note)
-		symbolizer_note_task(dc->sym, ev->pid);
+	if (tasks_get(dc->tasks, tid, &tgid, ev->comm) && dc->stacks)
+		symbolizer_note_task(dc->sym, tgid);
+	ev->pid = tgid;
 }
 
 /*
@@ -1126,8 +1079,12 @@ int decode_record(struct decoder *dc, void *data, int size, uint64_t ts, int cpu
 		return -EINVAL;
 	id = (int)rd_u(rec + dc->type_off, dc->type_size);
 	e = (size_t)id < dc->nr_ids ? dc->by_id[id] : NULL;
-	if (!e)
+	if (!e) {
+		if (size >= dc->pid_off + 4 &&
+		    tasks_record(dc->tasks, id, rec, size, (int)rd_s(rec + dc->pid_off, 4)))
+			return DECODE_TASK;
 		return -ENOENT;
+	}
 	if (size < e->fixed_size)
 		return -EINVAL;	/* a corrupt record: its fixed fields would be read past its end */
 	dc->arena_used = 0;

@@ -148,11 +148,15 @@ void decoder_remove(struct decoder *dc, const char *sys, const char *event);
  * @ts: the record's time stamp, from the stream
  * @cpu: the CPU it was recorded on
  * @ev: filled; its values and strings live in the decoder until the next decode_record()
- * Return: 0, -ENOENT for a record of an event the decoder does not know (skip it), or
- *         -EINVAL for one shorter than its event's fixed fields (corrupt: skip it).
+ * Return: 0, -ENOENT for a record of an event the decoder does not know (skip it),
+ *         -EINVAL for one shorter than its event's fixed fields (corrupt: skip it), or
+ *         DECODE_TASK for a record of a task event that only told the decoder who a thread
+ *         id is from now on (decoder_watch_tasks(): nothing to show).
  */
 int decode_record(struct decoder *dc, void *data, int size, uint64_t ts, int cpu,
 		  struct event *ev);
+
+#define DECODE_TASK 1	/* decode_record(): a task event, consumed */
 
 /**
  * decoder_enable_stacks() - decode ftrace's user_stack records (options/userstacktrace)
@@ -196,6 +200,14 @@ void decode_add_call_fields(struct trace_probe *tp, const struct trace_probe *go
  * @comm: its name (up to 15 bytes are kept)
  */
 void decoder_set_task(struct decoder *dc, int tid, int tgid, const char *comm);
+
+/**
+ * decoder_watch_tasks() - label events by the task:task_newtask and task:task_rename records
+ * that come with them (tasks.h): pid and comm right across thread-id reuse and exec
+ * @dc: the decoder; its tep must know the formats of the two events (the session enables
+ *      them in its instance)
+ */
+void decoder_watch_tasks(struct decoder *dc);
 
 /**
  * decode_fault_addr() - whether a guard pointer cannot be dereferenced

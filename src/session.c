@@ -580,6 +580,27 @@ static bool wants_maps(const struct trace_opts *o, const struct trace_probe *tps
 	return o->stack;
 }
 
+/*
+ * Label each event by what its task was when it fired: the kernel's task events, enabled in
+ * our instance (and filtered by its pids as the probes are), go through the stream in time
+ * order with the probes' records (tasks.h). A kernel without them: /proc as before.
+ */
+static void watch_tasks(struct session *s)
+{
+	static const char *const evs[] = { "task_newtask", "task_rename" };
+	struct diag d;
+
+	diag_init(&d, NULL);
+	for (size_t i = 0; i < ARRAY_SIZE(evs); i++) {
+		if (!tracing_event_exists("task", evs[i]) ||
+		    tep_load_event(s, "task", evs[i], &d) < 0 ||
+		    tracing_event_enable(s->t, "task", evs[i], &d) < 0)
+			pr_info("no task:%s: labels of reused thread ids may be wrong", evs[i]);
+		diag_release(&d);
+	}
+	decoder_watch_tasks(s->dc);
+}
+
 static int session_setup(struct session *s, struct trace_probe *tps, size_t nr, struct diag *d)
 {
 	const struct trace_opts *o = s->o;
@@ -607,6 +628,7 @@ static int session_setup(struct session *s, struct trace_probe *tps, size_t nr, 
 		free(hp);
 	}
 	s->dc = decoder_new(s->tep, o->dbg, true);
+	watch_tasks(s);
 	if (o->stack) {
 		/* a user_stack record (8 frame-pointer frames) after each event */
 		ret = tracing_enable_user_stacks(s->t, d);
@@ -803,16 +825,17 @@ static int deliver(struct session *s, const struct stream_rec *rec)
 	struct event ev;
 	int ret;
 
-	if (s->quiet) {
-		if (s->write_failed) {
-			/* counted, as the events the failed write lost */
-			s->nr_events++;
-			s->r.unwritten++;
-		}
+	if (s->quiet && !s->write_failed)
 		return 0;	/* drained, not shown */
-	}
-	if (decode_record(s->dc, rec->data, rec->size, rec->ts, rec->cpu, &ev) < 0)
+	/* not 0: not an event to show (a task event, tasks.h; a record to skip) */
+	if (decode_record(s->dc, rec->data, rec->size, rec->ts, rec->cpu, &ev) != 0)
 		return 0;
+	if (s->quiet) {
+		/* counted, as the events the failed write lost */
+		s->nr_events++;
+		s->r.unwritten++;
+		return 0;
+	}
 	if (rec->attach)
 		decode_stack(s->dc, rec->attach, rec->attach_size, &ev);
 	if (s->pf_events && !pfilters_pass(s->filters, &ev))

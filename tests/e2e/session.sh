@@ -225,7 +225,10 @@ if [ -n "$W" ]; then
 	t_is "$rc" 0 "small queue: exit 0"
 	n=$(grep -c '^{"time"' "$UPFT_TMP/q")
 	sum=$(sed -n 's/^{"lost":\([0-9]*\),"cpu":[0-9]*}$/\1/p' "$UPFT_TMP/q" | paste -sd+ | bc)
-	t_is "$((n + ${sum:-0}))" 600000 "small queue: events shown + lost = calls made"
+	# the kernel's lost count may include the 3 task records (labels.sh: the exec's rename,
+	# the two threads' newtask) besides the calls
+	t_ok $((n + ${sum:-0} >= 600000 && n + ${sum:-0} <= 600003 ? 0 : 1)) \
+		"small queue: events shown + lost = calls made (+ at most 3 task records): $n + ${sum:-0}"
 	t_like "$(grep -v ': session: \|: debuginfo: ' "$UPFT_TMP/q.err")" \
 		"^upfront: $n events, ${sum:-0} lost\$" "small queue: summary"
 	full=$(sed -n 's/.*queue full \([0-9]*\) times$/\1/p' "$UPFT_TMP/q.err")

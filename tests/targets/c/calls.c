@@ -12,12 +12,21 @@
  *   calls threads T N    T threads, N calls each of job(id, usec) (id = thread*1000 + call;
  *                        it sleeps usec = (thread + 1) * 1000 + call * 100, returns id)
  *   calls loop N MS      walk(N) every MS milliseconds until killed (tests that attach -p)
+ *   calls forks N        N child processes one after the other, each calls spawned(i) once
+ *                        and exits (tests/e2e/labels.sh: fork-heavy programs)
+ *   calls reuse          a thread named "worker" calls spawned(1) and exits; then children are
+ *                        forked until one gets the thread's id (the kernel reuses it after
+ *                        pid_max ids): it names itself "reuser" and calls spawned(2); prints
+ *                        "calls: reuse tid T pid P" (P: this process)
  */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
 
 #define NOINLINE __attribute__((noinline, noclone))
 
@@ -75,6 +84,67 @@ NOINLINE long job(long id, long usec)
 	return id;
 }
 
+NOINLINE long spawned(long id)
+{
+	sink += id;
+	return sink;
+}
+
+static int run_forks(long n)
+{
+	for (long i = 0; i < n; i++) {
+		pid_t p = fork();
+
+		if (p == 0) {
+			spawned(i);
+			_exit(0);
+		}
+		if (p < 0)
+			return 2;
+		waitpid(p, NULL, 0);
+	}
+	return 0;
+}
+
+static void *worker_main(void *arg)
+{
+	prctl(PR_SET_NAME, "worker");
+	*(pid_t *)arg = gettid();
+	spawned(1);
+	return NULL;
+}
+
+static int run_reuse(void)
+{
+	pthread_t th;
+	pid_t tid = 0;
+
+	pthread_create(&th, NULL, worker_main, &tid);
+	pthread_join(th, NULL);
+	/* ids are handed out in turn up to pid_max, then again from 300: at most 2 rounds */
+	for (long i = 0; i < 10 * 1000 * 1000; i++) {
+		pid_t p = fork();
+
+		if (p == 0) {
+			if (getpid() == tid) {
+				prctl(PR_SET_NAME, "reuser");
+				spawned(2);
+			}
+			_exit(0);
+		}
+		if (p < 0) {
+			usleep(1000);
+			continue;
+		}
+		waitpid(p, NULL, 0);
+		if (p == tid) {
+			printf("calls: reuse tid %d pid %d\n", (int)tid, (int)getpid());
+			return 0;
+		}
+	}
+	return 1;
+}
+
 static long per_thread;
 
 static void *thread_main(void *arg)
@@ -125,11 +195,17 @@ int main(int argc, char **argv)
 			walk(n);
 			nanosleep(&ts, NULL);
 		}
+	} else if (!strcmp(mode, "forks")) {
+		if (run_forks(n))
+			return 2;
+	} else if (!strcmp(mode, "reuse")) {
+		if (run_reuse())
+			return 2;
 	} else if (!strcmp(mode, "threads")) {
 		if (run_threads(n, argc > 3 ? atol(argv[3]) : 5))
 			return 2;
 	} else {
-		fprintf(stderr, "usage: calls flood|walk|down|nest|threads|loop N [N]\n");
+		fprintf(stderr, "usage: calls flood|walk|down|nest|threads|loop|forks|reuse N [N]\n");
 		return 2;
 	}
 	fflush(stdout);	/* before the line on stderr, which may be the same file */
