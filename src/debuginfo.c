@@ -21,6 +21,7 @@
 #include "mapguard.h"
 #include "remote.h"
 #include "symtab.h"
+#include "type-complete.h"
 #include "type-index.h"
 
 struct debuginfo {
@@ -226,6 +227,7 @@ void debuginfo_free(struct debuginfo *dbg)
 			dbg->tables[i].release(dbg->tables[i].p);
 	symtab_free(dbg->syms);
 	dw_index_free(dbg->idx);
+	type_complete_remove(dbg->types);
 	type_index_free(dbg->types);
 	mapguard_remove(dbg->map);
 	mapguard_remove(dbg->debug_map);
@@ -430,6 +432,9 @@ Dwarf *debuginfo_dwarf(struct debuginfo *dbg, Dwarf_Addr *bias)
 
 			guard_debug_file(dbg);
 			dbg->idx = dw_index_new(dbg->dw);
+			/* its definitions complete declarations, of its own units and others' */
+			dbg->types = type_index_new(dbg->dw);
+			type_complete_add(dbg->types, dbg->base);
 			dwfl_module_info(dbg->mod, NULL, NULL, NULL, NULL, NULL, &mainfile,
 					 &debugfile);
 			pr_info("DWARF of %s from %s (bias %#lx)", dbg->path,

@@ -18,6 +18,13 @@ bool lang_type_of(Dwarf_Die *die, Dwarf_Die *out)
 	return dwarf_formref_die(&attr, out) != NULL;
 }
 
+static bool (*completer)(Dwarf_Die *decl, Dwarf_Die *out);
+
+void lang_set_completer(bool (*complete)(Dwarf_Die *decl, Dwarf_Die *out))
+{
+	completer = complete;
+}
+
 int lang_strip(Dwarf_Die *type, Dwarf_Die *out)
 {
 	Dwarf_Die cur = *type;
@@ -29,6 +36,12 @@ int lang_strip(Dwarf_Die *type, Dwarf_Die *out)
 		if (tag != DW_TAG_typedef && tag != DW_TAG_const_type &&
 		    tag != DW_TAG_volatile_type && tag != DW_TAG_restrict_type &&
 		    tag != DW_TAG_atomic_type && tag != DW_TAG_immutable_type) {
+			/* a declaration: its definition, where one is known (type-complete.c) */
+			if (completer && (tag == DW_TAG_structure_type || tag == DW_TAG_class_type ||
+					  tag == DW_TAG_union_type ||
+					  tag == DW_TAG_enumeration_type) &&
+			    dwarf_hasattr(&cur, DW_AT_declaration) && completer(&cur, out))
+				return dwarf_tag(out);
 			*out = cur;
 			return tag;
 		}
@@ -215,6 +228,56 @@ bool lang_find_member(Dwarf_Die *type, const char *name, Dwarf_Die *member, int6
 	return find_member(type, name, member, offset, 0, INT_MAX) != INT_MAX;
 }
 
+/* Every member @name below @type at a constant offset: depth, offset, and the name of the
+ * class holding it or, when @type holds it itself, NULL (for lang_member_ambiguous()). */
+struct mcand {
+	int depth;
+	int64_t off;
+	const char *via;	/* the class holding the member's class, or NULL */
+};
+
+static void all_members(Dwarf_Die *type, const char *name, const char *via, int64_t base,
+			int depth, struct mcand *c, size_t *nr, size_t max)
+{
+	Dwarf_Die t, child;
+
+	if (depth > 16 || !lang_strip(type, &t) || dwarf_child(&t, &child) != 0)
+		return;
+	do {
+		const char *n = dwarf_diename(&child);
+		Dwarf_Die sub;
+		int64_t off;
+
+		if (!lang_member_offset(&child, &off))
+			continue;
+		if (dwarf_tag(&child) == DW_TAG_member && n && !strcmp(n, name) && *nr < max)
+			c[(*nr)++] = (struct mcand){ depth, base + off, via };
+		else if (is_transparent(&child) && lang_type_of(&child, &sub))
+			all_members(&sub, name, dwarf_tag(&child) == DW_TAG_inheritance ?
+				    dwarf_diename(&t) : via, base + off, depth + 1, c, nr, max);
+	} while (dwarf_siblingof(&child, &child) == 0);
+}
+
+bool lang_member_ambiguous(Dwarf_Die *type, const char *name, struct strlist *where)
+{
+	struct mcand c[16];
+	size_t nr = 0, i;
+	int best = INT_MAX, n = 0;
+
+	all_members(type, name, NULL, 0, 0, c, &nr, ARRAY_SIZE(c));
+	for (i = 0; i < nr; i++)
+		if (c[i].depth < best)
+			best = c[i].depth;
+	for (i = 0; i < nr; i++) {
+		if (c[i].depth != best)
+			continue;
+		n++;
+		if (c[i].via)
+			strlist_add(where, c[i].via);
+	}
+	return n > 1;
+}
+
 static bool tag_is_aggregate(int tag)
 {
 	return tag == DW_TAG_structure_type || tag == DW_TAG_class_type ||
@@ -376,6 +439,92 @@ int lang_virtual_base_count(Dwarf_Die *cls)
 bool lang_virtual_base_of(Dwarf_Die *derived, Dwarf_Die *base, Dwarf_Die *vbase)
 {
 	return virtual_find(derived, is_same_type, base, NULL, vbase, 0);
+}
+
+/* Whether class @t's qualified name is @qual or ends with "::" @qual. */
+static bool class_named(Dwarf_Die *t, const char *qual)
+{
+	struct strbuf n = STRBUF_INIT;
+	size_t lq = strlen(qual);
+	bool ok;
+
+	strbuf_init(&n);
+	lang_c_type_name(t, true, &n);
+	ok = n.len >= lq && !strcmp(n.buf + n.len - lq, qual) &&
+	     (n.len == lq || (n.len > lq + 1 && !strncmp(n.buf + n.len - lq - 2, "::", 2)));
+	strbuf_release(&n);
+	return ok;
+}
+
+struct named {
+	const char *qual;
+	Dwarf_Die base, vbase;
+	int64_t off;
+	int found;		/* distinct subobjects found at constant offsets */
+	bool virt;		/* found through a virtual base (then in @vbase) */
+};
+
+/* @t (at @off in the outermost class, @through the virtual base on the way or NULL) and
+ * its bases, depth first */
+static void named_walk(struct named *w, Dwarf_Die *t, int64_t off, Dwarf_Die *through,
+		       int depth)
+{
+	Dwarf_Die st, child;
+
+	if (depth > 32 || !tag_is_aggregate(lang_strip(t, &st)))
+		return;
+	if (class_named(&st, w->qual)) {
+		if (through && !w->virt) {
+			w->virt = true;
+			w->vbase = *through;
+		} else if (!through && (!w->found || w->off != off)) {
+			if (!w->found++) {
+				w->base = st;
+				w->off = off;
+			}
+		}
+		return;
+	}
+	if (dwarf_child(&st, &child) != 0)
+		return;
+	do {
+		Dwarf_Die bt;
+		int64_t o = 0;
+		bool virt = dwarf_hasattr(&child, DW_AT_virtuality);
+
+		if (dwarf_tag(&child) != DW_TAG_inheritance || !lang_type_of(&child, &bt) ||
+		    (!virt && !lang_member_offset(&child, &o)))
+			continue;
+		named_walk(w, &bt, off + o, through ? through : virt ? &bt : NULL, depth + 1);
+	} while (dwarf_siblingof(&child, &child) == 0);
+}
+
+enum lang_base lang_base_named(Dwarf_Die *type, const char *qual, Dwarf_Die *base,
+			       int64_t *offset, Dwarf_Die *vbase)
+{
+	struct named w = { .qual = qual };
+	const char *last = qual, *q;
+
+	named_walk(&w, type, 0, NULL, 0);
+	while ((q = strstr(last, "::")))
+		last = q + 2;
+	if (!w.found && !w.virt && last != qual) {
+		/* "B::A" that names no class is B's name for class A, looked up as A is */
+		w.qual = last;
+		named_walk(&w, type, 0, NULL, 0);
+	}
+	if (w.found > 1)
+		return LANG_BASE_AMBIGUOUS;
+	if (w.found) {
+		*base = w.base;
+		*offset = w.off;
+		return LANG_BASE_FOUND;
+	}
+	if (w.virt) {
+		*vbase = w.vbase;
+		return LANG_BASE_VIRTUAL;
+	}
+	return LANG_BASE_NONE;
 }
 
 /* @t has a member @name at a constant offset (its own, or embedded non-virtually) */

@@ -118,11 +118,20 @@ bool lang_go_is_result(Dwarf_Die *die);
 /* Type helpers shared by the languages (lang-common.c). */
 
 /**
- * lang_strip() - @type without typedefs and cv/atomic qualifiers
+ * lang_strip() - @type without typedefs and cv/atomic qualifiers; a declaration completed from
+ * its definition where one is known (lang_set_completer())
  * @out: the stripped type; may be @type
  * Return: its DW_TAG, or 0 for void (no type)
  */
 int lang_strip(Dwarf_Die *type, Dwarf_Die *out);
+
+/**
+ * lang_set_completer() - how lang_strip() completes a declared struct, class, union or enum
+ * (DW_AT_declaration) from its definition: type_complete() once a file is added there; the
+ * walks over members, bases and sizes all strip first, so they see the definition
+ * @complete: fills its second argument and returns true when it knows a definition
+ */
+void lang_set_completer(bool (*complete)(Dwarf_Die *decl, Dwarf_Die *out));
 
 /**
  * lang_type_of() - the DW_AT_type of @die, integrating abstract origins
@@ -157,6 +166,15 @@ int lang_array_dims(Dwarf_Die *arr, int64_t *counts, int max);
 bool lang_find_member(Dwarf_Die *type, const char *name, Dwarf_Die *member, int64_t *offset);
 
 /**
+ * lang_member_ambiguous() - whether member @name of @type is found more than once at the depth
+ * lang_find_member() takes it from (two base classes' copies: a C++ name lookup that is
+ * ambiguous, which gdb refuses too)
+ * @where: the names of the classes through which each copy is reached, for a hint
+ * Return: true when ambiguous.
+ */
+bool lang_member_ambiguous(Dwarf_Die *type, const char *name, struct strlist *where);
+
+/**
  * lang_smart_pointer() - where smart pointer @type (per @l from lang_ops.smart_ptr) keeps
  * its raw pointer: depth-first through members and base classes, the first member whose
  * type points to template parameter l->param, else the first pointer member
@@ -189,6 +207,27 @@ bool lang_base_offset(Dwarf_Die *derived, Dwarf_Die *base, int64_t *offset);
  */
 bool lang_base_find(Dwarf_Die *derived, bool (*is_base)(Dwarf_Die *base, void *arg), void *arg,
 		    int64_t *offset);
+
+/* What lang_base_named() found. */
+enum lang_base {
+	LANG_BASE_NONE,		/* no such class: neither the class nor one of its bases */
+	LANG_BASE_FOUND,	/* one subobject, at a constant offset */
+	LANG_BASE_AMBIGUOUS,	/* several (a base reached twice without virtual inheritance) */
+	LANG_BASE_VIRTUAL,	/* only through a virtual base: its offset is known at run time */
+};
+
+/**
+ * lang_base_named() - the subobject of class @type that a C++ qualifier names (the "B" of
+ * "d->B::x"): @type itself or one of its bases, direct or not, whose qualified name is @qual
+ * or ends in "::" @qual; "B::A" that is no class's name is class A (B's name for it, which
+ * C++ looks up in @type: ambiguous when @type has two A)
+ * @base: the class found (a definition), when LANG_BASE_FOUND
+ * @offset: its bytes from the start of @type, when LANG_BASE_FOUND
+ * @vbase: the virtual base on the way, when LANG_BASE_VIRTUAL
+ * Return: what was found.
+ */
+enum lang_base lang_base_named(Dwarf_Die *type, const char *qual, Dwarf_Die *base,
+			       int64_t *offset, Dwarf_Die *vbase);
 
 /**
  * lang_virtual_base_of() - whether @base is a base of @derived reached through a virtual base

@@ -22,6 +22,7 @@
 #include "pathsafe.h"
 #include "place.h"
 #include "query.h"
+#include "related.h"
 #include "resolve.h"
 #include "sdt.h"
 #include "runas.h"
@@ -1157,6 +1158,7 @@ int main(int argc, char **argv)
 	struct resolve_opts ropts = { 0 };
 	struct options o = { 0 };
 	struct debuginfo *dbg = NULL;
+	struct related *rel = NULL;
 	struct diag d;
 	int code;
 
@@ -1195,6 +1197,7 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	diag_release(&d);
+	rel = related_new(dbg, o.cmd ? o.cmd[0] : NULL, o.pids, o.nr_pids);
 
 	switch (o.mode) {
 	case MODE_FUNCS:
@@ -1211,6 +1214,7 @@ int main(int argc, char **argv)
 		break;
 	}
 out:
+	related_free(rel);
 	debuginfo_free(dbg);
 	run_as_release(&o.run_as);
 	free(o.pids);

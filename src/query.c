@@ -214,6 +214,8 @@ static int site_fields(const struct probe_spec *spec, const struct expr *e,
 	ret = val_eval(&rc, e, &v);
 	if (!ret)
 		ret = val_follow_pointers(&rc, &v, e->span, &tag, &t);
+	if (!ret && tag_is_struct(tag))
+		ret = rctx_declared_only(&rc, &t, "cannot list the fields", e->span);
 	if (!ret && tag_is_struct(tag)) {
 		struct strlist names = STRLIST_INIT;
 

@@ -186,7 +186,13 @@ static int typeid_cxx(struct rctx *rc, struct val *v, Dwarf_Die *cls, struct spa
 	char *fetch = NULL;
 
 	if (!find_vptr(cls, NULL, &member, &off, 0) || !lang_type_of(&member, &mt)) {
-		char *tn = rctx_type_name(rc, &v->type, true);
+		char *tn, *doing = xasprintf("cannot tell the dynamic type of '%s'", v->what);
+		int ret = rctx_declared_only(rc, cls, doing, sp);
+
+		free(doing);
+		if (ret)
+			return ret;
+		tn = rctx_type_name(rc, &v->type, true);
 
 		diag_error(rc->d, sp, "'%s' is a %s, which has no virtual functions: its dynamic "
 			   "type is its static type", v->what, tn);
@@ -360,6 +366,9 @@ static int dyncast_object(struct rctx *rc, const struct expr *e, struct val *v, 
 		val_move(out, v);
 		out->loc.pieces[0].off += t_in_s;
 	} else if (dyntypes_cxx_base_offset(dt, &target, sname, &s_in_t)) {
+		if (!find_vptr(s, NULL, &member, &vptr_off, 0) &&
+		    rctx_declared_only(rc, s, "dynamic_cast<> cannot check the object", e->span))
+			return -ENOENT;
 		if (!find_vptr(s, NULL, &member, &vptr_off, 0))
 			return diag_error(rc->d, e->span, "%s has no virtual functions: "
 					  "dynamic_cast<> needs a polymorphic class", sname);

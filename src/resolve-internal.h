@@ -415,6 +415,46 @@ char *val_type_name(struct rctx *rc, const struct val *v);
 int rctx_find_type(struct rctx *rc, const struct type_ref *ty, struct val *out);
 
 /**
+ * rctx_declared_only() - refuse a use of @type when it is a declaration nothing completes
+ * (no definition in the binary or the objects related to it: type_complete())
+ * @doing: what could not be done, for the message ("cannot read 'st->foo'")
+ * Return: 0 when @type is not such a declaration, else -ENOENT with rc->d filled.
+ */
+int rctx_declared_only(struct rctx *rc, Dwarf_Die *type, const char *doing, struct span sp);
+
+/**
+ * rctx_declared_reading() - rctx_declared_only() for reading @what ("cannot read 'st->foo'")
+ */
+int rctx_declared_reading(struct rctx *rc, Dwarf_Die *t, const char *what, struct span sp);
+
+/**
+ * rctx_virtual_base_error() - refuse member @name of @t, which lies in virtual base @vbase
+ * (its offset is in the object's vtable, which a fetcharg cannot add)
+ * Return: -EINVAL with rc->d filled.
+ */
+int rctx_virtual_base_error(struct rctx *rc, struct span sp, const char *name, Dwarf_Die *t,
+			    Dwarf_Die *vbase);
+
+/**
+ * rctx_member_ambiguous() - refuse member @name of class @t when two of its bases have one
+ * each at the depth it would be taken from (lang_member_ambiguous()), as C++ and gdb do
+ * Return: true with rc->d filled (the bases to name in the hint), false when unambiguous.
+ */
+bool rctx_member_ambiguous(struct rctx *rc, Dwarf_Die *t, const char *name, struct span sp);
+
+/**
+ * rctx_qualified_member() - "B::x" in class @t: member x of its base class B, or of @t when
+ * it is B ("B::A::x": of the A in B), as C++'s qualified names pick a hidden member or one
+ * base's copy
+ * @what: the expression for messages
+ * @member: the member found; @off: its bytes from the start of @t
+ * Return: 0, or a negative errno with rc->d filled (no such base, an ambiguous one, a virtual
+ * one, no such member).
+ */
+int rctx_qualified_member(struct rctx *rc, Dwarf_Die *t, const char *name, const char *what,
+			  Dwarf_Die *member, int64_t *off, struct span sp);
+
+/**
  * val_cast() - @v read as type @to (from rctx_find_type()): same location, new type; a
  * smart pointer cast to a pointer is its raw pointer; a scalar is not widened, an
  * aggregate must be in memory

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* resolve-type.c - types a probe names (casts): found in the binary's DWARF by name */
+/* resolve-type.c - types a probe names: casts, base-class qualifiers (B::x), declarations without a definition */
 #define LOG_DOMAIN "resolve"
 #include <dwarf.h>
 #include <errno.h>
@@ -11,7 +11,126 @@
 #include "log.h"
 #include "parse.h"
 #include "resolve-internal.h"
+#include "type-complete.h"
 #include "type-index.h"
+
+int rctx_declared_only(struct rctx *rc, Dwarf_Die *type, const char *doing, struct span sp)
+{
+	struct strbuf why = STRBUF_INIT;
+
+	strbuf_init(&why);
+	if (!type_complete_declared_only(type, &why)) {
+		strbuf_release(&why);
+		return 0;
+	}
+	diag_error(rc->d, sp, "%s: %s", doing, why.buf);
+	strbuf_release(&why);
+	return -ENOENT;
+}
+
+/* rctx_declared_only() for reading @what. */
+int rctx_declared_reading(struct rctx *rc, Dwarf_Die *t, const char *what, struct span sp)
+{
+	char *doing = xasprintf("cannot read '%s'", what);
+	int ret = rctx_declared_only(rc, t, doing, sp);
+
+	free(doing);
+	return ret;
+}
+
+/* Member @name found in two base classes' copies: refused, as gdb and C++ refuse it. */
+bool rctx_member_ambiguous(struct rctx *rc, Dwarf_Die *t, const char *name, struct span sp)
+{
+	struct strlist where = STRLIST_INIT;
+	struct strbuf alts = STRBUF_INIT;
+	char *tn;
+
+	if (!lang_member_ambiguous(t, name, &where)) {
+		strlist_release(&where);
+		return false;
+	}
+	strbuf_init(&alts);
+	for (size_t i = 0; i < where.nr; i++)
+		strbuf_addf(&alts, "%s'%s::%s'", i ? " or " : "", where.v[i], name);
+	tn = rctx_type_name(rc, t, true);
+	diag_error(rc->d, sp, "member '%s' is ambiguous in '%s': its base classes have one each",
+		   name, tn);
+	if (alts.len)
+		diag_hint(rc->d, "name the base class: %s", alts.buf);
+	free(tn);
+	strbuf_release(&alts);
+	strlist_release(&where);
+	return true;
+}
+
+/*
+ * "B::x" in class @t: member x of its base class B (or of @t itself when it is B), as C++'s
+ * qualified names pick a hidden member or one base's copy (gdb's gdb.cp/derivation).
+ */
+int rctx_qualified_member(struct rctx *rc, Dwarf_Die *t, const char *name, const char *what,
+			    Dwarf_Die *member, int64_t *off, struct span sp)
+{
+	const char *mem = name, *q;
+	Dwarf_Die base, vbase;
+	int64_t boff, moff;
+	char *qual, *tn;
+	int ret = 0;
+
+	while ((q = strstr(mem, "::")))
+		mem = q + 2;
+	qual = xstrndup(name, (size_t)(mem - 2 - name));
+	tn = rctx_type_name(rc, t, true);
+	switch (lang_base_named(t, qual, &base, &boff, &vbase)) {
+	case LANG_BASE_FOUND:
+		break;
+	case LANG_BASE_VIRTUAL:
+		ret = rctx_virtual_base_error(rc, sp, name, t, &vbase);
+		goto out;
+	case LANG_BASE_AMBIGUOUS: {
+		struct strlist where = STRLIST_INIT;
+
+		ret = diag_error(rc->d, sp, "base class '%s' is ambiguous in '%s': it is in %s "
+				 "more than once", qual, tn, tn);
+		if (lang_member_ambiguous(t, mem, &where) && where.nr == 2)
+			diag_hint(rc->d, "name the base class it is in: '%s::%s' or '%s::%s'",
+				  where.v[0], mem, where.v[1], mem);
+		strlist_release(&where);
+		goto out;
+	}
+	default:
+		if (rctx_declared_reading(rc, t, what, sp)) {
+			ret = -ENOENT;
+			goto out;
+		}
+		ret = diag_error(rc->d, sp, "'%s' is neither '%s' nor one of its base classes", qual,
+				 tn);
+		goto out;
+	}
+	if (rctx_member_ambiguous(rc, &base, mem, sp)) {
+		ret = -EINVAL;
+		goto out;
+	}
+	if (!lang_find_member(&base, mem, member, &moff)) {
+		struct strbuf fields = STRBUF_INIT;
+
+		if (lang_virtual_member(&base, mem, &vbase)) {
+			ret = rctx_virtual_base_error(rc, sp, name, &base, &vbase);
+			goto out;
+		}
+		strbuf_init(&fields);
+		lang_list_members(&base, &fields);
+		ret = diag_error(rc->d, sp, "'%s' has no field '%s'", qual, mem);
+		if (fields.len)
+			diag_hint(rc->d, "fields: %s", fields.buf);
+		strbuf_release(&fields);
+		goto out;
+	}
+	*off = boff + moff;
+out:
+	free(qual);
+	free(tn);
+	return ret < 0 ? ret : 0;
+}
 
 char *val_type_name(struct rctx *rc, const struct val *v)
 {
@@ -117,8 +236,10 @@ int rctx_find_type(struct rctx *rc, const struct type_ref *ty, struct val *out)
 			return diag_error(rc->d, ty->span, "cannot cast to void");
 		return 0;
 	}
+	/* a type of the probed binary, else of the objects related to it (its program) */
 	if (!type_index_find(ti, ty->name, tag_of[ty->tag], cu, &t) &&
-	    !go_find_in_package(rc, ti, ty, cu, &t))
+	    !go_find_in_package(rc, ti, ty, cu, &t) &&
+	    !type_complete_find(ty->name, tag_of[ty->tag], type_index_dwarf(ti), &t))
 		return type_not_found(rc, ti, ty);
 	/* pointer levels: the binary's own pointer type DIEs while it has them */
 	for (i = 0; i < ty->nr_ptr; i++) {

@@ -380,7 +380,7 @@ bool find_vptr(Dwarf_Die *type, const char *suffix, Dwarf_Die *member, int64_t *
  * not a value it read. Refused rather than read at a guessed offset (the man page, under
  * casts).
  */
-static int virtual_base_error(struct rctx *rc, struct span sp, const char *name, Dwarf_Die *t,
+int rctx_virtual_base_error(struct rctx *rc, struct span sp, const char *name, Dwarf_Die *t,
 			      Dwarf_Die *vbase)
 {
 	struct strbuf tn = STRBUF_INIT, bn = STRBUF_INIT;
@@ -397,6 +397,7 @@ static int virtual_base_error(struct rctx *rc, struct span sp, const char *name,
 	strbuf_release(&bn);
 	return -EINVAL;
 }
+
 
 /* @v.@name, following pointers first. */
 static int val_member(struct rctx *rc, struct val *v, const char *name, const char *what,
@@ -421,6 +422,14 @@ static int val_member(struct rctx *rc, struct val *v, const char *name, const ch
 		free(tn);
 		return -EINVAL;
 	}
+	if (strstr(name, "::")) {
+		ret = rctx_qualified_member(rc, &t, name, what, &member, &off, sp);
+		if (ret)
+			return ret;
+		goto found;
+	}
+	if (strncmp(name, "_vptr", 5) && rctx_member_ambiguous(rc, &t, name, sp))
+		return -EINVAL;
 	if (!lang_find_member(&t, name, &member, &off)) {
 		struct strbuf fields = STRBUF_INIT;
 		const char *tn = dwarf_diename(&t);
@@ -429,7 +438,9 @@ static int val_member(struct rctx *rc, struct val *v, const char *name, const ch
 		    find_vptr(&t, name[5] ? name + 6 : NULL, &member, &off, 0))
 			goto found;
 		if (lang_virtual_member(&t, name, &vbase))
-			return virtual_base_error(rc, sp, name, &t, &vbase);
+			return rctx_virtual_base_error(rc, sp, name, &t, &vbase);
+		if (rctx_declared_reading(rc, &t, what, sp))
+			return -ENOENT;
 		strbuf_init(&fields);
 		lang_list_members(&t, &fields);
 		diag_error(rc->d, sp, "'%s' has no field '%s'", tn ? tn : v->what, name);
@@ -703,6 +714,8 @@ static int index_pointer(struct rctx *rc, struct val *v, Dwarf_Die *t, long idx,
 	if (!lang_type_of(t, &elem))
 		return diag_error(rc->d, sp, "cannot index '%s': it is a void pointer", v->what);
 	esize = lang_type_size(&elem);
+	if (esize < 0 && rctx_declared_reading(rc, &elem, what, sp))
+		return -ENOENT;
 	/* *p of a zero-sized type (a Rust enum of one unit variant) is fine: nothing is read */
 	if (esize < 0 || (esize == 0 && idx))
 		return diag_error(rc->d, sp, "cannot index '%s': the size of what it points to is "
@@ -762,6 +775,8 @@ static int index_synth(struct rctx *rc, struct val *v, long idx, const char *wha
 	int64_t esize = v->ptrs > 1 ? 8 : v->has_type ? lang_type_size(&v->type) : -1, off = 0;
 	struct val n;
 
+	if (esize <= 0 && v->has_type && rctx_declared_reading(rc, &v->type, what, sp))
+		return -ENOENT;
 	if (esize <= 0)
 		return diag_error(rc->d, sp, "cannot index '%s': the size of what it points to is "
 				  "unknown", v->what);

@@ -407,11 +407,14 @@ static int rank(const struct ti_ent *e, Dwarf_Off cu_off)
 	return (e->decl ? 2 : 0) + (e->cu_off == cu_off ? 0 : 1);
 }
 
-bool type_index_find(struct type_index *ti, const char *name, int tag, Dwarf_Die *cu,
-		     Dwarf_Die *out)
+/* The best entry named @name (see rank()); with @def_only definitions only, in @cu only when
+ * @cu_only (a unit's anonymous namespace is its own). */
+static bool find(struct type_index *ti, const char *name, int tag, Dwarf_Die *cu, bool def_only,
+		 bool cu_only, Dwarf_Die *out)
 {
 	char *key = type_name_canon(name);
 	Dwarf_Off cu_off = cu ? dwarf_dieoffset(cu) : (Dwarf_Off)-1;
+	bool cu_alt = cu && dwarf_cu_getdwarf(cu->cu) != ti->dw;
 	const struct ti_ent *best = NULL;
 	size_t i;
 
@@ -419,13 +422,31 @@ bool type_index_find(struct type_index *ti, const char *name, int tag, Dwarf_Die
 	for (i = lower_bound(ti, key); i < ti->nr && !strcmp(ti->ents[i].key, key); i++) {
 		const struct ti_ent *e = &ti->ents[i];
 
-		if (!tag_fits(tag, e->tag))
+		if (!tag_fits(tag, e->tag) || (def_only && e->decl) ||
+		    (cu_only && (e->cu_off != cu_off || e->alt != cu_alt)))
 			continue;
 		if (!best || rank(e, cu_off) < rank(best, cu_off))
 			best = e;
 	}
 	free(key);
 	return best && ent_die(ti, best, out);
+}
+
+bool type_index_find(struct type_index *ti, const char *name, int tag, Dwarf_Die *cu,
+		     Dwarf_Die *out)
+{
+	return find(ti, name, tag, cu, false, false, out);
+}
+
+bool type_index_find_definition(struct type_index *ti, const char *name, int tag,
+				Dwarf_Die *cu, Dwarf_Die *out)
+{
+	return find(ti, name, tag, cu, true, cu != NULL, out);
+}
+
+Dwarf *type_index_dwarf(const struct type_index *ti)
+{
+	return ti->dw;
 }
 
 bool type_index_pointer_to(struct type_index *ti, Dwarf_Die *to, Dwarf_Die *out)

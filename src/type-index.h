@@ -40,6 +40,22 @@ bool type_index_find(struct type_index *ti, const char *name, int tag, Dwarf_Die
 		     Dwarf_Die *out);
 
 /**
+ * type_index_find_definition() - a definition (never a declaration) of struct, class, union
+ * or enum @name, to complete a declaration with
+ * @tag: as for type_index_find()
+ * @cu: NULL for any unit; else that unit only (a name in an anonymous namespace names a
+ *      different type in each unit)
+ * Return: true with @out filled.
+ */
+bool type_index_find_definition(struct type_index *ti, const char *name, int tag,
+				Dwarf_Die *cu, Dwarf_Die *out);
+
+/**
+ * type_index_dwarf() - the DWARF @ti indexes (its dwz supplementary file is dwarf_getalt())
+ */
+Dwarf *type_index_dwarf(const struct type_index *ti);
+
+/**
  * type_index_pointer_to() - a DW_TAG_pointer_type DIE whose target is @to, if the binary
  * has one (casts to "T *" use it; without one the resolver builds the pointer itself)
  * Return: true with @out filled.
