@@ -63,6 +63,7 @@ struct options {
 	char **filters;		/* --filter [PROBE:]EXPR ... */
 	size_t nr_filters, alloc_filters;
 	bool keep;
+	bool no_inherit;	/* --no-inherit */
 	bool stack;
 	unsigned int string_size;
 	unsigned long ring_size;
@@ -105,7 +106,9 @@ static const char usage_text[] =
 	"  -l, --list              list uprobe events\n"
 	"  -d, --del               delete uprobe events matching GLOB (GROUP:EVENT)\n"
 	"  -g, --group NAME        group for -D/-a (default probe_<binary>)\n"
-	"  -p, --pid PID           trace only this process (repeatable)\n"
+	"  -p, --pid PID           trace this process and the children it forks (repeatable);\n"
+	"                          stop once they have all exited\n"
+	"      --no-inherit        not the children -p PID or CMD fork\n"
 	"  -u, --user USER         run CMD as USER (default under sudo: the user who ran sudo;\n"
 	"                          -u root keeps root)\n"
 	"      --stdio             line-oriented text output even on a terminal\n"
@@ -171,6 +174,7 @@ enum long_only {
 	OPT_SUMMARY_ONLY,
 	OPT_INTERVAL,
 	OPT_TOP,
+	OPT_NO_INHERIT,
 };
 
 static const struct option long_options[] = {
@@ -206,6 +210,7 @@ static const struct option long_options[] = {
 	{ "summary-only", no_argument, NULL, OPT_SUMMARY_ONLY },
 	{ "interval", required_argument, NULL, OPT_INTERVAL },
 	{ "top", required_argument, NULL, OPT_TOP },
+	{ "no-inherit", no_argument, NULL, OPT_NO_INHERIT },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -396,10 +401,13 @@ static int parse_metrics_option(int c, const char *arg, struct metrics_opts *m)
 	}
 }
 
-/* --summary, --summary-only, --interval SECS (implies --summary), --top N */
-static int parse_summary_option(int c, const char *arg, struct options *o)
+/* --summary, --summary-only, --interval SECS (implies --summary), --top N, --no-inherit */
+static int parse_session_option(int c, const char *arg, struct options *o)
 {
 	switch (c) {
+	case OPT_NO_INHERIT:
+		o->no_inherit = true;
+		return 0;
 	case OPT_SUMMARY:
 		o->summary.on = true;
 		return 0;
@@ -527,7 +535,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 				return EXIT_BAD_INPUT;
 			break;
 		case OPT_SUMMARY: case OPT_SUMMARY_ONLY: case OPT_INTERVAL: case OPT_TOP:
-			if (parse_summary_option(c, optarg, o))
+		case OPT_NO_INHERIT:
+			if (parse_session_option(c, optarg, o))
 				return EXIT_BAD_INPUT;
 			break;
 		case 'F': case 'V': case 'L': case 'D': case 'a': case 'l': case 'd':
@@ -1106,6 +1115,7 @@ static int mode_probes(struct options *o, struct debuginfo *dbg, struct resolve_
 		topts.interval = o->summary.interval;
 		topts.top = (unsigned int)o->summary.top;
 		topts.keep = o->keep;
+		topts.no_inherit = o->no_inherit;
 		topts.stack = o->stack;
 		topts.string_size = o->string_size;
 		topts.ring_size = o->ring_size;

@@ -45,6 +45,13 @@ struct render_ops {
 	 * Return 0, RENDER_QUIT, or <0 to stop with an error.
 	 */
 	int (*tick)(struct render *r);
+	/*
+	 * ended() - optional: tracing has ended by itself (@why: "the command exited", "every
+	 * traced process has exited", ...) and every event is delivered; a view that stays
+	 * until the user quits says so; the session keeps calling tick() until it returns
+	 * RENDER_QUIT or a signal stops it. NULL: the session ends at once.
+	 */
+	void (*ended)(struct render *r, const char *why);
 	/* close() - after the last event, before the summary goes to stderr: flush, restore
 	 * the terminal. Called on every exit path once open() succeeded. */
 	void (*close)(struct render *r);

@@ -65,6 +65,8 @@ struct session {
 	struct agg *agg;	/* --summary or the curses view: the aggregates, or NULL */
 	struct pfilters *filters;	/* --filter */
 	bool pf_events;		/* some are decided on decoded events (pfilters_pass()) */
+	const char *end_why;	/* tracing ended by itself: why (the curses view stays) */
+	struct stream_stats final_ss;	/* the stream's, once hold_view() freed it */
 	uint64_t start_ns;	/* when the probes were enabled: the summary's rates */
 	uint64_t next_summary;	/* --interval: when the next summary is due */
 	struct session_event *evs;
@@ -345,6 +347,8 @@ int session_add_probe_text(struct session *s, const char *text, struct diag *d)
 	size_t nr = 0, nr_evs = s->nr_evs;
 	int ret;
 
+	if (!s->t)
+		return diag_error(d, SPAN_NONE, "tracing has ended: no probe can be added");
 	memset(&spec, 0, sizeof(spec));
 	if (!o->dbg || !o->ropts)
 		return diag_error(d, SPAN_NONE, "no binary to resolve '%s' against", text);
@@ -395,6 +399,8 @@ int session_remove_event(struct session *s, const char *name, struct diag *d)
 	free(sys);
 	if (!e)
 		return diag_error(d, SPAN_NONE, "no event '%s' in this session", name);
+	if (!s->t)
+		return diag_error(d, SPAN_NONE, "tracing has ended: the probes are removed");
 	decoder_remove(s->dc, e->sys, e->name);
 	metrics_forget_probe(s->metrics, e->name);
 	if (s->agg)
@@ -732,7 +738,57 @@ static void child_check(struct session *s)
 	if (waitid(P_PID, s->child, &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid) {
 		s->child_exited = true;
 		s->stop = true;
+		s->end_why = "the command exited";
 	}
+}
+
+/* /proc/PID/stat: the process exists and is no zombie */
+static bool pid_running(pid_t pid)
+{
+	char path[64], buf[512], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == EACCES;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	p = strrchr(buf, ')');	/* comm may hold anything, the state follows its ')' */
+	return p && p[1] == ' ' && p[2] != 'Z' && p[2] != 'X';
+}
+
+/*
+ * -p: stop once every traced process has exited. The kernel drops each task from the
+ * instance's set_event_pid as it exits (and adds the children it forks, with event-fork);
+ * --no-inherit: once the processes named with -p have exited.
+ */
+static void pids_check(struct session *s)
+{
+	pid_t *pids = NULL;
+	size_t n;
+	bool running = false;
+
+	if (!s->o->nr_pids || s->child > 0)
+		return;
+	if (s->o->no_inherit) {
+		for (size_t i = 0; i < s->o->nr_pids && !running; i++)
+			running = pid_running(s->o->pids[i]);
+	} else {
+		n = tracing_pids(s->t, &pids);
+		for (size_t i = 0; i < n && !running; i++)
+			running = pid_running(pids[i]);
+		free(pids);
+	}
+	if (running)
+		return;
+	s->stop = true;
+	s->end_why = s->o->nr_pids > 1 ? "every traced process has exited" :
+		     "the traced process has exited";
 }
 
 /*
@@ -820,6 +876,17 @@ static void output_failed(struct session *s, int err)
 		s->child > 0 && !s->child_exited ? ", the command runs on untraced" : "");
 }
 
+/* --no-inherit: @tgid is CMD or a process of -p */
+static bool traced_tgid(const struct session *s, int tgid)
+{
+	if (s->child > 0)
+		return tgid == s->child;
+	for (size_t i = 0; i < s->o->nr_pids; i++)
+		if (s->o->pids[i] == tgid)
+			return true;
+	return false;
+}
+
 static int deliver(struct session *s, const struct stream_rec *rec)
 {
 	struct event ev;
@@ -838,6 +905,8 @@ static int deliver(struct session *s, const struct stream_rec *rec)
 	}
 	if (rec->attach)
 		decode_stack(s->dc, rec->attach, rec->attach_size, &ev);
+	if (s->o->no_inherit && !traced_tgid(s, ev.pid))
+		return 0;	/* --no-inherit: a child the kernel follows, not asked for */
 	if (s->pf_events && !pfilters_pass(s->filters, &ev))
 		return 0;	/* --filter 'duration ...', or a return whose entry was filtered */
 	if (!s->r.t0)
@@ -871,6 +940,7 @@ static int deliver(struct session *s, const struct stream_rec *rec)
 	if (s->o->max_events && s->nr_events >= s->o->max_events) {
 		s->quiet = true;
 		s->stop = true;
+		s->end_why = "--max-events reached";
 	}
 	return 0;
 }
@@ -1034,7 +1104,7 @@ static void main_loop(struct session *s)
 	unsigned int tick_ms = s->r.ops->tick_ms ? s->r.ops->tick_ms : DEFAULT_TICK_MS;
 	uint64_t start = now_ns(), next_tick = start + tick_ms * 1000000ULL;
 	uint64_t deadline = s->o->duration > 0 ? start + (uint64_t)(s->o->duration * 1e9) : 0;
-	uint64_t next_check = 0, next_events_check = 0;
+	uint64_t next_check = 0, next_events_check = 0, next_pids_check = 0;
 	unsigned int n = 0;
 
 	s->can_idle = !s->r.ops->owns_terminal && !isatty(s->r.fd);
@@ -1068,9 +1138,15 @@ static void main_loop(struct session *s)
 		    (s->r.input_fd < 0 || now < next_tick))
 			continue;
 		next_check = now + 5000000ULL;
-		if (deadline && now >= deadline)
+		if (deadline && now >= deadline) {
 			s->stop = true;
+			s->end_why = "--duration reached";
+		}
 		child_check(s);
+		if (now >= next_pids_check) {
+			next_pids_check = now + 200000000ULL;
+			pids_check(s);
+		}
 		if (now >= next_events_check) {
 			next_events_check = now + 200000000ULL;
 			events_check(s);
@@ -1100,6 +1176,34 @@ static void main_loop(struct session *s)
 		}
 	}
 	final_drain(s);
+}
+
+/*
+ * The curses view stays once tracing ended by itself (CMD or the -p processes exited,
+ * --duration, --max-events): the probes are removed first (an enabled uprobe costs every
+ * process that hits it); the view keeps its events and statistics until q or a signal.
+ */
+static void hold_view(struct session *s)
+{
+	unsigned int tick_ms = s->r.ops->tick_ms ? s->r.ops->tick_ms : DEFAULT_TICK_MS;
+
+	if (!s->end_why || !s->r.ops->ended || s->write_failed || atomic_load(&stop_signal))
+		return;
+	stream_stats(s->st, &s->final_ss);
+	stream_free(s->st);
+	s->st = NULL;
+	tracing_free(s->t);
+	s->t = NULL;
+	s->r.ops->ended(&s->r, s->end_why);
+	while (!atomic_load(&stop_signal)) {
+		struct pollfd p = { .fd = s->r.input_fd, .events = POLLIN };
+		int ret;
+
+		poll(&p, s->r.input_fd >= 0, tick_ms);
+		ret = s->r.ops->tick(&s->r);
+		if (ret < 0 || (ret & RENDER_QUIT))
+			break;
+	}
 }
 
 /* Wait for CMD: SIGTERM, and SIGKILL after a second. */
@@ -1272,6 +1376,7 @@ int trace_run(const struct trace_opts *o, struct trace_probe *tps, size_t nr, st
 		}
 	}
 	main_loop(s);
+	hold_view(s);
 	ret = 0;
 out:
 	if (go_fd >= 0)
@@ -1284,7 +1389,13 @@ out:
 		print_summary(s, true);
 	if (s->r.write_err && s->r.write_err != EPIPE)
 		output_failed(s, -s->r.write_err);	/* the last write: said, if not yet */
-	stream_stats(s->st, &ss);
+	if (s->st)
+		stream_stats(s->st, &ss);
+	else
+		ss = s->final_ss;	/* hold_view() freed it */
+	if (s->render_open && s->end_why && s->o->nr_pids && s->child <= 0)
+		fprintf(stderr, "upfront: %s (pid %d%s)\n", s->end_why, (int)o->pids[0],
+			o->nr_pids > 1 ? ", ..." : "");
 	pr_info("%llu sub-buffers, %llu bytes, queue full %llu times",
 		(unsigned long long)ss.pages, (unsigned long long)ss.bytes,
 		(unsigned long long)ss.queue_full);

@@ -22,6 +22,7 @@ struct trace_opts {
 	char **cmd;			/* -- CMD ARGS (NULL-terminated), or NULL */
 	pid_t *pids;			/* -p PID ... */
 	size_t nr_pids;
+	bool no_inherit;		/* --no-inherit: not the children -p or CMD fork */
 	unsigned long max_events;	/* 0: no limit */
 	double duration;		/* seconds, 0: no limit */
 	char *const *filters;		/* --filter [PROBE:]EXPR ... (pfilter.h) */

@@ -1144,6 +1144,26 @@ static void add_threads(struct strbuf *sb, pid_t pid)
 		closedir(dir);
 }
 
+size_t tracing_pids(struct tracing *t, pid_t **out)
+{
+	char *text = tracefs_instance_file_read(t->inst, "set_event_pid", NULL), *p, *end;
+	size_t n = 0, alloc = 0;
+
+	*out = NULL;
+	for (p = text; p && *p; p = end) {
+		long v = strtol(p, &end, 10);
+
+		if (end == p) {
+			end = p + 1;
+			continue;
+		}
+		ALLOC_GROW(*out, n + 1, alloc);
+		(*out)[n++] = (pid_t)v;
+	}
+	free(text);
+	return n;
+}
+
 int tracing_set_pids(struct tracing *t, const pid_t *pids, size_t nr, bool threads,
 		     struct diag *d)
 {

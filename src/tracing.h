@@ -183,6 +183,14 @@ int tracing_set_filter(struct tracing *t, const char *sys, const char *name,
 		       const char *filter, struct diag *d);
 
 /**
+ * tracing_pids() - the tasks the instance records now (set_event_pid: the kernel drops each
+ * as it exits and adds those the traced ones fork)
+ * @out: set to an array for free()
+ * Return: how many.
+ */
+size_t tracing_pids(struct tracing *t, pid_t **out);
+
+/**
  * tracing_set_pids() - record only events of these processes and the children they fork
  * (set_event_pid, options/event-fork); @threads: also every thread each one has now
  * (set_event_pid filters by task). Replaces an earlier set.

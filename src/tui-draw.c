@@ -198,6 +198,16 @@ static void draw_status(struct tui *t)
 	} else if (t->status.len && now_ns() < t->status_until) {
 		tui_row_role(w, t->status_err ? R_ERROR : R_GOOD);
 		escape_name_n(&w->text, t->status.buf, t->status.len);
+	} else if (t->ended) {
+		/* tracing is over: the events and statistics stay until q */
+		tui_row_add(w, R_LOST, "ended: ");
+		tui_row_role(w, R_NORMAL);
+		escape_name(&w->text, t->ended);
+		tui_row_add(w, R_HINT, "; the events and statistics stay: ");
+		tui_row_add(w, R_TITLE, "s");
+		tui_row_add(w, R_HINT, " stats, ");
+		tui_row_add(w, R_TITLE, "q");
+		tui_row_add(w, R_HINT, " quit");
 	} else {
 		static const char *hints[] = { "?", "help", "/", "filter", "space", "pause",
 					       "f", "follow", "Enter", "detail", "s", "stats",

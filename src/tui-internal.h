@@ -133,6 +133,7 @@ struct tui {
 	struct strbuf line;		/* the prompt being edited (add) */
 	char *confirm_name;		/* d: the event to remove after y */
 	struct strbuf status;
+	char *ended;			/* why tracing ended (render_ops.ended), or NULL: live */
 	bool status_err;
 	uint64_t status_until;
 

@@ -492,6 +492,7 @@ static void tui_free(struct tui *t)
 	strbuf_release(&t->line);
 	strbuf_release(&t->status);
 	free(t->confirm_name);
+	free(t->ended);
 	tui_prompt_release(t);
 	free(t->term);
 	free(t);
@@ -640,6 +641,15 @@ static int tui_tick(struct render *r)
 	return 0;
 }
 
+static void tui_ended(struct render *r, const char *why)
+{
+	struct tui *t = r->priv;
+
+	free(t->ended);
+	t->ended = xstrdup(why);
+	t->dirty = true;
+}
+
 static void tui_close(struct render *r)
 {
 	struct tui *t = r->priv;
@@ -658,6 +668,7 @@ const struct render_ops render_tui_ops = {
 	.event		= tui_event,
 	.lost		= tui_lost,
 	.tick		= tui_tick,
+	.ended		= tui_ended,
 	.close		= tui_close,
 	.tick_ms	= 30,
 	.owns_terminal	= true,

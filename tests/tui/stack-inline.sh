@@ -23,6 +23,6 @@ t_like "$scr" '^ *#1 +0x[0-9a-f]{16} +inner \(inlined\) *$' "#1 inner (inlined)"
 t_like "$scr" '^ *#2 +0x[0-9a-f]{16} +outer \(inlined\) *$' "#2 outer (inlined)"
 t_like "$scr" '^ *#3 +0x[0-9a-f]{16} +main\+0x[0-9a-f]+ *$' "#3 main+0xOFF"
 t_like "$scr" '^ *#4 +0x[0-9a-f]{16} +__libc_start_call_main\+0x[0-9a-f]+ *$' "#4 libc's caller"
-tui_keys q
+tui_keys Escape q	# Esc closes the pane (q would too), q quits; the view outlives the command
 t_is "$(tui_wait_exit 10)" 0 "q quits with status 0"
 t_done

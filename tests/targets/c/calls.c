@@ -18,8 +18,13 @@
  *                        forked until one gets the thread's id (the kernel reuses it after
  *                        pid_max ids): it names itself "reuser" and calls spawned(2); prints
  *                        "calls: reuse tid T pid P" (P: this process)
+ *   calls family N MS [now]  walk(N) every MS milliseconds until killed; on SIGUSR1 (or at
+ *                        once with "now") forks a child that calls walk(N + 1) every MS
+ *                        milliseconds until killed, and prints "child PID"
  */
 #include <pthread.h>
+#include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -146,6 +151,13 @@ static int run_reuse(void)
 }
 
 static long per_thread;
+static volatile sig_atomic_t fork_now;
+
+static void on_usr1(int sig)
+{
+	(void)sig;
+	fork_now = 1;
+}
 
 static void *thread_main(void *arg)
 {
@@ -187,11 +199,27 @@ int main(int argc, char **argv)
 	} else if (!strcmp(mode, "nest")) {
 		for (long i = 1; i <= n; i++)
 			outer(i);
-	} else if (!strcmp(mode, "loop")) {
+	} else if (!strcmp(mode, "loop") || !strcmp(mode, "family")) {
 		long ms = argc > 3 ? atol(argv[3]) : 100;
 		struct timespec ts = { ms / 1000, ms % 1000 * 1000000 };
 
+		bool family = !strcmp(mode, "family"), forked = false;
+
+		if (family && argc > 4)
+			fork_now = 1;
+		else if (family)
+			signal(SIGUSR1, on_usr1);
 		for (;;) {
+			if (fork_now && !forked) {
+				pid_t child = fork();
+
+				forked = true;
+				if (child == 0)
+					n++;
+				else
+					printf("child %d\n", (int)child);
+				fflush(stdout);
+			}
 			walk(n);
 			nanosleep(&ts, NULL);
 		}
@@ -205,7 +233,7 @@ int main(int argc, char **argv)
 		if (run_threads(n, argc > 3 ? atol(argv[3]) : 5))
 			return 2;
 	} else {
-		fprintf(stderr, "usage: calls flood|walk|down|nest|threads|loop|forks|reuse N [N]\n");
+		fprintf(stderr, "usage: calls flood|walk|down|nest|threads|loop|family|forks|reuse N [N]\n");
 		return 2;
 	}
 	fflush(stdout);	/* before the line on stderr, which may be the same file */
