@@ -268,13 +268,11 @@ bool lang_member_ambiguous(Dwarf_Die *type, const char *name, struct strlist *wh
 	for (i = 0; i < nr; i++)
 		if (c[i].depth < best)
 			best = c[i].depth;
-	for (i = 0; i < nr; i++) {
-		if (c[i].depth != best)
-			continue;
-		n++;
-		if (c[i].via)
+	for (i = 0; i < nr; i++)
+		n += c[i].depth == best;
+	for (i = 0; n > 1 && i < nr; i++)
+		if (c[i].depth == best && c[i].via)
 			strlist_add(where, c[i].via);
-	}
 	return n > 1;
 }
 

@@ -2,7 +2,8 @@
 /*
  * test-types.c - types found by name (the type index: canonical names, C++ scopes with anonymous
  * and inline namespaces, Go and Rust names, pointer DIEs, similar names), smart pointers' raw
- * pointers found in their layout (libstdc++ and libc++), and C type names with qualifiers. No
+ * pointers found in their layout (libstdc++ and libc++), C type names with qualifiers, declared C++
+ * classes completed from another unit or another binary, base classes named by qualifiers. No
  * root, no kernel: only the binaries tests/targets/build.sh makes, under $UPFT_TARGETS (default
  * $UPFT_BUILDDIR/tests/build, else tests/build).
  */
@@ -11,6 +12,7 @@
 
 #include "../../src/debuginfo.h"
 #include "../../src/lang.h"
+#include "../../src/type-complete.h"
 #include "../../src/type-index.h"
 #include "targets.h"
 #include "unittest.h"
@@ -186,6 +188,91 @@ static void test_names(void)
 	debuginfo_free(dbg);
 }
 
+/* The pointee of parameter @nth (0: this) of method @method of class @cls, as @cls's unit
+ * declares it. */
+static bool param_pointee(struct type_index *ti, const char *cls, const char *method, int nth,
+			  Dwarf_Die *out)
+{
+	Dwarf_Die c, m, p;
+
+	if (!type_index_find(ti, cls, 0, NULL, &c) || dwarf_child(&c, &m) != 0)
+		return false;
+	do {
+		const char *n = dwarf_diename(&m);
+		int i = 0;
+
+		if (dwarf_tag(&m) != DW_TAG_subprogram || !n || strcmp(n, method) ||
+		    dwarf_child(&m, &p) != 0)
+			continue;
+		do {
+			if (dwarf_tag(&p) == DW_TAG_formal_parameter && i++ == nth)
+				return lang_type_of(&p, out) && lang_type_of(out, out);
+		} while (dwarf_siblingof(&p, &p) == 0);
+	} while (dwarf_siblingof(&m, &m) == 0);
+	return false;
+}
+
+/* cpp/sink: classes declared in sink.cc, defined in elem.cc (or in the library, for main.cc) */
+static void test_complete(const char *lib, const char *prog)
+{
+	struct debuginfo *dbg = open_target(lib), *pdbg;
+	struct strlist where = STRLIST_INIT;
+	struct strbuf why = STRBUF_INIT;
+	struct type_index *ti;
+	Dwarf_Die decl, def, base, vbase, m;
+	int64_t off = -1;
+	bool amb;
+
+	if (!dbg)
+		return;
+	ti = debuginfo_types(dbg);
+	/* look(D *d, E *e, B *b): D as sink.cc has it, a declaration */
+	TEST_TRUE(param_pointee(ti, "sink", "look", 1, &decl));
+	TEST_TRUE(dwarf_hasattr(&decl, DW_AT_declaration));
+	TEST_EQ(lang_strip(&decl, &def), DW_TAG_structure_type);
+	TEST_TRUE(!dwarf_hasattr(&def, DW_AT_declaration));
+	TEST_EQ(lang_type_size(&decl), 56);
+	TEST_TRUE(lang_find_member(&decl, "d", &m, &off));
+	TEST_EQ(off, 48);
+	TEST_EQ(lang_base_named(&decl, "C", &base, &off, &vbase), LANG_BASE_FOUND);
+	TEST_EQ(off, 24);
+	TEST_EQ(lang_base_named(&decl, "D", &base, &off, &vbase), LANG_BASE_FOUND);
+	TEST_EQ(off, 0);
+	TEST_EQ(lang_base_named(&decl, "A", &base, &off, &vbase), LANG_BASE_AMBIGUOUS);
+	TEST_EQ(lang_base_named(&decl, "B::A", &base, &off, &vbase), LANG_BASE_AMBIGUOUS);
+	TEST_EQ(lang_base_named(&decl, "Z", &base, &off, &vbase), LANG_BASE_NONE);
+	amb = lang_member_ambiguous(&decl, "x", &where);
+	TEST_TRUE(!amb);
+	amb = lang_member_ambiguous(&decl, "a", &where);
+	TEST_TRUE(amb);
+	TEST_EQ(where.nr, 2);
+	if (where.nr == 2) {
+		TEST_STREQ(where.v[0], "B");
+		TEST_STREQ(where.v[1], "C");
+	}
+	TEST_TRUE(!type_complete_declared_only(&decl, &why));
+	/* poke(opaque_state *st, int n): defined nowhere */
+	TEST_TRUE(param_pointee(ti, "sink", "poke", 1, &decl));
+	TEST_TRUE(type_complete_declared_only(&decl, &why));
+	TEST_TRUE(strstr(why.buf, "'opaque_state' is declared only; no definition in libsink") !=
+		  NULL);
+	/* the program's class over the library's elem: completed from the library */
+	pdbg = open_target(prog);
+	if (pdbg) {
+		struct type_index *pti = debuginfo_types(pdbg);
+
+		TEST_TRUE(type_index_find(pti, "local_elem", 0, NULL, &def));
+		TEST_TRUE(lang_find_member(&def, "mid", &m, &off));
+		TEST_EQ(off, 16);
+		TEST_TRUE(lang_find_member(&def, "extra", &m, &off));
+		TEST_EQ(off, 32);
+		debuginfo_free(pdbg);
+	}
+	strlist_release(&where);
+	strbuf_release(&why);
+	debuginfo_free(dbg);
+}
+
 int main(void)
 {
 	test_canon();
@@ -195,5 +282,7 @@ int main(void)
 	test_cxx("cpp/mailbox-libcxx-O2");
 	test_other_langs();
 	test_names();
+	test_complete("cpp/libsink-O0.so", "cpp/sink-O0");
+	test_complete("cpp/libsink-O2.so", "cpp/sink-O2");
 	return TEST_DONE();
 }
