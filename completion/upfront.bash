@@ -205,7 +205,7 @@ _upfront_label()
 		--) break ;;
 		-x | -p | -u | -e | -g | --exec | --pid | --user | --event | --group | --filter | \
 		--max-events | --duration | --string-size | --ring | --metrics | --metrics-label | \
-		--metrics-label-max | --interval | --top | -o | --output) i=$((i + 1)) ;;
+		--metrics-label-max | --interval | --top | --replay | -o | --output) i=$((i + 1)) ;;
 		-*) ;;
 		*) probes+=("$w") ;;
 		esac
@@ -236,7 +236,7 @@ _upfront()
 		-d --del -g --group -p --pid -u --user -e --event -v --verbose -h --help --version --stdio
 		--json -o --output --max-events --duration --filter --stack --keep --string-size
 		--ring --metrics --metrics-label --metrics-label-max --summary --summary-only
-		--interval --top --no-inherit'
+		--interval --top --no-inherit --replay'
 	local -a cands
 
 	_upfront_split
@@ -262,7 +262,7 @@ _upfront()
 	done
 
 	case $prev in
-	-x | --exec | -o | --output)
+	-x | --exec | -o | --output | --replay)
 		# readline quotes file names itself
 		compopt -o filenames 2>/dev/null
 		mapfile -t COMPREPLY < <(compgen -f -- "$cur")

@@ -22,6 +22,7 @@
 #include "pathsafe.h"
 #include "place.h"
 #include "query.h"
+#include "replay.h"
 #include "related.h"
 #include "resolve.h"
 #include "sdt.h"
@@ -64,6 +65,7 @@ struct options {
 	size_t nr_filters, alloc_filters;
 	bool keep;
 	bool no_inherit;	/* --no-inherit */
+	const char *replay;	/* --replay FILE */
 	bool stack;
 	unsigned int string_size;
 	unsigned long ring_size;
@@ -130,6 +132,8 @@ static const char usage_text[] =
 	"      --summary-only      only the summary, no events (as bpftrace's maps at exit)\n"
 	"      --interval SECS     also print the summary so far every SECS seconds\n"
 	"      --top N             values listed per argument in the summary (default 10)\n"
+	"      --replay FILE       show a run saved with --json (-o FILE) again: the curses\n"
+	"                          view, --stdio, --json, --summary; no tracefs, no root\n"
 	"      --metrics ADDR:PORT serve Prometheus/OpenMetrics text at http://ADDR:PORT/metrics\n"
 	"                          while tracing: events per probe, lost events per CPU,\n"
 	"                          durations of FUNC..FUNC%return as histograms\n"
@@ -175,6 +179,7 @@ enum long_only {
 	OPT_INTERVAL,
 	OPT_TOP,
 	OPT_NO_INHERIT,
+	OPT_REPLAY,
 };
 
 static const struct option long_options[] = {
@@ -211,6 +216,7 @@ static const struct option long_options[] = {
 	{ "interval", required_argument, NULL, OPT_INTERVAL },
 	{ "top", required_argument, NULL, OPT_TOP },
 	{ "no-inherit", no_argument, NULL, OPT_NO_INHERIT },
+	{ "replay", required_argument, NULL, OPT_REPLAY },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -408,6 +414,9 @@ static int parse_session_option(int c, const char *arg, struct options *o)
 	case OPT_NO_INHERIT:
 		o->no_inherit = true;
 		return 0;
+	case OPT_REPLAY:
+		o->replay = arg;
+		return 0;
 	case OPT_SUMMARY:
 		o->summary.on = true;
 		return 0;
@@ -535,7 +544,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 				return EXIT_BAD_INPUT;
 			break;
 		case OPT_SUMMARY: case OPT_SUMMARY_ONLY: case OPT_INTERVAL: case OPT_TOP:
-		case OPT_NO_INHERIT:
+		case OPT_NO_INHERIT: case OPT_REPLAY:
 			if (parse_session_option(c, optarg, o))
 				return EXIT_BAD_INPUT;
 			break;
@@ -1163,6 +1172,27 @@ static int mode_tracefs(struct options *o)
 	return code;
 }
 
+/* --replay FILE: a saved run into the view, the text or JSON output and the summary */
+static int mode_replay(const struct options *o)
+{
+	struct replay_opts ro = { .path = o->replay, .mode = o->render, .summary = o->summary.on,
+				  .summary_only = o->summary.only, .top = (unsigned int)o->summary.top,
+				  .ring_size = o->ring_size };
+	struct diag d;
+	int code;
+
+	if (o->mode != MODE_TRACE || o->nr_words || o->cmd || o->nr_pids || o->binary ||
+	    o->nr_extra || o->output)
+		return bad_usage("--replay FILE shows a saved run: no PROBE, -x, -p, -e, -o or "
+				 "-- CMD with it");
+	diag_init(&d, NULL);
+	code = replay_run(&ro, &d);
+	if (code)
+		code = report(&d);
+	diag_release(&d);
+	return code;
+}
+
 int main(int argc, char **argv)
 {
 	struct resolve_opts ropts = { 0 };
@@ -1184,6 +1214,8 @@ int main(int argc, char **argv)
 		goto out;
 	if (o.mode == MODE_LIST || o.mode == MODE_DELETE)
 		return mode_tracefs(&o);
+	if (o.replay)
+		return mode_replay(&o);
 	if (o.mode == MODE_TRACE && !o.nr_words && !o.nr_extra) {
 		fputs(usage_text, stderr);
 		return EXIT_BAD_INPUT;
