@@ -26,6 +26,11 @@ static void probe_free(struct agg_probe *p)
 			free(p->st[i].top);
 		}
 	}
+	if (p->comms.top) {
+		for (size_t k = 0; k < AGG_TOP_CAP; k++)
+			free(p->comms.top[k].key);
+		free(p->comms.top);
+	}
 	for (size_t i = 0; i < p->nr_lat; i++) {
 		free(p->lat[i].func);
 		free(p->lat[i].samples);
@@ -245,6 +250,9 @@ struct agg_probe *agg_event(struct agg *a, const struct event *ev)
 	a->events++;
 	if (ev->duration_ns >= 0)
 		agg_count_duration(p, ev->func, (uint64_t)ev->duration_ns);
+	/* bpftrace's @[comm] = count() */
+	top_count(&p->comms, VK_LSTRING, ev->comm, strnlen(ev->comm, sizeof(ev->comm)), 0);
+	p->comms.n++;
 	for (size_t i = 0; i < ev->nr_vals; i++)
 		agg_count_value(&p->st[i], &ev->vals[i]);
 	return p;

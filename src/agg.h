@@ -68,6 +68,7 @@ struct agg_probe {
 	struct agg_lat *lat;
 	size_t nr_lat, alloc_lat;
 	bool retired;			/* removed: a new probe of that name starts anew */
+	struct agg_arg comms;		/* the events' process names, as top values */
 	uint64_t count;
 	uint64_t first_ts, last_ts;	/* ns, of its first and last event */
 };

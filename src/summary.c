@@ -264,6 +264,10 @@ void summary_text(struct agg *a, const struct summary_opts *o, struct strbuf *sb
 		}
 		for (size_t i = 0; i < p->nr_lat; i++)
 			text_latency(sb, &p->lat[i]);
+		if (p->comms.n) {
+			strbuf_addf(sb, "  comm: %" PRIu64 " events", p->comms.n);
+			text_top(sb, &p->comms, top);
+		}
 	}
 }
 
@@ -406,6 +410,10 @@ static void json_probe(struct strbuf *sb, struct agg_probe *p, const struct summ
 			json_top(sb, st, top);
 		strbuf_addch(sb, '}');
 	}
+	strbuf_addstr(sb, "},\"comm\":{\"count\":");
+	strbuf_addf(sb, "%" PRIu64, p->comms.n);
+	if (p->comms.n)
+		json_top(sb, &p->comms, top);
 	strbuf_addstr(sb, "},\"durations\":[");
 	for (size_t i = 0; i < p->nr_lat; i++) {
 		if (i)

@@ -49,6 +49,8 @@ p99=$(printf '%s\n' "$UPFT_OUT" | sed -n 's/.*, p99 \([0-9.]*\)ms$/\1/p')
 python3 -c "import sys; a,b,c=map(float,sys.argv[1:]); sys.exit(not (1.0 <= a <= b and b >= 2.4 and c == b))" \
 	"$min" "$max" "$p99"
 t_ok $? "durations: min $min ms >= 1, max $max ms >= 2.4, p99 of 10 calls is the max ($p99)"
+t_like "$UPFT_OUT" '^  comm: 10 events, 1 distinct$' "comm: the events per process name (bpftrace's @[comm] = count())"
+t_like "$UPFT_OUT" '^          10  "calls-O2"$' "comm: calls-O2 10 times"
 t_like "$UPFT_ERR" 'upfront: 20 events, 0 lost' "the events line on stderr stays"
 
 # 2. the same run in JSON: one object, the same numbers
@@ -65,9 +67,10 @@ d = r["durations"][0]
 print(s["final"], s["events"], s["lost"], j["count"], j["args"]["id"]["min"],
       j["args"]["id"]["avg"], j["args"]["id"]["max"], idh[(0, 1)], idh[(2, 4)], idh[(512, 1024)],
       j["args"]["usec"]["avg"], r["count"], d["func"], d["count"], d["exact"],
-      d["min"] >= 0.001, d["max"] >= 0.0024, d["p99"] == d["max"], d["p50"] <= d["p90"])
+      d["min"] >= 0.001, d["max"] >= 0.0024, d["p99"] == d["max"], d["p50"] <= d["p90"],
+      j["comm"]["count"], j["comm"]["top"][0]["value"])
 ')
-t_is "$res" "True 20 0 10 0 502 1004 1 2 5 1700 10 job 10 True True True True True" \
+t_is "$res" "True 20 0 10 0 502 1004 1 2 5 1700 10 job 10 True True True True True 10 calls-O2" \
 	"JSON: counts, min/avg/max, buckets, durations in seconds with percentiles"
 
 # 3. strings and enums: their values with counts, most frequent first
