@@ -18,6 +18,7 @@
 #include "lines.h"
 #include "log.h"
 #include "metrics.h"
+#include "nsroot.h"
 #include "parse.h"
 #include "pathsafe.h"
 #include "place.h"
@@ -685,6 +686,17 @@ static struct debuginfo *open_binary(const struct options *o, struct diag *d)
 {
 	char exe[64];
 
+	if (o->binary && o->nr_pids) {
+		/* a process in a container: -x as it sees it */
+		char *in_ns = nsroot_binary(o->pids[0], o->binary);
+
+		if (in_ns) {
+			struct debuginfo *dbg = debuginfo_open(in_ns, d);
+
+			free(in_ns);
+			return dbg;
+		}
+	}
 	if (o->binary)
 		return debuginfo_open(o->binary, d);
 	if (o->cmd)

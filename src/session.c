@@ -66,6 +66,7 @@ struct session {
 	struct pfilters *filters;	/* --filter */
 	bool pf_events;		/* some are decided on decoded events (pfilters_pass()) */
 	const char *end_why;	/* tracing ended by itself: why (the curses view stays) */
+	bool pids_exited;	/* -p: the traced processes have exited */
 	struct stream_stats final_ss;	/* the stream's, once hold_view() freed it */
 	uint64_t start_ns;	/* when the probes were enabled: the summary's rates */
 	uint64_t next_summary;	/* --interval: when the next summary is due */
@@ -787,6 +788,7 @@ static void pids_check(struct session *s)
 	if (running)
 		return;
 	s->stop = true;
+	s->pids_exited = true;
 	s->end_why = s->o->nr_pids > 1 ? "every traced process has exited" :
 		     "the traced process has exited";
 }
@@ -1393,7 +1395,7 @@ out:
 		stream_stats(s->st, &ss);
 	else
 		ss = s->final_ss;	/* hold_view() freed it */
-	if (s->render_open && s->end_why && s->o->nr_pids && s->child <= 0)
+	if (s->render_open && s->pids_exited)
 		fprintf(stderr, "upfront: %s (pid %d%s)\n", s->end_why, (int)o->pids[0],
 			o->nr_pids > 1 ? ", ..." : "");
 	pr_info("%llu sub-buffers, %llu bytes, queue full %llu times",

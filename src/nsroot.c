@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* nsroot.c - -x names resolved in a traced process's mount namespace (containers) */
+#define LOG_DOMAIN "nsroot"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "nsroot.h"
+#include "util.h"
+
+/* where a container's dynamic linker looks when the process has not mapped the library */
+static const char *const lib_dirs[] = {
+	"/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib64", "/usr/lib64", "/lib",
+	"/usr/lib", "/usr/local/lib",
+};
+
+static bool other_mount_ns(pid_t pid)
+{
+	char path[64];
+	struct stat self, other;
+
+	snprintf(path, sizeof(path), "/proc/%d/ns/mnt", (int)pid);
+	if (stat("/proc/self/ns/mnt", &self) < 0 || stat(path, &other) < 0)
+		return false;
+	return self.st_ino != other.st_ino || self.st_dev != other.st_dev;
+}
+
+static bool is_file(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* @base is @name, or @name followed by a version ("libz.so" for "libz.so.1.2.13") */
+static bool name_matches(const char *base, const char *name)
+{
+	size_t n = strlen(name);
+
+	return !strncmp(base, name, n) && (!base[n] || base[n] == '.');
+}
+
+/* the file named @name (a basename) that @pid has mapped, as its path in its namespace */
+static char *mapped(pid_t pid, const char *name)
+{
+	char path[64], *line = NULL, *found = NULL;
+	size_t cap = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return NULL;
+	while (!found && getline(&line, &cap, f) > 0) {
+		char *file = strchr(line, '/'), *base;
+
+		if (!file)
+			continue;
+		file[strcspn(file, "\n")] = '\0';
+		base = strrchr(file, '/') + 1;
+		if (name_matches(base, name))
+			found = xstrdup(file);
+	}
+	free(line);
+	fclose(f);
+	return found;
+}
+
+char *nsroot_binary(pid_t pid, const char *name)
+{
+	char *in_ns, *path;
+
+	if (!other_mount_ns(pid))
+		return NULL;
+	if (name[0] == '/') {
+		path = xasprintf("/proc/%d/root%s", (int)pid, name);
+	} else if (strchr(name, '/')) {
+		return NULL;	/* relative to upfront's directory, as without -p */
+	} else if ((in_ns = mapped(pid, name))) {
+		path = xasprintf("/proc/%d/root%s", (int)pid, in_ns);
+		free(in_ns);
+	} else {
+		path = NULL;
+		for (size_t i = 0; i < ARRAY_SIZE(lib_dirs) && !path; i++) {
+			char *p = xasprintf("/proc/%d/root%s/%s", (int)pid, lib_dirs[i], name);
+
+			if (is_file(p))
+				path = p;
+			else
+				free(p);
+		}
+		if (!path)
+			return NULL;
+	}
+	pr_info("-x %s: in the mount namespace of process %d: %s", name, (int)pid, path);
+	return path;
+}
