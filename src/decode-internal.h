@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* decode-internal.h - what decode*.c share: numbers made of raw record bytes */
+/* decode-internal.h - what decode*.c share: numbers made of raw record bytes, whole values' parts */
 #ifndef UPF_DECODE_INTERNAL_H
 #define UPF_DECODE_INTERNAL_H
 
@@ -21,5 +21,34 @@ double decode_float(const char *at, unsigned int size);
  * @size: bytes of each half (4 or 8 for VK_COMPLEX, 8 for VK_INT128)
  */
 void decode_pair(struct value *v, const char *lo, const char *hi, unsigned int size);
+
+struct decoder;
+struct dprobe;
+
+/**
+ * decode_arg() - argument @a of probe point @p's record @rec (@size bytes) into @v
+ * @base: the load base of the probed binary in the process
+ */
+void decode_arg(struct decoder *dc, const struct dprobe *p, const char *rec, int size,
+		uint64_t base, const struct trace_arg *a, struct value *v);
+
+/**
+ * decode_values() - @n values from the event's arena (valid until the next record)
+ * Return: them, or NULL when the arena is full.
+ */
+struct value *decode_values(struct decoder *dc, size_t n);
+
+/**
+ * decode_field() - where field @field of probe point @p is in record @rec
+ * @size: filled with its size in bytes
+ */
+const char *decode_field(const struct dprobe *p, const char *rec, int field, int *size);
+
+/**
+ * decode_whole() - a whole struct or array (VK_STRUCT, VK_ARRAY): its parts decoded, those
+ * of a slice past its run-time length left out
+ */
+void decode_whole(struct decoder *dc, const struct dprobe *p, const char *rec, int size,
+		  uint64_t base, const struct trace_arg *a, struct value *v);
 
 #endif

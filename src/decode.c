@@ -755,11 +755,8 @@ static void decode_raw(struct decoder *dc, const struct dprobe *p, const char *r
 	}
 }
 
-static void decode_arg(struct decoder *dc, const struct dprobe *p, const char *rec, int size,
-		       uint64_t base, const struct trace_arg *a, struct value *v);
-
 /* @n values from the arena, aligned for them; NULL when it is full */
-static struct value *arena_values(struct decoder *dc, size_t n)
+struct value *decode_values(struct decoder *dc, size_t n)
 {
 	char *p = arena_alloc(dc, n * sizeof(struct value) + _Alignof(struct value));
 	uintptr_t at;
@@ -808,7 +805,7 @@ static void decode_variant(struct decoder *dc, const struct dprobe *p, const cha
 	v->more = pick->more;
 	if (!pick->nr || (size_t)(pick->first + pick->nr) > a->nr_parts)
 		return;
-	parts = arena_values(dc, (size_t)pick->nr);
+	parts = decode_values(dc, (size_t)pick->nr);
 	if (!parts)
 		return;
 	for (int k = 0; k < pick->nr; k++) {
@@ -868,7 +865,7 @@ static void decode_iface(struct decoder *dc, const struct dprobe *p, const char 
 	v->text = var ? var->name : dyn_name(dc, p, rec, base, a, w);
 	if (!var || var->nr <= 0 || (size_t)(var->first + var->nr) > a->nr_parts)
 		return;
-	parts = arena_values(dc, (size_t)var->nr);
+	parts = decode_values(dc, (size_t)var->nr);
 	if (!parts)
 		return;
 	for (int k = 0; k < var->nr; k++) {
@@ -882,8 +879,14 @@ static void decode_iface(struct decoder *dc, const struct dprobe *p, const char 
 	v->tuple = var->value;
 }
 
-static void decode_arg(struct decoder *dc, const struct dprobe *p, const char *rec, int size,
-		       uint64_t base, const struct trace_arg *a, struct value *v)
+const char *decode_field(const struct dprobe *p, const char *rec, int field, int *size)
+{
+	*size = p->flds[field].size;
+	return rec + p->flds[field].off;
+}
+
+void decode_arg(struct decoder *dc, const struct dprobe *p, const char *rec, int size,
+		uint64_t base, const struct trace_arg *a, struct value *v)
 {
 	const struct fld *fl = &p->flds[a->field];
 	const char *at = rec + fl->off;
@@ -968,11 +971,16 @@ static void decode_arg(struct decoder *dc, const struct dprobe *p, const char *r
 		v->num.u = rd_u(at, fl->size);
 		s = symbolizer_value(dc->sym, dc->cur_tgid, v->num.u, base);
 		if (s)
-			v->text = arena_str(dc, s, strlen(s));
+			v->text = arena_str(dc, s, strlen(s) - (a->style == SHOW_GO &&
+				  strlen(s) > 4 && !strcmp(s + strlen(s) - 4, "+0x0") ? 4 : 0));
 		break;
 	}
 	case VK_VARIANT:
 		decode_variant(dc, p, rec, size, base, a, v);
+		break;
+	case VK_STRUCT:
+	case VK_ARRAY:
+		decode_whole(dc, p, rec, size, base, a, v);
 		break;
 	case VK_RAW:
 	default:

@@ -32,14 +32,22 @@ struct value {
 					 * VK_VARIANT the variant's name ("Some"), VK_TYPENAME and
 					 * VK_IFACE the dynamic type's name */
 	bool text_is_json;		/* VK_RAW: text is a JSON value (an array of numbers) */
-	const struct value *parts;	/* VK_VARIANT: the variant's payload, each named by
+	const struct value *parts;	/* VK_STRUCT: the members, VK_ARRAY: the elements shown;
+					 * VK_VARIANT: the variant's payload, each named by
 					 * its member ("__0", "w"); VK_IFACE: the fields of the
 					 * dynamic value, when its type is one the probe fetched
 					 * them for */
 	size_t nr_parts;
 	bool tuple;			/* VK_VARIANT: shown Some(5), else Rect { w: 4, h: 5 };
 					 * VK_IFACE: parts[0] is the value itself, not a field */
-	bool more;			/* VK_VARIANT: a payload field was left out: ".." */
+	bool more;			/* VK_VARIANT: a payload field was left out: ".."; VK_STRUCT,
+					 * VK_ARRAY: members or elements were left out (the
+					 * byte budget): "..." */
+	bool is_slice;			/* VK_ARRAY of a slice or vector: its run-time length
+					 * is slice_len, its capacity slice_cap (has_cap) */
+	bool has_cap;
+	uint64_t slice_len;
+	uint64_t slice_cap;
 	bool null;			/* with fault: there is no value, and that is no error:
 					 * a dynamic type other than the one asked for (text
 					 * "null"), a nil interface, a NULL cast */

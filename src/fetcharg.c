@@ -64,6 +64,8 @@ struct trace_arg *trace_probe_add_arg(struct trace_probe *tp)
 	a = &tp->args[tp->nr_args++];
 	memset(a, 0, sizeof(*a));
 	a->len_field = -1;
+	a->cap_field = -1;
+	a->ptr_field = -1;
 	return a;
 }
 

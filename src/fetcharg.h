@@ -61,6 +61,17 @@ enum value_kind {
 			 * its imaginary part in fields[field + 1]; size 4 or 8 (each part) */
 	VK_INT128,	/* a 128-bit integer (is_signed or not): its low 64 bits in
 			 * fields[field], its high 64 bits in fields[field + 1] */
+	VK_STRUCT,	/* a whole struct, class or union: its members are the parts, each
+			 * named by its member in @expr (NULL: an anonymous member) */
+	VK_ARRAY,	/* a whole array, slice or vector: its elements are the parts; or,
+			 * packed, one kernel array field read through parts[0] */
+};
+
+/* How a whole value (VK_STRUCT, VK_ARRAY) is spelled: as the language's debugger prints it. */
+enum show_style {
+	SHOW_C,		/* gdb: {id = 1, items = {{qty = 2}, {qty = 3}}}, {1, 2, 3...} */
+	SHOW_GO,	/* delve: main.Order {ID: 1, Items: []main.Item len: 2, cap: 2, [...]} */
+	SHOW_RUST,	/* Rust's {:?}: Point { x: 1, y: 2 }, [1, 2, 3] */
 };
 
 /*
@@ -187,6 +198,25 @@ struct trace_arg {
 	size_t nr_dyn_variants;
 	int64_t addend;			/* VK_POINTER: added to the address fetched (a
 					 * dynamic_cast<> to a base at another offset) */
+	/*
+	 * VK_STRUCT, VK_ARRAY (whole values, value-layout.h): @style spells them; @more: members
+	 * or elements were left out (the byte budget, --value-size), shown "...". A part that is
+	 * a base class (C++) or an embedded struct (Go) has @is_base. VK_ARRAY: @count elements
+	 * in the type (0 for a slice); a slice's run-time length is the field @len_field, its
+	 * capacity @cap_field (-1: none), both counts, or, when @ptr_field is not -1, end pointers
+	 * whose distance from the data pointer in field @ptr_field counts bytes; @packed: parts[0] describes each element, the elements
+	 * being the kernel array field @field from element @first on, @elem_size bytes each.
+	 * A VK_SYM of style SHOW_GO (a Go func value) is its function's name without "+0x0".
+	 */
+	enum show_style style;
+	bool more;
+	bool is_base;
+	bool packed;
+	uint64_t count;
+	int cap_field;
+	int ptr_field;
+	unsigned int first;
+	unsigned int elem_size;
 };
 
 /* What a probe point is to durations (calls.h): FUNC's entry and FUNC%return pair up. */

@@ -84,7 +84,8 @@ static bool cxx_slice_layout(Dwarf_Die *type, const char *name, struct lang_layo
 	if (!starts(name, "vector<") || !lang_find_member(type, "_M_impl", &m, &off))
 		return false;
 	/* _M_start's own type is the element pointer; no length member (finish - start) */
-	*l = (struct lang_layout){ .ptr = "_M_impl._M_start", .end = "_M_impl._M_finish" };
+	*l = (struct lang_layout){ .ptr = "_M_impl._M_start", .end = "_M_impl._M_finish",
+				   .cap = "_M_impl._M_end_of_storage" };
 	return true;
 }
 

@@ -35,7 +35,7 @@ static bool go_slice_layout(Dwarf_Die *type, const char *name, struct lang_layou
 {
 	if (!name || (strncmp(name, "[]", 2) && go_kind(type) != GO_KIND_SLICE))
 		return false;
-	*l = (struct lang_layout){ .ptr = "array", .len = "len" };
+	*l = (struct lang_layout){ .ptr = "array", .len = "len", .cap = "cap" };
 	return true;
 }
 

@@ -22,6 +22,8 @@ struct lang_layout {
 				 * the last element: std::vector's _M_finish), or NULL */
 	const char *elem_param;	/* template parameter naming the element type ("T"), or NULL:
 				 * the data pointer's target type */
+	const char *cap;	/* dotted member path to the capacity (a count; with @end, the
+				 * end pointer of the storage), or NULL */
 };
 
 /*

@@ -69,6 +69,7 @@ struct options {
 	const char *replay;	/* --replay FILE */
 	bool stack;
 	unsigned int string_size;
+	unsigned int value_size;
 	unsigned long ring_size;
 	struct metrics_opts metrics;	/* --metrics, --metrics-label, --metrics-label-max */
 	struct {
@@ -126,6 +127,8 @@ static const char usage_text[] =
 	"  -e, --event SYS:EVENT   also show an existing tracefs event\n"
 	"      --keep              leave the probes installed on exit\n"
 	"      --string-size N     bytes captured for strings with a length (default 128)\n"
+	"      --value-size N      record bytes for a struct, array or slice shown whole\n"
+	"                          (default 2048); what does not fit is shown \"...\"\n"
 	"      --ring N            events the curses view keeps (default 100000)\n"
 	"      --summary           at exit (and on SIGUSR1) print per probe its count and rate,\n"
 	"                          per argument min/avg/max and a log2 histogram, or its top\n"
@@ -170,6 +173,7 @@ enum long_only {
 	OPT_STACK,
 	OPT_KEEP,
 	OPT_STRING_SIZE,
+	OPT_VALUE_SIZE,
 	OPT_RING,
 	OPT_METRICS,
 	OPT_METRICS_LABEL,
@@ -207,6 +211,7 @@ static const struct option long_options[] = {
 	{ "stack", no_argument, NULL, OPT_STACK },
 	{ "keep", no_argument, NULL, OPT_KEEP },
 	{ "string-size", required_argument, NULL, OPT_STRING_SIZE },
+	{ "value-size", required_argument, NULL, OPT_VALUE_SIZE },
 	{ "ring", required_argument, NULL, OPT_RING },
 	{ "metrics", required_argument, NULL, OPT_METRICS },
 	{ "metrics-label", required_argument, NULL, OPT_METRICS_LABEL },
@@ -433,6 +438,24 @@ static int parse_session_option(int c, const char *arg, struct options *o)
 	}
 }
 
+/* --string-size N (bytes of a string with a length), --value-size N (of a whole value) */
+static int parse_size(int opt, const char *arg, struct options *o)
+{
+	unsigned long n;
+
+	if (opt == OPT_STRING_SIZE) {
+		if (parse_number(arg, "--string-size", "a number of bytes from 1 to 1024", 1, 1024,
+				 &n))
+			return -1;
+		o->string_size = (unsigned int)n;
+		return 0;
+	}
+	if (parse_number(arg, "--value-size", "a number of bytes from 8 to 3072", 8, 3072, &n))
+		return -1;
+	o->value_size = (unsigned int)n;
+	return 0;
+}
+
 static int parse_args(int argc, char **argv, struct options *o)
 {
 	unsigned long n;
@@ -530,10 +553,9 @@ static int parse_args(int argc, char **argv, struct options *o)
 			o->keep = true;
 			break;
 		case OPT_STRING_SIZE:
-			if (parse_number(optarg, "--string-size", "a number of bytes from 1 to 1024",
-					 1, 1024, &n))
+		case OPT_VALUE_SIZE:
+			if (parse_size(c, optarg, o))
 				return EXIT_BAD_INPUT;
-			o->string_size = n;
 			break;
 		case OPT_RING:
 			if (parse_number(optarg, "--ring", "a number of events from 100 to 100000000",
@@ -1235,6 +1257,7 @@ int main(int argc, char **argv)
 
 	ropts.group = o.group;
 	ropts.string_size = o.string_size;
+	ropts.value_size = o.value_size;
 	kernel_features_default(&ropts.kf);
 	tracing_read_features(&ropts.kf);
 

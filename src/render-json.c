@@ -2,6 +2,7 @@
 /* render-json.c - one JSON object per event per line, as the man page defines it (OUTPUT) */
 #define LOG_DOMAIN "render"
 
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -138,6 +139,63 @@ static void json_float(struct strbuf *sb, double f)
 		strbuf_addstr(sb, f < 0 ? "\"-Inf\"" : "\"+Inf\"");
 }
 
+/* A whole struct's members into an object being written: an anonymous member's own */
+static void json_members(struct strbuf *sb, const struct value *v, bool *first)
+{
+	for (size_t i = 0; i < v->nr_parts; i++) {
+		const struct value *p = &v->parts[i];
+
+		if (!p->name && p->kind == VK_STRUCT && !p->fault) {
+			json_members(sb, p, first);
+			continue;
+		}
+		if (!*first)
+			strbuf_addch(sb, ',');
+		*first = false;
+		json_str(sb, p->name ? p->name : "", p->name ? strlen(p->name) : 0);
+		strbuf_addch(sb, ':');
+		json_value(sb, p);
+	}
+	if (v->more) {
+		strbuf_addstr(sb, *first ? "\"...\":true" : ",\"...\":true");
+		*first = false;
+	}
+}
+
+/*
+ * A whole value: a struct as an object (an anonymous member's members in it), an array as an
+ * array, a slice as {"len":N,"cap":N,"elems":[...]}; what the budget left out is a key
+ * "..." (true) or a last element "..."
+ */
+static void json_whole(struct strbuf *sb, const struct value *v)
+{
+	bool first = true;
+
+	if (v->kind == VK_STRUCT) {
+		strbuf_addch(sb, '{');
+		json_members(sb, v, &first);
+		strbuf_addch(sb, '}');
+		return;
+	}
+	if (v->is_slice) {
+		strbuf_addf(sb, "{\"len\":%" PRIu64, v->slice_len);
+		if (v->has_cap)
+			strbuf_addf(sb, ",\"cap\":%" PRIu64, v->slice_cap);
+		strbuf_addstr(sb, ",\"elems\":");
+	}
+	strbuf_addch(sb, '[');
+	for (size_t i = 0; i < v->nr_parts; i++) {
+		if (i)
+			strbuf_addch(sb, ',');
+		json_value(sb, &v->parts[i]);
+	}
+	if (v->more)
+		strbuf_addstr(sb, v->nr_parts ? ",\"...\"" : "\"...\"");
+	strbuf_addch(sb, ']');
+	if (v->is_slice)
+		strbuf_addch(sb, '}');
+}
+
 static void json_value(struct strbuf *sb, const struct value *v)
 {
 	if (v->fault) {
@@ -197,6 +255,10 @@ static void json_value(struct strbuf *sb, const struct value *v)
 		break;
 	case VK_IFACE:
 		json_iface(sb, v);
+		break;
+	case VK_STRUCT:
+	case VK_ARRAY:
+		json_whole(sb, v);
 		break;
 	case VK_SYM:
 	case VK_TYPENAME:

@@ -253,6 +253,130 @@ static void render_iface_text(struct strbuf *sb, const struct value *v)
 	}
 }
 
+/* A whole value's parts, each "NAME = " (C) or "NAME: " before it, @sep between them */
+static void whole_parts(struct strbuf *sb, const struct value *v, const char *sep,
+			const char *is, bool names)
+{
+	for (size_t i = 0; i < v->nr_parts; i++) {
+		const struct value *p = &v->parts[i];
+
+		if (i)
+			strbuf_addstr(sb, sep);
+		if (names && p->name && p->arg && p->arg->is_base && is[0] == ' ')
+			strbuf_addf(sb, "<%s>%s", p->arg->type_name ? p->arg->type_name : p->name,
+				    is);	/* gdb: <ns::Base> = {...} */
+		else if (names && p->name)
+			strbuf_addf(sb, "%s%s", p->name, is);
+		render_value_text(sb, p);
+	}
+}
+
+/* gdb: {id = 1, items = {{qty = 2}, {qty = 3}}}, {1, 2, 3...}, std::vector of length ... */
+static void whole_c(struct strbuf *sb, const struct value *v)
+{
+	bool st = v->kind == VK_STRUCT;
+
+	if (v->is_slice) {
+		strbuf_addf(sb, "std::vector of length %" PRIu64, v->slice_len);
+		if (v->has_cap)
+			strbuf_addf(sb, ", capacity %" PRIu64, v->slice_cap);
+		strbuf_addstr(sb, " = ");
+	}
+	strbuf_addch(sb, '{');
+	whole_parts(sb, v, ", ", " = ", st);
+	if (v->more)
+		strbuf_addstr(sb, st ? (v->nr_parts ? ", ..." : "...") : "...");
+	strbuf_addch(sb, '}');
+}
+
+/* A part of a Go value as delve shows it: nil, (*main.Point)(0xc000012345) */
+static void go_leaf(struct strbuf *sb, const struct value *v)
+{
+	const char *tn = v->arg && v->arg->type_name ? v->arg->type_name : NULL;
+
+	if (v->fault && v->null) {
+		strbuf_addstr(sb, "nil");
+	} else if (!v->fault && v->kind == VK_POINTER && !v->num.u) {
+		strbuf_addstr(sb, "nil");
+	} else if (!v->fault && v->kind == VK_POINTER && tn) {
+		strbuf_addstr(sb, "(");
+		escape_untrusted(sb, tn, strlen(tn));
+		strbuf_addstr(sb, ")(");
+		render_hex(sb, v->num.u);
+		strbuf_addch(sb, ')');
+	} else {
+		render_value_text(sb, v);
+	}
+}
+
+/* delve: main.Order {ID: 1, Items: []main.Item len: 2, cap: 2, [{Qty: 2},{Qty: 3}]} */
+static void whole_go(struct strbuf *sb, const struct value *v, bool typed)
+{
+	const char *tn = v->arg && v->arg->type_name ? v->arg->type_name : NULL;
+	bool st = v->kind == VK_STRUCT;
+
+	if (typed && tn) {
+		escape_untrusted(sb, tn, strlen(tn));
+		strbuf_addch(sb, ' ');
+	}
+	if (v->is_slice) {
+		strbuf_addf(sb, "len: %" PRIu64 ", cap: %" PRIu64 ", ", v->slice_len, v->slice_cap);
+		if (!v->nr_parts && !v->slice_len && !v->more) {
+			strbuf_addstr(sb, "[]");
+			return;
+		}
+	}
+	strbuf_addch(sb, st ? '{' : '[');
+	for (size_t i = 0; i < v->nr_parts; i++) {
+		const struct value *p = &v->parts[i];
+
+		if (i)
+			strbuf_addstr(sb, st ? ", " : ",");
+		if (st && p->name)
+			strbuf_addf(sb, "%s: ", p->name);
+		/* delve names the type of a member, not of an element */
+		if ((p->kind == VK_STRUCT || p->kind == VK_ARRAY) && !p->fault)
+			whole_go(sb, p, st);
+		else
+			go_leaf(sb, p);
+	}
+	if (v->more) {
+		if (v->is_slice && v->slice_len > v->nr_parts)
+			strbuf_addf(sb, "%s...+%" PRIu64 " more", v->nr_parts ? "," : "",
+				    v->slice_len - v->nr_parts);
+		else
+			strbuf_addstr(sb, v->nr_parts ? (st ? ", ..." : ",...") : "...");
+	}
+	strbuf_addch(sb, st ? '}' : ']');
+}
+
+/* Rust's {:?}: Point { x: 1, y: 2 }, Pair(1, 2), [1, 2, 3] */
+static void whole_rust(struct strbuf *sb, const struct value *v)
+{
+	const char *tn = v->arg && v->arg->type_name ? v->arg->type_name : "";
+	const char *last = strrchr(tn, ':');
+	bool tuple = v->nr_parts && v->parts[0].name && !strncmp(v->parts[0].name, "__", 2);
+
+	if (v->kind == VK_ARRAY) {
+		if (v->is_slice)
+			strbuf_addf(sb, "len: %" PRIu64 ", cap: %" PRIu64 ", ", v->slice_len,
+				    v->slice_cap);
+		strbuf_addch(sb, '[');
+		whole_parts(sb, v, ", ", "", false);
+		if (v->more)
+			strbuf_addstr(sb, v->nr_parts ? ", .." : "..");
+		strbuf_addch(sb, ']');
+		return;
+	}
+	tn = last ? last + 1 : tn;
+	escape_untrusted(sb, tn, strlen(tn));
+	strbuf_addstr(sb, tuple ? "(" : *tn ? " { " : "{ ");
+	whole_parts(sb, v, ", ", ": ", !tuple);
+	if (v->more)
+		strbuf_addstr(sb, v->nr_parts ? ", .." : "..");
+	strbuf_addstr(sb, tuple ? ")" : " }");
+}
+
 void render_value_text(struct strbuf *sb, const struct value *v)
 {
 	if (v->fault) {
@@ -325,6 +449,15 @@ void render_value_text(struct strbuf *sb, const struct value *v)
 	case VK_IFACE:
 		render_iface_text(sb, v);
 		break;
+	case VK_STRUCT:
+	case VK_ARRAY:
+		if (v->arg && v->arg->style == SHOW_GO)
+			whole_go(sb, v, true);
+		else if (v->arg && v->arg->style == SHOW_RUST)
+			whole_rust(sb, v);
+		else
+			whole_c(sb, v);
+		break;
 	case VK_RAW:
 	default:
 		if (v->text && v->text_is_json)
@@ -335,6 +468,49 @@ void render_value_text(struct strbuf *sb, const struct value *v)
 			render_u64(sb, v->num.u);
 		break;
 	}
+}
+
+/* Whether @v's parts are numbers and other one-line values (an array of them fits a line) */
+static bool flat_parts(const struct value *v)
+{
+	for (size_t i = 0; i < v->nr_parts; i++)
+		if (!v->parts[i].fault && (v->parts[i].kind == VK_STRUCT ||
+					   v->parts[i].kind == VK_ARRAY))
+			return false;
+	return true;
+}
+
+void render_value_pretty(struct strbuf *sb, const struct value *v, int indent)
+{
+	enum show_style st = v->arg ? v->arg->style : SHOW_C;
+	const char *tn = v->arg && v->arg->type_name ? v->arg->type_name : NULL;
+	bool is_struct = v->kind == VK_STRUCT;
+
+	if (v->fault || (v->kind != VK_STRUCT && v->kind != VK_ARRAY) ||
+	    (!is_struct && flat_parts(v))) {
+		render_value_text(sb, v);
+		return;
+	}
+	if (st != SHOW_C && tn) {
+		escape_untrusted(sb, tn, strlen(tn));
+		strbuf_addch(sb, ' ');
+	}
+	if (v->is_slice)
+		strbuf_addf(sb, "len: %" PRIu64 ", cap: %" PRIu64 ", ", v->slice_len, v->slice_cap);
+	strbuf_addch(sb, is_struct || st == SHOW_C ? '{' : '[');
+	for (size_t i = 0; i < v->nr_parts; i++) {
+		const struct value *p = &v->parts[i];
+
+		strbuf_addf(sb, "\n%*s", indent + 2, "");
+		if (is_struct && p->name)
+			strbuf_addf(sb, st == SHOW_C ? "%s = " : "%s: ", p->name);
+		render_value_pretty(sb, p, indent + 2);
+		if (i + 1 < v->nr_parts || v->more)
+			strbuf_addch(sb, ',');
+	}
+	if (v->more)
+		strbuf_addf(sb, "\n%*s...", indent + 2, "");
+	strbuf_addf(sb, "\n%*s%c", indent, "", is_struct || st == SHOW_C ? '}' : ']');
 }
 
 static int text_open(struct render *r)

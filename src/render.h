@@ -189,6 +189,16 @@ void render_value_json(struct strbuf *sb, const struct value *v);
  */
 void render_json_string(struct strbuf *sb, const char *s, size_t len);
 
+/**
+ * render_value_pretty() - a whole struct or array (VK_STRUCT, VK_ARRAY) over several lines, one
+ * member or element a line, nested ones indented (gdb's "set print pretty"); other values as
+ * render_value_text() does
+ * @sb: appended to; lines end in '\n' but the last
+ * @v: the value
+ * @indent: blanks before each inner line
+ */
+void render_value_pretty(struct strbuf *sb, const struct value *v, int indent);
+
 /*
  * Fast output for the per-event path: reserve room in a strbuf, write through a pointer,
  * commit. At a million events per second the per-call strbuf_add*() cost shows.

@@ -11,6 +11,7 @@
 #include "lang.h"
 #include "log.h"
 #include "resolve-internal.h"
+#include "value-layout.h"
 
 #define CHUNK 64	/* bytes per char[N] field of a string with a length */
 #define MAX_CHUNKS 64	/* chunks of one string: 4 KB, past what fits a record anyway */
@@ -44,7 +45,7 @@ static bool name_taken(const struct rctx *rc, const char *name)
  * names the user gave with NAME= are kept free for their arguments, so a guard "name_p1"
  * or a chunk "Name_1" never takes an argument's name
  */
-static char *uniq_name(const struct rctx *rc, const char *base)
+char *uniq_name(const struct rctx *rc, const char *base)
 {
 	char *s = sanitize_ident(base, NAME_MAX_LEN);
 	char *n;
@@ -67,8 +68,8 @@ static char *uniq_name(const struct rctx *rc, const char *base)
 	}
 }
 
-static struct trace_arg *new_arg(struct rctx *rc, const struct emit *em, struct val *v,
-				 enum value_kind kind, unsigned int size, int field)
+struct trace_arg *new_arg(struct rctx *rc, const struct emit *em, struct val *v,
+			  enum value_kind kind, unsigned int size, int field)
 {
 	struct trace_arg *a = trace_probe_add_arg(rc->tp);
 
@@ -80,6 +81,8 @@ static struct trace_arg *new_arg(struct rctx *rc, const struct emit *em, struct 
 	a->field = field;
 	a->nr_fields = 1;
 	a->len_field = -1;
+	a->cap_field = -1;
+	a->ptr_field = -1;
 	return a;
 }
 
@@ -124,7 +127,7 @@ static void attach_type_guard(struct rctx *rc, struct trace_arg *a, int k, const
  * The guards of the value just emitted as @a's hidden fields: NAME__pN a pointer (GUARD_PTR,
  * GUARD_NIL, GUARD_DATA, GUARD_END), NAME__nN a length, NAME__tN a type word (GUARD_TYPE).
  */
-static void attach_guards(struct rctx *rc, struct trace_arg *a)
+void attach_guards(struct rctx *rc, struct trace_arg *a)
 {
 	for (int i = 0; i < rc->nr_guards && a->nr_guards < TRACE_ARG_MAX_GUARDS; i++) {
 		const struct guard *g = &rc->guards[i];
@@ -195,7 +198,7 @@ int emit_scalar(struct rctx *rc, const struct emit *em, struct val *v, const cha
 }
 
 /* The fetcharg of @v's address, for types the kernel reads at an address (arrays, strings) */
-static int val_addr_fetch(struct rctx *rc, const struct val *v, struct span sp, char **fetch)
+int val_addr_fetch(struct rctx *rc, const struct val *v, struct span sp, char **fetch)
 {
 	const struct loc_piece *p = &v->loc.pieces[0];
 
@@ -283,11 +286,25 @@ static int emit_char_array_cstring(struct rctx *rc, const struct emit *em, struc
 	return 0;
 }
 
-/* A C string through pointer @v: +0(PTR):string */
+/* The :string fields of the probe so far */
+static int nr_strings(const struct trace_probe *tp)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < tp->nr_fields; i++)
+		n += !strcmp(tp->fields[i].type, "string") || !strcmp(tp->fields[i].type, "ustring");
+	return n;
+}
+
+/* A C string through pointer @v: +0(PTR):string; inside a whole value, past the limit on
+ * :string fields, its address */
 static int emit_cstring_ptr(struct rctx *rc, const struct emit *em, struct val *v)
 {
 	char *pf, *f;
 	int ret;
+
+	if (rc->in_whole && rc->o->kf.max_strings > 0 && nr_strings(rc->tp) >= rc->o->kf.max_strings)
+		return emit_scalar(rc, em, v, "x64", VK_POINTER, 8, false, NULL);
 
 	if (val_word_fetch(rc, v, em->sp, &pf))
 		return -EINVAL;
@@ -323,7 +340,8 @@ static int emit_lstring(struct rctx *rc, const struct emit *em, struct val *v,
 {
 	struct val ptr, len;
 	char *pf = NULL, *lf = NULL;
-	unsigned int total = rc->o->string_size ? rc->o->string_size : 128;
+	unsigned int total = rc->part_string_size ? rc->part_string_size :
+			     rc->o->string_size ? rc->o->string_size : 128;
 	unsigned int nchunks = (total + CHUNK - 1) / CHUNK, at = 0;
 	char *chunk_f[MAX_CHUNKS], *chunk_t[MAX_CHUNKS];
 	struct trace_arg *a = NULL;
@@ -418,7 +436,8 @@ static int sso_fetch(struct rctx *rc, const struct emit *em, struct val *v, cons
 static int emit_sso(struct rctx *rc, const struct emit *em, struct val *v,
 		    const struct lang_sso *s)
 {
-	unsigned int total = rc->o->string_size ? rc->o->string_size : 128, n;
+	unsigned int total = rc->part_string_size ? rc->part_string_size :
+			     rc->o->string_size ? rc->o->string_size : 128, n;
 	struct lang_layout lay = { .ptr = s->long_data, .len = s->long_len };
 	struct trace_arg *parts = NULL, *a;
 	struct trace_variant *vars;
@@ -502,7 +521,7 @@ static bool is_char_type(Dwarf_Die *type)
 	       dwarf_diename(&t) && !strcmp(dwarf_diename(&t), "char");
 }
 
-static const char *int_type(unsigned int size, char prefix)
+const char *int_type(unsigned int size, char prefix)
 {
 	static const char *const s[] = { "s8", "s16", "s32", "s64" };
 	static const char *const u[] = { "u8", "u16", "u32", "u64" };
@@ -811,6 +830,8 @@ static int emit_pointer(struct rctx *rc, const struct emit *em, struct val *v, D
 		if (rc->lang->char_ptr_is_string && lang_of_die(t)->char_ptr_is_string &&
 		    is_char_type(&to))
 			return emit_cstring_ptr(rc, em, v);
+		if (ttag == DW_TAG_subroutine_type && lang_of_die(t) == &lang_go)
+			return emit_go_func(rc, em, v);
 		if (ttag == DW_TAG_subroutine_type)
 			return emit_scalar(rc, em, v, "x64", VK_SYM, 8, false, NULL);
 	}
@@ -927,7 +948,7 @@ static bool emit_part_value(struct rctx *rc, const struct emit *em, struct val *
 	struct val w;
 	char *name = xasprintf("%s_%s", em->name, member[0] == '_' && member[1] == '_' ?
 			       member + 2 : member);
-	bool ok;
+	bool ok, in_whole;
 
 	memset(&w, 0, sizeof(w));
 	w.type = v->type;
@@ -938,8 +959,11 @@ static bool emit_part_value(struct rctx *rc, const struct emit *em, struct val *
 	sub.cast = NULL;
 	diag_init(&scratch, rc->spec->text);
 	rc->d = &scratch;
+	in_whole = rc->in_whole;
+	rc->in_whole = true;	/* a struct payload is not shown whole: its name is */
 	ok = !val_at_offset(rc, &w, off, type, w.what, em->sp) && !emit_val(rc, &sub, &w) &&
 	     rc->tp->nr_args == before + 1;
+	rc->in_whole = in_whole;
 	rc->d = save;
 	if (ok) {
 		free(rc->tp->args[before].expr);
@@ -1173,6 +1197,8 @@ int emit_val(struct rctx *rc, const struct emit *em, struct val *v)
 		return emit_synth_pointer(rc, em, v);
 	if (!v->has_type)	/* registers, raw fetchargs, void: as the kernel reads them */
 		return emit_scalar(rc, em, v, "u64", VK_RAW, 8, false, NULL);
+	if (vlayout_whole(&v->type, v->dim))
+		return emit_whole(rc, em, v);
 	tag = lang_strip(&v->type, &t);
 	switch (tag) {
 	case DW_TAG_base_type:
@@ -1186,6 +1212,8 @@ int emit_val(struct rctx *rc, const struct emit *em, struct val *v)
 	case DW_TAG_ptr_to_member_type:
 		return emit_scalar(rc, em, v, "x64", VK_HEX, 8, false, NULL);
 	case DW_TAG_subroutine_type:
+		if (lang_of_die(&t) == &lang_go)	/* a func value: a pointer to its closure */
+			return emit_go_func(rc, em, v);
 		return emit_scalar(rc, em, v, "x64", VK_SYM, 8, false, NULL);
 	case DW_TAG_array_type:
 		return emit_array(rc, em, v, &t);

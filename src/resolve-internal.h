@@ -105,6 +105,10 @@ struct rctx {
 	const char *abi_why;
 	bool in_part;			/* emitting the fields of a Go interface's dynamic value:
 					 * they are hidden fields, shared where they read the same */
+	unsigned int part_string_size;	/* inside a whole value: bytes of each string with a
+					 * length (0: resolve_opts.string_size) */
+	bool in_whole;			/* emitting a whole value's leaves: a C string past the
+					 * :string limit is shown as its address */
 };
 
 /* What a rctx_locals_visit() callback did with a variable. */
@@ -285,6 +289,23 @@ int val_at_offset(struct rctx *rc, struct val *v, int64_t off, Dwarf_Die *type,
  */
 int val_bytes(struct rctx *rc, const struct val *v, int64_t off, int64_t size, struct span sp,
 	     struct val *out);
+
+/**
+ * val_member_die() - @v replaced by its member @member (a DW_TAG_member, bit fields too) at
+ * byte @off of @v's struct type
+ * @what: the new value's expression for messages
+ * Return: 0, or a negative errno with rc->d filled.
+ */
+int val_member_die(struct rctx *rc, struct val *v, Dwarf_Die *member, int64_t off,
+		   const char *what, struct span sp);
+
+/**
+ * val_index() - @v replaced by @v[@idx]: an element of an array (a row of a multi-dimensional
+ * one), pointer, slice, vector or string with a length (checked against its length when the
+ * event is decoded: a guard)
+ * Return: 0, or a negative errno with rc->d filled.
+ */
+int val_index(struct rctx *rc, struct val *v, long idx, const char *what, struct span sp);
 
 /**
  * val_path() - @v replaced by its member at dotted path @path ("_M_dataplus._M_p"); 0, or a
@@ -521,6 +542,53 @@ int emit_scalar(struct rctx *rc, const struct emit *em, struct val *v, const cha
  * @base, made unique) when there is none
  */
 int hidden_field(struct rctx *rc, const char *fetch, const char *type, const char *base);
+
+/**
+ * uniq_name() - @base made a C identifier of at most NAME_MAX_LEN characters that no field of
+ * the probe and no NAME= of the probe has (with _1, _2 ...); a new string
+ */
+char *uniq_name(const struct rctx *rc, const char *base);
+
+/**
+ * new_arg() - append the argument em->name of kind @kind whose value is field @field
+ * Return: it (valid until the next argument is added).
+ */
+struct trace_arg *new_arg(struct rctx *rc, const struct emit *em, struct val *v,
+			  enum value_kind kind, unsigned int size, int field);
+
+/**
+ * attach_guards() - the guards recorded in @rc as @a's hidden fields
+ */
+void attach_guards(struct rctx *rc, struct trace_arg *a);
+
+/**
+ * val_addr_fetch() - the fetcharg of @v's address (@v in memory: an array the kernel reads at)
+ * Return: 0, or a negative errno with rc->d filled.
+ */
+int val_addr_fetch(struct rctx *rc, const struct val *v, struct span sp, char **fetch);
+
+/**
+ * int_type() - the kernel type of an integer of @size bytes: @prefix 's', 'u' or 'x'
+ */
+const char *int_type(unsigned int size, char prefix);
+
+/* ---- whole values as kernel fields (resolve-emit-whole.c) ---- */
+
+/**
+ * emit_whole() - a struct, union, array, slice or vector shown whole (vlayout_whole()): the
+ * leaves of its layout (value-layout.h) as arguments of their own, gathered into one
+ * VK_STRUCT or VK_ARRAY argument, cut to the byte budget (--value-size) and the kernel's
+ * limits on fields and record size
+ * Return: 0, or a negative errno with rc->d filled.
+ */
+int emit_whole(struct rctx *rc, const struct emit *em, struct val *v);
+
+/**
+ * emit_go_func() - a Go func value @v (a pointer to its closure, whose first word is the
+ * code): shown as its function's name (VK_SYM), null when nil, as delve shows it
+ * Return: 0, or a negative errno with rc->d filled.
+ */
+int emit_go_func(struct rctx *rc, const struct emit *em, struct val *v);
 
 /**
  * set_last_type_name() - the last argument shows @v's type, not that of the part fetched

@@ -403,10 +403,8 @@ int rctx_virtual_base_error(struct rctx *rc, struct span sp, const char *name, D
 static int val_member(struct rctx *rc, struct val *v, const char *name, const char *what,
 		      struct span sp)
 {
-	Dwarf_Die t, member, mtype, vbase;
-	int64_t off, size, boff;
-	unsigned int bit_off = 0, bit_size = 0, container = 0;
-	struct val n;
+	Dwarf_Die t, member, vbase;
+	int64_t off;
 	int tag = 0, ret;
 
 	if (follow(rc, v, sp, &tag, &t, name))
@@ -452,13 +450,26 @@ static int val_member(struct rctx *rc, struct val *v, const char *name, const ch
 		return -ENOENT;
 	}
 found:
-	if (!lang_type_of(&member, &mtype))
+	return val_member_die(rc, v, &member, off, what, sp);
+}
+
+int val_member_die(struct rctx *rc, struct val *v, Dwarf_Die *member, int64_t off,
+		   const char *what, struct span sp)
+{
+	Dwarf_Die mtype;
+	int64_t size, boff;
+	unsigned int bit_off = 0, bit_size = 0, container = 0;
+	const char *name = dwarf_diename(member) ? dwarf_diename(member) : what;
+	struct val n;
+	int ret;
+
+	if (!lang_type_of(member, &mtype))
 		return diag_error(rc->d, sp, "field '%s' has no type", name);
 	size = lang_type_size(&mtype);
 	if (size < 0)
 		size = 8;
 	boff = off;
-	ret = member_bits(&member, &mtype, off, &boff, &bit_off, &bit_size, &container);
+	ret = member_bits(member, &mtype, off, &boff, &bit_off, &bit_size, &container);
 	if (ret < 0)
 		return diag_error(rc->d, sp, "bitfield '%s' straddles its storage unit", name);
 	if (ret > 0)
@@ -469,7 +480,7 @@ found:
 	n.type = mtype;
 	n.has_type = true;
 	n.what = xstrdup(what);
-	n.is_vptr = dwarf_diename(&member) && !strncmp(dwarf_diename(&member), "_vptr", 5);
+	n.is_vptr = dwarf_diename(member) && !strncmp(dwarf_diename(member), "_vptr", 5);
 	if (ret == 0 && bit_size) {
 		if (n.bit_size) {
 			/* a bitfield of a struct in a register: both shifts add up */
@@ -789,7 +800,7 @@ static int index_synth(struct rctx *rc, struct val *v, long idx, const char *wha
 
 /* @v[@idx]: arrays, pointers, slices, vectors and strings with a length; references and
  * smart pointers are followed first */
-static int val_index(struct rctx *rc, struct val *v, long idx, const char *what, struct span sp)
+int val_index(struct rctx *rc, struct val *v, long idx, const char *what, struct span sp)
 {
 	Dwarf_Die t;
 	struct lang_layout l;

@@ -49,6 +49,24 @@ static void detail_head(struct tui *t, struct tui_lines *l, uint64_t seq, const 
 	}
 }
 
+/* @n bytes of lines at @s: the first on @w, the others on rows of their own at column @ind */
+static void pretty_rows(struct tui *t, struct tui_lines *l, struct row *w, int ind, const char *s,
+			size_t n)
+{
+	while (n) {
+		const char *nl = memchr(s, '\n', n);
+		size_t len = nl ? (size_t)(nl - s) : n;
+
+		tui_lines_wrap(t, l, w, ind, t->cols - 1, s, len, R_NORMAL);
+		if (!nl)
+			break;
+		n -= len + 1;
+		s = nl + 1;
+		w = tui_lines_new(l);
+		tui_row_pad(w, ind);
+	}
+}
+
 /* @v's value in full on @w (wrapped onto new rows at column @ind): numbers also in hex */
 static void detail_value(struct tui *t, struct tui_lines *l, struct row *w, int ind,
 			 const struct value *v)
@@ -91,6 +109,12 @@ static void detail_value(struct tui *t, struct tui_lines *l, struct row *w, int 
 		strbuf_addf(&txt, "  (%zu bytes%s)", v->len, v->cut ? ", cut" : "");
 		tui_lines_wrap(t, l, w, ind, t->cols - 1, txt.buf, txt.len, R_NORMAL);
 		break;
+	case VK_TYPENAME:
+		if (v->str) {	/* a whole value: one member a row (tui-ring.c) */
+			pretty_rows(t, l, w, ind, v->str, v->len);
+			break;
+		}
+		/* fallthrough */
 	default:
 		render_value_text(&txt, v);
 		if (v->kind == VK_FLOAT)

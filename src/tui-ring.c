@@ -10,7 +10,7 @@
 
 /* value encoding in the arena: kind, flags, len, num (8), then len bytes */
 #define PV_HDR		12
-enum { PV_FAULT = 1, PV_CUT = 2, PV_TEXT = 4, PV_NULL = 8 };
+enum { PV_FAULT = 1, PV_CUT = 2, PV_TEXT = 4, PV_NULL = 8, PV_PRETTY = 16 };
 
 void tui_ring_init(struct tui *t)
 {
@@ -35,28 +35,35 @@ void tui_ring_release(struct tui *t)
 
 /*
  * A Go interface value's fields are not kept one by one, nor the two halves of a complex
- * number or a 128-bit integer: the value is kept as the text the text renderer makes of it
- * (a VK_TYPENAME, whose text is shown as it is).
+ * number or a 128-bit integer, nor a whole struct's or array's parts: the value is kept as the
+ * text the text renderer makes of it (a VK_TYPENAME, whose text is shown as it is).
  */
 static bool kept_as_text(const struct value *v)
 {
 	return !v->fault && (v->kind == VK_IFACE || v->kind == VK_COMPLEX ||
-			     v->kind == VK_INT128);
+			     v->kind == VK_INT128 || v->kind == VK_STRUCT || v->kind == VK_ARRAY);
 }
 
 static const char *iface_text(const struct value *v, struct strbuf *sb)
 {
 	strbuf_reset(sb);
 	render_value_text(sb, v);
-	return strbuf_cstr(sb);
+	if (v->kind == VK_STRUCT || v->kind == VK_ARRAY) {
+		/* and, after its NUL, over several lines for the detail pane */
+		strbuf_addch(sb, '\0');
+		render_value_pretty(sb, v, 0);
+	}
+	return sb->buf;
 }
 
 static size_t value_bytes(const struct value *v)
 {
 	if (kept_as_text(v)) {
 		struct strbuf sb = STRBUF_INIT;
-		size_t n = strnlen(iface_text(v, &sb), STR_MAX) + 1;
+		size_t n;
 
+		iface_text(v, &sb);
+		n = (sb.len < STR_MAX ? sb.len : STR_MAX) + 1;
 		strbuf_release(&sb);
 		return PV_HDR + n;
 	}
@@ -96,7 +103,9 @@ static char *pack_value(char *p, const struct value *v)
 	} else if (kept_as_text(v)) {
 		flags |= PV_TEXT;
 		data = iface_text(v, &sb);
-		len = strnlen(data, STR_MAX);
+		len = sb.len < STR_MAX ? sb.len : STR_MAX;
+		if (strlen(data) < len)
+			flags |= PV_PRETTY;
 		kind = VK_TYPENAME;
 	} else if (v->text) {
 		flags |= PV_TEXT;
@@ -148,6 +157,11 @@ size_t tui_unpack(struct tui *t, const struct slot *sl, uint64_t **stack, size_t
 				v->fault_expr = p;
 			else
 				v->text = p;
+			if ((flags & PV_PRETTY) && strlen(p) + 1 < len) {
+				/* the detail pane's lines: after the one-line text's NUL */
+				v->str = p + strlen(p) + 1;
+				v->len = strnlen(v->str, (size_t)len - strlen(p) - 1);
+			}
 		} else {
 			v->str = p;
 			v->len = len;

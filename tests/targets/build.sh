@@ -122,6 +122,13 @@ if wants c/ && need "$CC"; then
 		build "$out/c/inlined-O2" "$src/c/inlined.c" $CC -g -O2 -fno-omit-frame-pointer \
 			-Wall -o "$out/c/inlined-O2" "$src/c/inlined.c"
 	fi
+	# whole.c: structs, unions, arrays shown whole (tests/e2e/cases/whole.cases, whole.sh)
+	if [ -e "$src/c/whole.c" ]; then
+		for o in O0 O2; do
+			build "$out/c/whole-$o" "$src/c/whole.c" $CC -g -$o -Wall \
+				-o "$out/c/whole-$o" "$src/c/whole.c"
+		done
+	fi
 	# calls.c: output floods and durations (tests/e2e/output.sh, durations.sh)
 	if [ -e "$src/c/calls.c" ]; then
 		for o in O0 O2; do
@@ -173,6 +180,13 @@ if wants cpp/ && need "$CXX"; then
 					-Wall -stdlib=libc++ -o "$out/cpp/bases-libcxx-$o" "$cc"
 			done
 		fi
+	fi
+	# whole.cpp: a class with a base, std::string and std::vector members shown whole
+	if [ -e "$src/cpp/whole.cpp" ]; then
+		for o in O0 O2; do
+			build "$out/cpp/whole-$o" "$src/cpp/whole.cpp" $CXX -g -$o -Wall \
+				-o "$out/cpp/whole-$o" "$src/cpp/whole.cpp"
+		done
 	fi
 	# zoo.cpp: dynamic types (typeid, dynamic_cast<>): a hierarchy with an anonymous-namespace
 	# class and multiple inheritance
@@ -236,6 +250,15 @@ if wants go/ && need "$GO"; then
 		build "$out/go/errs-N" "$gosrc/go.mod $gosrc/main.go" \
 			sh -c 'cd "$1" && exec "$2" build -gcflags="all=-N -l" -o "$3" .' sh "$gosrc" \
 			"$GO" "$out/go/errs-N"
+	fi
+	# whole: structs, slices, arrays and func values shown whole (as delve prints them)
+	gosrc=$src/go/whole
+	if [ -e "$gosrc/go.mod" ]; then
+		build "$out/go/whole" "$gosrc/go.mod $gosrc/main.go" \
+			sh -c 'cd "$1" && exec "$2" build -o "$3" .' sh "$gosrc" "$GO" "$out/go/whole"
+		build "$out/go/whole-N" "$gosrc/go.mod $gosrc/main.go" \
+			sh -c 'cd "$1" && exec "$2" build -gcflags="all=-N -l" -o "$3" .' sh "$gosrc" \
+			"$GO" "$out/go/whole-N"
 	fi
 	# dots: a package path whose last element has a dot (yaml.v3): Go escapes it as %2e
 	gosrc=$src/go/dots

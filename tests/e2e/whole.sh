@@ -1,0 +1,63 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# whole.sh - whole values in text, spelled as the language's debugger prints them: C and C++
+# as gdb ("p *s"), Go as delve ("print o"), Rust as its {:?}; what the byte budget leaves out
+# is "..."; -D shows the fields a whole value is fetched as. The JSON side is
+# tests/e2e/cases/whole.cases. Targets: tests/targets/{c,cpp}/whole.*, go/whole,
+# rust/types; each expected line was printed by gdb or delve at the function's entry
+# (pointers aside, which differ per run).
+. "$(dirname "$0")/lib.sh"
+
+upft_need_root
+
+# text TARGET PROBE... - the values of the first event (what follows "probe ") in text
+text() {
+	local bin=$UPFT_TARGETS/$1
+	shift
+	upft_run --stdio --max-events 1 -x "$bin" "$@" -- "$bin"
+	UPFT_LINE=$(printf '%s\n' "$UPFT_OUT" | grep -m1 -E '^[0-9]+\.[0-9]{6} ' |
+		sed -E 's/^[0-9.]+ [^ ]+ [^ ]+ //')
+}
+
+for o in O0 O2; do
+	# gdb: $1 = {name = 0x... "square", tag = "sq\000\000\000\000\000", origin = {x = 1,
+	# y = -2}, ... next = 0x... <s2>, ...}: upfront shows char * as its text and a char[N]
+	# up to its NUL
+	text c/whole-$o 'draw *s'
+	t_like "$UPFT_LINE" '^s=\{name = "square", tag = "sq", origin = \{x = 1, y = -2\}, corners = \{\{x = 0, y = 0\}, \{x = 10, y = 10\}\}, color = GREEN, n = \{i = 16909060, b = \{4, 3, 2, 1\}\}, visible = 1, layer = 9, \{zone = 3, shelf = 12\}, next = 0x[0-9a-f]+, scale = 1\.5, grid = \{\{1, 2, 3\}, \{4, 5, 6\}\}\}$' \
+		"C -$o: *s as gdb prints it"
+	text c/whole-$o 'mat *m p'
+	t_is "$UPFT_LINE" 'm={1, 2, 3} p={x = 3, y = 4}' "C -$o: a row, a struct in a register"
+	text c/whole-$o 'weigh *b'
+	t_like "$UPFT_LINE" '^b=\{v = \{0, 1, 2, .*, 39\}, pts = \{\{x = 0, y = 0\}, .*, \{x = 27, y = -27\}, .*\.\.\.\}, \.\.\.\}$' \
+		"C -$o: a struct past the budget ends in ..."
+	text c/whole-$o --value-size 16 'draw *s'
+	t_is "$UPFT_LINE" 's={name = "square", ...}' \
+		"C -$o: --value-size 16: the first member (its pointer's guard counts too)"
+
+	# gdb: {<geo::Named> = {name = "box", rank = 2}, ..., sides = std::vector of length 4,
+	# capacity 6 = {5, 6, 7, 8}, ..., u = {i = 42, f = 5.88545355e-44}, filled = true}
+	text cpp/whole-$o 'geo::Shape::area *this'
+	t_is "$UPFT_LINE" 'this={<geo::Named> = {name = "box", rank = 2}, origin = {x = 3, y = 4}, sides = std::vector of length 4, capacity 6 = {5, 6, 7, 8}, marks = std::vector of length 2, capacity 2 = {{x = 1, y = 2}, {x = 3, y = 4}}, u = {i = 42, f = 5.8854535501642317e-44}, filled = true}' \
+		"C++ -$o: *this as gdb prints it"
+done
+
+for b in whole whole-N; do
+	# delve: main.Order {Base: main.Base {ID: 7}, ..., Owner: *main.Point {X: 5, Y: 6}, ...}
+	# (delve follows the pointer; upfront shows its address as delve does past its depth)
+	text go/$b 'main.submit o'
+	t_like "$UPFT_LINE" '^o=main\.Order \{Base: main\.Base \{ID: 7\}, Name: "alice", Where: main\.Point \{X: 1, Y: -2\}, Items: \[\]main\.Item len: 2, cap: 2, \[\{Sku: "sku-a", Qty: 2\},\{Sku: "sku-b", Qty: 3\}\], Counts: \[\]int len: 3, cap: 5, \[10,20,30\], Grid: \[2\]\[3\]int8 \[\[1,2,3\],\[4,5,6\]\], Owner: \(\*main\.Point\)\(0xc[0-9a-f]+\), Paid: true, Hook: main\.double, Note: ""\}$' \
+		"Go $b: a struct as delve prints it"
+	text go/$b 'main.apply f xs'
+	t_is "$UPFT_LINE" 'f=main.double xs=[]int len: 3, cap: 5, [10,20,30]' \
+		"Go $b: a func value by name, a slice"
+done
+
+text rust/types-O0 'types::zoo::boxed *b'
+t_is "$UPFT_LINE" 'b=Animal { name: "cat", legs: 4, weight: 5 }' "Rust: a struct as {:?} shows it"
+
+# -D: the whole value's fields, each leaf named after its path; its own field a constant
+upft_run -x "$UPFT_TARGETS/c/whole-O0" -D 'mat p'
+t_like "$UPFT_OUT" ' p=\\0:u8 p_x=%si:s32 p_y=%si:b32@32/64$' "-D: a struct in a register, by parts"
+
+t_done

@@ -1,0 +1,3 @@
+module example.com/whole
+
+go 1.19

@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+
+// whole: whole values for the e2e cases (tests/e2e/cases/whole.cases): a nested struct with
+// strings, a slice of structs, a slice of numbers, a 2-D array, an embedded struct, a pointer
+// member, a func value. Each probed function is called once; the values were checked with
+// delve ("print o", "print o.Items") at each function's entry, with -N -l and optimized.
+package main
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"time"
+)
+
+type Point struct {
+	X, Y int
+}
+
+type Item struct {
+	Sku string
+	Qty int32
+}
+
+type Base struct {
+	ID int
+}
+
+type Order struct {
+	Base
+	Name   string
+	Where  Point
+	Items  []Item
+	Counts []int
+	Grid   [2][3]int8
+	Owner  *Point
+	Paid   bool
+	Hook   func(int) int
+	Note   string
+}
+
+var sink int
+
+func double(x int) int { return 2 * x }
+
+//go:noinline
+func submit(o Order) int {
+	sink += o.Where.X
+	return len(o.Items)
+}
+
+//go:noinline
+func check(o *Order) int {
+	sink += o.ID
+	return o.ID
+}
+
+//go:noinline
+func apply(f func(int) int, xs []int) int {
+	sink += len(xs)
+	return f(len(xs))
+}
+
+func main() {
+	repeat := 1
+	interval := 0
+	if len(os.Args) > 1 {
+		repeat, _ = strconv.Atoi(os.Args[1])
+	}
+	if len(os.Args) > 2 {
+		interval, _ = strconv.Atoi(os.Args[2])
+	}
+	if d := os.Getenv("UPFT_TARGET_DELAY_MS"); d != "" {
+		ms, _ := strconv.Atoi(d)
+		time.Sleep(time.Duration(ms) * time.Millisecond)
+	}
+	owner := &Point{X: 5, Y: 6}
+	o := Order{
+		Base:   Base{ID: 7},
+		Name:   "alice",
+		Where:  Point{X: 1, Y: -2},
+		Items:  []Item{{Sku: "sku-a", Qty: 2}, {Sku: "sku-b", Qty: 3}},
+		Counts: make([]int, 3, 5),
+		Grid:   [2][3]int8{{1, 2, 3}, {4, 5, 6}},
+		Owner:  owner,
+		Paid:   true,
+		Hook:   double,
+		Note:   "",
+	}
+	o.Counts[0], o.Counts[1], o.Counts[2] = 10, 20, 30
+	total := 0
+	for r := 0; repeat == 0 || r < repeat; r++ {
+		if r > 0 && interval > 0 {
+			time.Sleep(time.Duration(interval) * time.Millisecond)
+		}
+		total += submit(o)
+		total += check(&o)
+		total += apply(double, o.Counts)
+	}
+	fmt.Println("whole:", total, sink)
+}
