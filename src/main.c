@@ -1108,6 +1108,13 @@ static int mode_probes(struct options *o, struct debuginfo *dbg, struct resolve_
 		if (code)
 			return code;
 	}
+	/*
+	 * Events that outlive upfront are read by perf and trace-cmd: text chunks as u8[N], not
+	 * char[N], whose print format ('%c' per byte) perf 6.1 misreads, and every field after
+	 * it with it (name_len=98: a byte of the string)
+	 */
+	if (o->mode == MODE_ADD || (o->mode == MODE_TRACE && o->keep))
+		ropts->kf.has_char = false;
 	code = parse_and_resolve(o, dbg, ropts, &p);
 	if (code)
 		goto out;

@@ -1,0 +1,51 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# perf-script.sh - the events -a adds are read right by perf script (Debian's perf 6.1): text
+# chunks of Go strings and char arrays as u8[N] (a char[N] field's print format, one '%c'
+# per byte, made perf 6.1 print every later field from the string's bytes: Name_len=97),
+# C strings, bitfields, enums and flags as the kernel has them
+. "$(dirname "$0")/lib.sh"
+upft_need_root
+
+G=$UPFT_TARGETS/go/orders
+O=$UPFT_TARGETS/c/orders-O0
+for b in "$G" "$O"; do
+	[ -x "$b" ] || t_bail "targets not built (tests/targets/build.sh $UPFT_TARGETS)"
+done
+command -v perf >/dev/null || t_fail "perf is not installed (apt-get install linux-perf)"
+
+# record EVENT OUT CMD... - perf record of one event while CMD runs; perf script into OUT
+record() {
+	local ev=$1 out=$2
+	shift 2
+	timeout 60 perf record -q -o "$UPFT_TMP/perf.data" -e "$ev" -- "$@" >/dev/null 2>&1
+	perf script -i "$UPFT_TMP/perf.data" >"$out" 2>/dev/null
+}
+
+# 1. Go: a string (chunks and its length) and an int after it
+upft_run -g "$UPFT_GROUP" -x "$G" -a 'main.(*Store).Add o.Customer.Name o.ID'
+t_is "$UPFT_RC" 0 "-a on a Go string: exit 0"
+line=$(grep "^p:$UPFT_GROUP/Add " "$UPFT_TRACEFS/uprobe_events")
+t_like "$line" ' Name=[^ ]*:u8\[64\] ' "the string's chunks are u8[64]"
+t_unlike "$line" ':char\[' "... no char[N] field"
+record "$UPFT_GROUP:Add" "$UPFT_TMP/go.txt" "$G"
+first=$(head -1 "$UPFT_TMP/go.txt")
+t_like "$first" ' Name=\{97,108,105,99,101,' "perf script: the chunk's bytes ('alice')"
+t_like "$first" ' Name_len=5 .* ID=1 ' "perf script: the fields after the string are right (Name_len=5, ID=1)"
+t_like "$(sed -n 2p "$UPFT_TMP/go.txt")" ' Name_len=3 .* ID=2 ' "perf script: the second call (bob, ID=2)"
+upft_run -d "$UPFT_GROUP:Add"
+
+# 2. C: a C string, a char array, bitfields, a bool, an enum
+upft_run -g "$UPFT_GROUP" -x "$O" -a \
+	'process_order o->id o->customer->name o->customer->code o->fl.urgent o->fl.flags o->fl.mode o->paid o->tier'
+t_is "$UPFT_RC" 0 "-a on C values: exit 0"
+record "$UPFT_GROUP:process_order" "$UPFT_TMP/c.txt" "$O"
+first=$(head -1 "$UPFT_TMP/c.txt")
+t_like "$first" ' id=101 ' "perf script: id=101"
+t_like "$first" ' name="alice" ' "perf script: the C string"
+t_like "$first" ' code=\{71,79,76,68,45,48,48,48,49,0,' "perf script: the char array's bytes (GOLD-0001)"
+t_like "$first" ' urgent=1 flags=5 mode=17 ' "perf script: the bitfields"
+t_like "$first" ' paid=1 tier=6$' "perf script: the bool and the enum's value"
+upft_run -d "$UPFT_GROUP:process_order"
+
+t_done
