@@ -205,7 +205,7 @@ _upfront_label()
 		--) break ;;
 		-x | -p | -u | -e | -g | --exec | --pid | --user | --event | --group | --filter | \
 		--max-events | --duration | --string-size | --ring | --metrics | --metrics-label | \
-		--metrics-label-max | --interval | --top | --replay | -o | --output) i=$((i + 1)) ;;
+		--metrics-label-max | --interval | --top | --replay | --value-size | -o | --output) i=$((i + 1)) ;;
 		-*) ;;
 		*) probes+=("$w") ;;
 		esac
@@ -236,7 +236,7 @@ _upfront()
 		-d --del -g --group -p --pid -u --user -e --event -v --verbose -h --help --version --stdio
 		--json -o --output --max-events --duration --filter --stack --keep --string-size
 		--ring --metrics --metrics-label --metrics-label-max --summary --summary-only
-		--interval --top --no-inherit --replay'
+		--interval --top --no-inherit --replay --value-size'
 	local -a cands
 
 	_upfront_split
@@ -292,7 +292,7 @@ _upfront()
 		return
 		;;
 	-g | --group | --filter | --max-events | --duration | --string-size | --ring | \
-	--metrics | --metrics-label-max | --interval | --top)
+	--metrics | --metrics-label-max | --interval | --top | --value-size)
 		return
 		;;
 	esac
