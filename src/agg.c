@@ -9,6 +9,7 @@
 #include "agg.h"
 #include "decode.h"
 #include "log.h"
+#include "render.h"
 #include "util.h"
 
 struct agg *agg_new(void)
@@ -185,6 +186,16 @@ void agg_count_value(struct agg_arg *a, const struct value *v)
 	case VK_BYTES:
 		top_count(a, v->kind, v->str ? v->str : "", v->len, 0);
 		return;
+	case VK_STRUCT:
+	case VK_ARRAY: {
+		/* a whole value: counted by the text it is shown as (kept as a VK_TYPENAME) */
+		struct strbuf sb = STRBUF_INIT;
+
+		render_value_text(&sb, v);
+		top_count(a, VK_TYPENAME, strbuf_cstr(&sb), sb.len, 0);
+		strbuf_release(&sb);
+		return;
+	}
 	default:
 		top_count(a, v->kind, v->text ? v->text : "", v->text ? strlen(v->text) : 0,
 			  v->num.u);

@@ -36,8 +36,9 @@ static bool rust_slice_layout(Dwarf_Die *type, const char *name, struct lang_lay
 		return true;
 	}
 	if (starts(name, "Vec<") || starts(name, "alloc::vec::Vec<")) {
+		/* the capacity: RawVecInner's Cap(usize) since rustc 1.80 (none before) */
 		*l = (struct lang_layout){ .ptr = "buf", .ptr_below = true, .len = "len",
-					   .elem_param = "T" };
+					   .elem_param = "T", .cap = "buf.inner.cap.__0" };
 		return true;
 	}
 	return false;

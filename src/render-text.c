@@ -359,8 +359,9 @@ static void whole_rust(struct strbuf *sb, const struct value *v)
 
 	if (v->kind == VK_ARRAY) {
 		if (v->is_slice)
-			strbuf_addf(sb, "len: %" PRIu64 ", cap: %" PRIu64 ", ", v->slice_len,
-				    v->slice_cap);
+			strbuf_addf(sb, "len: %" PRIu64 ", ", v->slice_len);
+		if (v->is_slice && v->has_cap)
+			strbuf_addf(sb, "cap: %" PRIu64 ", ", v->slice_cap);
 		strbuf_addch(sb, '[');
 		whole_parts(sb, v, ", ", "", false);
 		if (v->more)

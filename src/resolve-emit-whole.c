@@ -245,6 +245,10 @@ static void slice_bounds(struct whole *w, struct val *v, const struct lang_layou
 	struct rctx *rc = w->rc;
 	const char *paths[2] = { l->len ? l->len : l->end, l->cap };
 	int *out[2] = { &a->len_field, &a->cap_field };
+	struct diag scratch, *save = rc->d;
+	bool ok;
+
+	diag_init(&scratch, rc->spec->text);
 
 	for (int i = 0; i < 2; i++) {
 		struct val x;
@@ -253,7 +257,11 @@ static void slice_bounds(struct whole *w, struct val *v, const struct lang_layou
 		if (!paths[i])
 			continue;
 		val_from(&x, v);
-		if (!val_path(rc, &x, paths[i], w->em->sp) && !val_word_fetch(rc, &x, w->em->sp, &f)) {
+		rc->d = &scratch;	/* a layout without it (an older rustc's Vec): none */
+		ok = !val_path(rc, &x, paths[i], w->em->sp) &&
+		     !val_word_fetch(rc, &x, w->em->sp, &f);
+		rc->d = save;
+		if (ok) {
 			base = xasprintf("%.*s_%s", NAME_MAX_LEN - 4, name, i ? "cap" : "len");
 			*out[i] = hidden_field(rc, f, l->len ? "u64" : "x64", base);
 			free(base);
@@ -261,6 +269,7 @@ static void slice_bounds(struct whole *w, struct val *v, const struct lang_layou
 		free(f);
 		val_release(&x);
 	}
+	diag_release(&scratch);
 	if (!l->len) {
 		char *base = xasprintf("%.*s_ptr", NAME_MAX_LEN - 4, name);
 

@@ -14,7 +14,8 @@
 #define CHUNK 64	/* bytes of one char[N] field of a string with a length (resolve-emit.c) */
 #define MAX_DIMS 8
 #define SLICE_NUMBERS 16	/* elements of a slice of numbers fetched (one array field) */
-#define SLICE_ELEMS 8	/* elements of a slice of anything else */
+#define SLICE_ELEMS 4	/* elements of a slice of anything else: the length is known only
+			 * when the event comes, and the members after it need room too */
 
 static bool is_struct_tag(int tag)
 {

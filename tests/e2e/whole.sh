@@ -53,6 +53,9 @@ for b in whole whole-N; do
 		"Go $b: a func value by name, a slice"
 done
 
+text rust/orders-O1 'orders::shop::add *o'
+t_is "$UPFT_LINE" 'o=Order { id: 11, name: "alice", tags: len: 2, cap: 2, ["new", "priority"], items: len: 3, cap: 3, [Item { name: "pen", qty: 2 }, Item { name: "ink", qty: 3 }, Item { name: "pad", qty: 4 }], kind: Wholesale, paid: true, weight: 1.25 }' \
+	"Rust: Vecs with their length and capacity"
 text rust/types-O0 'types::zoo::boxed *b'
 t_is "$UPFT_LINE" 'b=Animal { name: "cat", legs: 4, weight: 5 }' "Rust: a struct as {:?} shows it"
 
