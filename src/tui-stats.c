@@ -156,7 +156,7 @@ static void stats_numeric(struct tui *t, struct tui_lines *l, struct row *w,
 }
 
 /* the latency histogram of one function: "duration  n  min avg max", then a row a bucket */
-static void stats_latency(struct tui *t, struct tui_lines *l, const struct agg_lat *a,
+static void stats_latency(struct tui *t, struct tui_lines *l, struct agg_lat *a,
 			  bool named)
 {
 	struct row *w = tui_lines_new(l);
@@ -176,6 +176,15 @@ static void stats_latency(struct tui *t, struct tui_lines *l, const struct agg_l
 	render_duration(&w->text, a->sum / a->n);
 	strbuf_addstr(&w->text, "  max ");
 	render_duration(&w->text, a->max);
+	/* the summary's percentiles (summary.h) */
+	for (int k = 0; k < 3; k++) {
+		static const double pct[] = { 50, 90, 99 };
+		bool exact = true;
+		uint64_t v = agg_percentile(a, pct[k], &exact);
+
+		strbuf_addf(&w->text, "  p%g %s", pct[k], exact ? "" : "<=");
+		render_duration(&w->text, v);
+	}
 	for (int b = 0; b < AGG_BUCKETS; b++) {
 		if (a->buckets[b]) {
 			lo = b < lo ? b : lo;

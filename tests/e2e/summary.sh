@@ -109,7 +109,45 @@ n=$(printf '%s\n' "$UPFT_OUT" | grep -c '^@ summary so far: ')
 t_ok $? "--interval 0.3 over 1.2 s: $n summaries so far (2 to 5)"
 t_like "$UPFT_OUT" 'walk n=3' "--interval implies --summary, events are shown"
 
-# 5. bad input
+# 5. the summary and --metrics count the same: a process stopped (SIGSTOP) after a while,
+#    the summary so far (SIGUSR1) against a scrape of the metrics
+"$C" loop 3 20 >/dev/null 2>&1 </dev/null &
+TP=$!
+upft_wait_exec "$TP" "$C"
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+out=$UPFT_TMP/metrics
+"$UPFRONT" --json --summary-only --metrics "127.0.0.1:$port" -p "$TP" -x "$C" 'walk n' \
+	'walk%return $retval' >"$out" 2>"$out.err" </dev/null &
+pid=$!
+upft_wait_tracing $pid || t_fail "metrics: the session started" "$(cat "$out.err")"
+scrape() {
+	curl -s --max-time 5 "http://127.0.0.1:$port/metrics" |
+		sed -n "s/^upfront_events_total{probe=\"$1\"} //p;s/^upfront_duration_seconds_count{func=\"$2\"} //p"
+}
+upft_until 15 sh -c "[ \"\$(curl -s --max-time 5 http://127.0.0.1:$port/metrics | sed -n 's/^upfront_events_total{probe=\"walk\"} //p')\" -ge 40 ] 2>/dev/null"
+kill -STOP "$TP"
+prev=
+for _ in $(seq 50); do		# until two scrapes 0.2 s apart agree: all drained
+	now=$(scrape walk walk; scrape walk__return walk)
+	[ -n "$now" ] && [ "$now" = "$prev" ] && break
+	prev=$now
+	sleep 0.2
+done
+kill -USR1 $pid
+upft_until 10 grep -q '"final":false' "$out"
+res=$(grep '"final":false' "$out" | head -1 | python3 -c '
+import json, sys
+s = json.loads(sys.stdin.read())["summary"]
+p = {x["probe"]: x for x in s["probes"]}
+print(p["walk"]["count"], p["walk__return"]["count"], p["walk__return"]["durations"][0]["count"])')
+met=$(printf '%s\n' "$(scrape walk x)" "$(scrape walk__return x)" "$(scrape x walk)" | tr '\n' ' ')
+t_is "$res " "$met" "summary so far and --metrics: the same counts (walk, walk__return, durations: $met)"
+kill -CONT "$TP"
+kill "$TP"
+wait $pid
+t_is $? 0 "metrics: the session ends with the process, exit 0"
+
+# 6. bad input
 upft_run --top 0 -x "$C" 'walk n'
 t_is "$UPFT_RC" 2 "--top 0: exit 2"
 t_like "$UPFT_ERR" "--top wants a number of values from 1 to 1000, not '0'" "--top 0: says what it wants"

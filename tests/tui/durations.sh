@@ -27,8 +27,8 @@ tui_keys s
 tui_wait '^ +duration +calls [0-9]+ +min ' 5
 t_ok $? "the statistics show the durations of walk's calls"
 scr=$(tui_screen)
-t_like "$scr" '^ +duration +calls [0-9]+ +min [0-9.]+(ns|us|ms|s) +avg [0-9.]+(ns|us|ms|s) +max [0-9.]+(ns|us|ms|s)$' \
-	"calls, min, avg and max as durations"
+t_like "$scr" '^ +duration +calls [0-9]+ +min [0-9.]+(ns|us|ms|s) +avg [0-9.]+(ns|us|ms|s) +max [0-9.]+(ns|us|ms|s) +p50 [0-9.]+(ns|us|ms|s) +p90 [0-9.]+(ns|us|ms|s) +p99 [0-9.]+(ns|us|ms|s)$' \
+	"calls, min, avg, max and p50/p90/p99 as durations"
 t_is "$(printf '%s\n' "$scr" | python3 -c '
 import re, sys
 lines = sys.stdin.read().splitlines()
