@@ -18,7 +18,7 @@ static const char *const lib_dirs[] = {
 	"/usr/lib", "/usr/local/lib",
 };
 
-static bool other_mount_ns(pid_t pid)
+static bool other_mount_ns_now(pid_t pid)
 {
 	char path[64];
 	struct stat self, other;
@@ -27,6 +27,19 @@ static bool other_mount_ns(pid_t pid)
 	if (stat("/proc/self/ns/mnt", &self) < 0 || stat(path, &other) < 0)
 		return false;
 	return self.st_ino != other.st_ino || self.st_dev != other.st_dev;
+}
+
+/* the last answer, per process (a stack's frames ask for one process after another) */
+static bool other_mount_ns(pid_t pid)
+{
+	static pid_t last_pid;
+	static bool last;
+
+	if (pid != last_pid) {
+		last = other_mount_ns_now(pid);
+		last_pid = pid;
+	}
+	return last;
 }
 
 static bool is_file(const char *path)
@@ -98,4 +111,11 @@ char *nsroot_binary(pid_t pid, const char *name)
 	}
 	pr_info("-x %s: in the mount namespace of process %d: %s", name, (int)pid, path);
 	return path;
+}
+
+char *nsroot_path(pid_t pid, const char *path)
+{
+	if (pid <= 0 || path[0] != '/' || !other_mount_ns(pid))
+		return NULL;
+	return xasprintf("/proc/%d/root%s", (int)pid, path);
 }

@@ -18,4 +18,12 @@
  */
 char *nsroot_binary(pid_t pid, const char *name);
 
+/**
+ * nsroot_path() - an absolute @path of process @pid's (its maps, its mmap records) as a path
+ * to open from here: under /proc/PID/root when @pid is in another mount namespace
+ * Return: a path for free(), or NULL when @path is to be opened as it is (the same
+ * namespace, or the process is gone and its namespace with it).
+ */
+char *nsroot_path(pid_t pid, const char *path);
+
 #endif

@@ -13,6 +13,7 @@
 #include "dwarf-aux.h"
 #include "elfinfo.h"
 #include "log.h"
+#include "nsroot.h"
 #include "procmaps.h"
 #include "symbolize.h"
 
@@ -213,6 +214,16 @@ static struct lib *lib_get(struct symbolizer *s, const char *path)
 	return l;
 }
 
+/* @path as process @tgid names it: in its own mount namespace (a container) */
+static struct lib *lib_get_of(struct symbolizer *s, int tgid, const char *path)
+{
+	char *in_ns = nsroot_path(tgid, path);
+	struct lib *l = lib_get(s, in_ns ? in_ns : path);
+
+	free(in_ns);
+	return l;
+}
+
 static void maps_read(struct symbolizer *s, struct task_maps *t)
 {
 	char path[64], line[4096];
@@ -246,7 +257,7 @@ static void maps_read(struct symbolizer *s, struct task_maps *t)
 		if (end - file > 10 && !strcmp(end - 10, " (deleted)"))
 			end[-10] = '\0';
 		ALLOC_GROW(t->m, t->nr + 1, alloc);
-		t->m[t->nr++] = (struct map_ent){ lo, hi, pgoff, lib_get(s, file) };
+		t->m[t->nr++] = (struct map_ent){ lo, hi, pgoff, lib_get_of(s, t->tgid, file) };
 	}
 	fclose(f);
 }
@@ -321,7 +332,7 @@ void symbolizer_frame(struct symbolizer *s, int tgid, uint64_t addr, uint64_t ba
 		return;
 	if (tgid > 0 && procmaps_find(tgid, addr, &mpath, &lo, &pgoff)) {
 		/* followed from fork/exec (--stack): known also after the process exited */
-		frame_name(s, lib_get(s, mpath), addr, lo, pgoff, ret, f);
+		frame_name(s, lib_get_of(s, tgid, mpath), addr, lo, pgoff, ret, f);
 		return;
 	}
 	if (tgid > 0) {

@@ -51,7 +51,14 @@ n=$(printf '%s\n' "$UPFT_OUT" | grep -c '"probe":"sleep"')
 [ "$n" -gt 0 ]
 t_ok $? "-x libc.so.6: the container's libc is probed: its calls are seen ($n)"
 
-# 3. the process exits: the session says so and ends
+# 3. --stack and :sym name what the process runs: the files of its own namespace
+upft_run --stdio --stack --max-events 1 -p "$P" -x "$T/app/calls" 'walk n'
+t_like "$UPFT_OUT" "^	 +[0-9a-f]+ main\\+0x[0-9a-f]+ \\(/proc/$P/root$T/app/calls\\)\$" \
+	"--stack: the caller named from the container's file"
+upft_run --stdio --max-events 1 -p "$P" -x libc.so.6 'sleep=__nanosleep ret=$stack0:sym'
+t_like "$UPFT_OUT" ' sleep ret=main\+0x[0-9a-f]+$' ":sym: the return address named in the container's program"
+
+# 4. the process exits: the session says so and ends
 "$UPFRONT" --stdio -p "$P" -x "$T/app/calls" 'walk n' >"$UPFT_TMP/x.out" 2>"$UPFT_TMP/x.err" </dev/null &
 U=$!
 upft_wait_tracing "$U"
