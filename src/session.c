@@ -22,6 +22,7 @@
 #include <traceevent/event-parse.h>
 
 #include "agg.h"
+#include "cmdexit.h"
 #include "decode.h"
 #include "log.h"
 #include "metrics.h"
@@ -81,7 +82,10 @@ struct session {
 	bool write_failed;	/* the output failed (not a reader gone): CMD runs on, untraced */
 	int status;
 	pid_t child;
-	bool child_exited;
+	bool child_exited;	/* seen ended (child_check()), not yet reaped */
+	bool child_reaped;	/* child_wstatus is its waitpid() status */
+	bool child_by_us;	/* upfront sent it SIGTERM: the session stopped first */
+	int child_wstatus;
 	bool unmapped_checked;	/* unmapped_check() has looked */
 	const char *count_name;	/* deliver(): the last event's name and its index in evs */
 	size_t count_idx;
@@ -984,8 +988,10 @@ static void final_drain(struct session *s)
 	 * The session ended first: end CMD too, now, not after the backlog is shown (which
 	 * may take seconds while CMD runs on untraced)
 	 */
-	if (s->child > 0 && !s->child_exited && !s->write_failed)
+	if (s->child > 0 && !s->child_exited && !s->write_failed) {
 		kill(s->child, SIGTERM);
+		s->child_by_us = true;
+	}
 	stream_finish(s->st);
 	for (;;) {
 		struct stream_rec rec;
@@ -1208,31 +1214,60 @@ static void hold_view(struct session *s)
 	}
 }
 
+/* waitpid() for CMD; its status kept in the session */
+static pid_t child_wait(struct session *s, int flags)
+{
+	pid_t r = waitpid(s->child, &s->child_wstatus, flags);
+
+	if (r == s->child)
+		s->child_reaped = true;
+	return r;
+}
+
 /* Wait for CMD: SIGTERM, and SIGKILL after a second. */
 static void child_reap(struct session *s)
 {
-	int st;
-
 	if (s->child <= 0)
 		return;
 	/* the output failed: CMD was not ended for it (output_failed()); wait unless a signal */
 	while (s->write_failed && !s->child_exited && !atomic_load(&stop_signal)) {
-		if (waitpid(s->child, &st, 0) == s->child)
+		if (child_wait(s, 0) == s->child)
 			return;
 		if (errno != EINTR)
 			break;
 	}
 	if (s->child_exited) {
-		waitpid(s->child, &st, 0);
+		child_wait(s, 0);
 		return;
 	}
 	kill(s->child, SIGTERM);	/* again: it may have been started late */
-	for (int i = 0; i < 100 && waitpid(s->child, &st, WNOHANG) == 0; i++)
+	s->child_by_us = true;
+	for (int i = 0; i < 100 && child_wait(s, WNOHANG) == 0; i++)
 		usleep(10000);
-	if (waitpid(s->child, &st, WNOHANG) == 0) {
+	if (!s->child_reaped && child_wait(s, WNOHANG) == 0) {
 		kill(s->child, SIGKILL);
-		waitpid(s->child, &st, 0);
+		child_wait(s, 0);
 	}
+}
+
+/*
+ * Say how CMD ended, in one line. When it ended the session (it exited first), upfront's exit
+ * status is the command's (its exit status, or 128 + the signal), as a shell would give it;
+ * when the session stopped first (limits, a signal to upfront, an error), upfront's own.
+ */
+static void child_report(struct session *s)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	/* a clean exit (status 0) needs no word */
+	if (s->child <= 0 || !s->child_reaped ||
+	    (WIFEXITED(s->child_wstatus) && !WEXITSTATUS(s->child_wstatus)))
+		return;
+	cmdexit_describe(&sb, s->o->cmd[0], s->child, s->child_wstatus, s->child_by_us);
+	fprintf(stderr, "upfront: %s\n", sb.buf);
+	strbuf_release(&sb);
+	if (!s->status && !s->child_by_us && !atomic_load(&stop_signal))
+		s->status = cmdexit_code(s->child_wstatus);
 }
 
 /* Free what the session holds in memory (tracefs is tracing_free()'s). */
@@ -1415,6 +1450,8 @@ out:
 	tracing_free(s->t);	/* after the stream: its open files keep the instance busy */
 	s->t = NULL;
 	child_reap(s);
+	if (ret >= 0)
+		child_report(s);
 	if (s->r.fd > STDERR_FILENO)
 		close(s->r.fd);
 	session_release(s);

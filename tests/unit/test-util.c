@@ -3,9 +3,12 @@
  * test-util.c - escaping of untrusted bytes, JSON strings, names, globs, distances, strbuf,
  * source file names
  */
+#include <signal.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "../../src/diag.h"
+#include "../../src/cmdexit.h"
 #include "../../src/util.h"
 #include "unittest.h"
 
@@ -290,8 +293,33 @@ static void test_diag_line(void)
 	diag_release(&d);
 }
 
+static void test_cmdexit(void)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	cmdexit_describe(&sb, "/opt/my prog", 42, 7 << 8, false);
+	TEST_STREQ(sb.buf, "my prog (pid 42) exited with status 7");
+	TEST_EQ(cmdexit_code(7 << 8), 7);
+	strbuf_reset(&sb);
+	cmdexit_describe(&sb, "a\x1b[31m", 42, SIGSEGV | 0x80, false);
+	TEST_STREQ(sb.buf, "a\\e[31m (pid 42) was killed by SIGSEGV (core dumped)");
+	TEST_EQ(cmdexit_code(SIGSEGV | 0x80), 128 + SIGSEGV);
+	strbuf_reset(&sb);
+	cmdexit_describe(&sb, "p", 42, SIGTERM, true);
+	TEST_STREQ(sb.buf, "p (pid 42) was ended by upfront (SIGTERM) as the session stopped");
+	strbuf_reset(&sb);
+	cmdexit_describe(&sb, "p", 42, SIGTERM, false);
+	TEST_STREQ(sb.buf, "p (pid 42) was killed by SIGTERM");
+	strbuf_reset(&sb);
+	cmdexit_describe(&sb, "p", 42, SIGTRAP, false);
+	TEST_TRUE(!strncmp(sb.buf, "p (pid 42) was killed by SIGTRAP: a breakpoint trap, most "
+			   "likely one of upfront's probes", 73));
+	strbuf_release(&sb);
+}
+
 int main(void)
 {
+	test_cmdexit();
 	test_escape_untrusted();
 	test_escape_name();
 	test_diag_line();

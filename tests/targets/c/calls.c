@@ -21,7 +21,13 @@
  *   calls family N MS [now]  walk(N) every MS milliseconds until killed; on SIGUSR1 (or at
  *                        once with "now") forks a child that calls walk(N + 1) every MS
  *                        milliseconds until killed, and prints "child PID"
+ *   calls exit N         tick(N), then exit with status N (tests/e2e/cmd-exit.sh)
+ *   calls raise N        tick(N), then kill itself with signal N
+ *   calls copy N         copies the first 64 bytes of pure() (position-independent) to a new
+ *                        executable page and calls the copy with N, prints "calls: copy
+ *                        returned R": probed, the copy holds the probe's int3 (SIGTRAP)
  */
+#define _GNU_SOURCE
 #include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -30,6 +36,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 
@@ -93,6 +100,27 @@ NOINLINE long spawned(long id)
 {
 	sink += id;
 	return sink;
+}
+
+/* no memory access, no call: runs the same at any address */
+NOINLINE long pure(long x)
+{
+	return x * 3 + 1;
+}
+
+static int run_copy(long n)
+{
+	long (*copy)(long);
+	void *page = mmap(NULL, 4096, PROT_READ | PROT_WRITE | PROT_EXEC,
+			  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (page == MAP_FAILED)
+		return 2;
+	memcpy(page, (const void *)pure, 64);
+	__builtin___clear_cache((char *)page, (char *)page + 64);
+	copy = (long (*)(long))page;
+	printf("calls: copy returned %ld\n", copy(n));
+	return 0;
 }
 
 static int run_forks(long n)
@@ -223,6 +251,19 @@ int main(int argc, char **argv)
 			walk(n);
 			nanosleep(&ts, NULL);
 		}
+	} else if (!strcmp(mode, "exit")) {
+		tick(n);
+		fflush(stdout);
+		exit((int)n);
+	} else if (!strcmp(mode, "raise")) {
+		tick(n);
+		fflush(stdout);
+		signal((int)n, SIG_DFL);
+		kill(getpid(), (int)n);
+		return 2;
+	} else if (!strcmp(mode, "copy")) {
+		if (run_copy(n))
+			return 2;
 	} else if (!strcmp(mode, "forks")) {
 		if (run_forks(n))
 			return 2;
@@ -233,7 +274,7 @@ int main(int argc, char **argv)
 		if (run_threads(n, argc > 3 ? atol(argv[3]) : 5))
 			return 2;
 	} else {
-		fprintf(stderr, "usage: calls flood|walk|down|nest|threads|loop|family|forks|reuse N [N]\n");
+		fprintf(stderr, "usage: calls flood|walk|down|nest|threads|loop|family|forks|reuse|exit|raise|copy N [N]\n");
 		return 2;
 	}
 	fflush(stdout);	/* before the line on stderr, which may be the same file */
