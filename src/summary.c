@@ -15,7 +15,22 @@
 
 #define BAR_WIDTH 52		/* bpftrace's */
 
-static const double pcts[] = { 50, 90, 99 };
+#define NR_FIGURES 6
+
+/* min, avg, max, p50, p90, p99 of @l's durations (ns), with their names; *@exact: the
+ * percentiles are (agg_percentile()) */
+static void lat_figures(struct agg_lat *l, const char **names, uint64_t *ns, bool *exact)
+{
+	static const char *const n[NR_FIGURES] = { "min", "avg", "max", "p50", "p90", "p99" };
+	static const double pcts[] = { 50, 90, 99 };
+
+	memcpy(names, n, sizeof(n));
+	ns[0] = l->min;
+	ns[1] = l->sum / l->n;
+	ns[2] = l->max;
+	for (size_t k = 0; k < ARRAY_SIZE(pcts); k++)
+		ns[3 + k] = agg_percentile(l, pcts[k], exact);
+}
 
 /* 1, 2, 4 ... 512, 1K ... 1M ...: a power of two, short, as bpftrace writes it */
 static void pow2_short(struct strbuf *sb, int e)
@@ -148,43 +163,65 @@ static void hist_numeric(struct strbuf *sb, const struct agg_arg *st, bool real)
 	strbuf_release(&label);
 }
 
+static const char *const num_names[] = { "min", "avg", "max" };
+
+/* min, avg, max of a numeric argument (its faults are no values) */
+static void num_figures(const struct agg_arg *st, double *v)
+{
+	uint64_t nn = st->n - st->faults;
+
+	v[0] = st->min;
+	v[1] = nn ? st->sum / nn : 0;
+	v[2] = st->max;
+}
+
 static void text_numeric(struct strbuf *sb, const struct agg_probe *p, size_t i)
 {
 	const struct agg_arg *st = &p->st[i];
-	uint64_t nn = st->n - st->faults;
+	double v[ARRAY_SIZE(num_names)];
 
-	strbuf_addstr(sb, ", min ");
-	fmt_num(sb, st->min);
-	strbuf_addstr(sb, ", avg ");
-	fmt_num(sb, nn ? st->sum / nn : 0);
-	strbuf_addstr(sb, ", max ");
-	fmt_num(sb, st->max);
+	num_figures(st, v);
+	for (size_t k = 0; k < ARRAY_SIZE(num_names); k++) {
+		strbuf_addf(sb, ", %s ", num_names[k]);
+		fmt_num(sb, v[k]);
+	}
 	strbuf_addch(sb, '\n');
 	hist_numeric(sb, st, st->real);
 }
 
+/* An argument's values, most frequent first: @shown of @nr listed, @rest counted together. */
+struct top_list {
+	const struct agg_top **v;
+	size_t nr, shown;
+	uint64_t rest;
+};
+
+static void top_list(const struct agg_arg *st, unsigned int top, struct top_list *tl)
+{
+	tl->nr = agg_top_sorted(st, &tl->v);
+	tl->shown = tl->nr < top ? tl->nr : top;
+	tl->rest = st->other;
+	for (size_t k = tl->shown; k < tl->nr; k++)
+		tl->rest += tl->v[k]->count;
+}
+
 static void text_top(struct strbuf *sb, const struct agg_arg *st, unsigned int top)
 {
-	const struct agg_top **v;
-	size_t nv = agg_top_sorted(st, &v);
-	uint64_t rest = st->other;
+	struct top_list tl;
 
-	strbuf_addf(sb, ", %zu distinct%s\n", nv, st->other ? "+" : "");
-	for (size_t k = 0; k < nv; k++) {
+	top_list(st, top, &tl);
+	strbuf_addf(sb, ", %zu distinct%s\n", tl.nr, st->other ? "+" : "");
+	for (size_t k = 0; k < tl.shown; k++) {
 		struct value tv;
 
-		if (k >= top) {
-			rest += v[k]->count;
-			continue;
-		}
-		agg_top_value(v[k], &tv);
-		strbuf_addf(sb, "    %8" PRIu64 "  ", v[k]->count);
+		agg_top_value(tl.v[k], &tv);
+		strbuf_addf(sb, "    %8" PRIu64 "  ", tl.v[k]->count);
 		render_value_text(sb, &tv);
 		strbuf_addch(sb, '\n');
 	}
-	if (rest)
-		strbuf_addf(sb, "    %8" PRIu64 "  (other values)\n", rest);
-	free(v);
+	if (tl.rest)
+		strbuf_addf(sb, "    %8" PRIu64 "  (other values)\n", tl.rest);
+	free(tl.v);
 }
 
 static void text_latency(struct strbuf *sb, struct agg_lat *l)
@@ -193,23 +230,20 @@ static void text_latency(struct strbuf *sb, struct agg_lat *l)
 	uint64_t peak = 0;
 	int lo = AGG_BUCKETS, hi = -1;
 	bool exact = true;
+	const char *names[NR_FIGURES];
+	uint64_t ns[NR_FIGURES];
 
 	strbuf_addstr(sb, "  duration");
 	if (l->func) {
 		strbuf_addstr(sb, " of ");
 		escape_untrusted(sb, l->func, strlen(l->func));
 	}
-	strbuf_addf(sb, ": %" PRIu64 " calls, min ", l->n);
-	render_duration(sb, l->min);
-	strbuf_addstr(sb, ", avg ");
-	render_duration(sb, l->sum / l->n);
-	strbuf_addstr(sb, ", max ");
-	render_duration(sb, l->max);
-	for (size_t k = 0; k < ARRAY_SIZE(pcts); k++) {
-		uint64_t v = agg_percentile(l, pcts[k], &exact);
-
-		strbuf_addf(sb, ", p%g %s", pcts[k], exact ? "" : "<=");
-		render_duration(sb, v);
+	strbuf_addf(sb, ": %" PRIu64 " calls", l->n);
+	lat_figures(l, names, ns, &exact);
+	for (int k = 0; k < NR_FIGURES; k++) {
+		/* a percentile past the kept samples is a bucket's bound: "<=" */
+		strbuf_addf(sb, ", %s %s", names[k], k >= 3 && !exact ? "<=" : "");
+		render_duration(sb, ns[k]);
 	}
 	strbuf_addch(sb, '\n');
 	for (int b = 0; b < AGG_BUCKETS; b++) {
@@ -305,15 +339,14 @@ static double pow2(int e)
 
 static void json_numeric(struct strbuf *sb, const struct agg_arg *st)
 {
-	uint64_t nn = st->n - st->faults;
+	double v[ARRAY_SIZE(num_names)];
 	bool first = true;
 
-	strbuf_addstr(sb, ",\"min\":");
-	json_num(sb, st->min);
-	strbuf_addstr(sb, ",\"avg\":");
-	json_num(sb, nn ? st->sum / nn : 0);
-	strbuf_addstr(sb, ",\"max\":");
-	json_num(sb, st->max);
+	num_figures(st, v);
+	for (size_t k = 0; k < ARRAY_SIZE(num_names); k++) {
+		strbuf_addf(sb, ",\"%s\":", num_names[k]);
+		json_num(sb, v[k]);
+	}
 	/* buckets [from, to): magnitudes 2^(b-1) .. 2^b, bucket 0 holds [0, 1) */
 	strbuf_addstr(sb, ",\"hist\":[");
 	for (int b = AGG_BUCKETS - 1; b >= 0; b--)
@@ -327,47 +360,38 @@ static void json_numeric(struct strbuf *sb, const struct agg_arg *st)
 
 static void json_top(struct strbuf *sb, const struct agg_arg *st, unsigned int top)
 {
-	const struct agg_top **v;
-	size_t nv = agg_top_sorted(st, &v);
-	uint64_t rest = st->other;
+	struct top_list tl;
 
-	strbuf_addf(sb, ",\"distinct\":%zu,\"top\":[", nv);
-	for (size_t k = 0; k < nv; k++) {
+	top_list(st, top, &tl);
+	strbuf_addf(sb, ",\"distinct\":%zu,\"top\":[", tl.nr);
+	for (size_t k = 0; k < tl.shown; k++) {
 		struct value tv;
 
-		if (k >= top) {
-			rest += v[k]->count;
-			continue;
-		}
-		agg_top_value(v[k], &tv);
+		agg_top_value(tl.v[k], &tv);
 		strbuf_addstr(sb, k ? ",{\"value\":" : "{\"value\":");
 		render_value_json(sb, &tv);
-		strbuf_addf(sb, ",\"count\":%" PRIu64 "}", v[k]->count);
+		strbuf_addf(sb, ",\"count\":%" PRIu64 "}", tl.v[k]->count);
 	}
-	strbuf_addf(sb, "],\"other\":%" PRIu64, rest);
-	free(v);
+	strbuf_addf(sb, "],\"other\":%" PRIu64, tl.rest);
+	free(tl.v);
 }
 
 static void json_latency(struct strbuf *sb, struct agg_lat *l)
 {
 	bool first = true, exact = true;
+	const char *names[NR_FIGURES];
+	uint64_t ns[NR_FIGURES];
 
 	strbuf_addstr(sb, "{\"func\":");
 	if (l->func)
 		render_json_string(sb, l->func, strlen(l->func));
 	else
 		strbuf_addstr(sb, "null");
-	strbuf_addf(sb, ",\"count\":%" PRIu64 ",\"min\":", l->n);
-	render_seconds(sb, l->min);
-	strbuf_addstr(sb, ",\"avg\":");
-	render_seconds(sb, l->sum / l->n);
-	strbuf_addstr(sb, ",\"max\":");
-	render_seconds(sb, l->max);
-	for (size_t k = 0; k < ARRAY_SIZE(pcts); k++) {
-		uint64_t v = agg_percentile(l, pcts[k], &exact);
-
-		strbuf_addf(sb, ",\"p%g\":", pcts[k]);
-		render_seconds(sb, v);
+	strbuf_addf(sb, ",\"count\":%" PRIu64, l->n);
+	lat_figures(l, names, ns, &exact);
+	for (int k = 0; k < NR_FIGURES; k++) {
+		strbuf_addf(sb, ",\"%s\":", names[k]);
+		render_seconds(sb, ns[k]);
 	}
 	strbuf_addf(sb, ",\"exact\":%s,\"hist\":[", exact ? "true" : "false");
 	/* bounds in seconds, exact: 2^b ns */
