@@ -70,6 +70,7 @@ struct session {
 	bool pids_exited;	/* -p: the traced processes have exited */
 	struct stream_stats final_ss;	/* the stream's, once hold_view() freed it */
 	uint64_t start_ns;	/* when the probes were enabled: the summary's rates */
+	uint64_t end_ns;	/* when tracing stopped (final_drain()), 0 before */
 	uint64_t next_summary;	/* --interval: when the next summary is due */
 	struct session_event *evs;
 	size_t nr_evs, alloc_evs;
@@ -982,6 +983,7 @@ static void final_drain(struct session *s)
 {
 	uint64_t give_up = 0;	/* set while nothing comes */
 
+	s->end_ns = now_ns();
 	set_idle(s, false);
 	tracing_off(s->t);
 	/*
@@ -1073,10 +1075,11 @@ static void events_check(struct session *s)
  */
 static void print_summary(struct session *s, bool final)
 {
-	struct summary_opts so = { .span_ns = now_ns() - s->start_ns, .top = s->o->top,
-				   .final = final };
+	/* the time traced: up to the end of tracing, not of the view that stayed after it */
+	struct summary_opts so = { .span_ns = (s->end_ns ? s->end_ns : now_ns()) - s->start_ns,
+				   .top = s->o->top, .final = final };
 	struct strbuf *sb = &s->r.out;
-	int ret;
+	int ret, fd = s->r.fd;
 
 	if (!s->agg || (s->quiet && !final) || s->write_failed)
 		return;
@@ -1090,6 +1093,7 @@ static void print_summary(struct session *s, bool final)
 	else
 		summary_text(s->agg, &so, sb);
 	ret = render_flush(&s->r);
+	s->r.fd = fd;
 	if (ret < 0)
 		output_failed(s, ret);
 }

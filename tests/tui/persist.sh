@@ -11,6 +11,7 @@ C=$UPFT_TARGETS/c/calls-O2
 [ -x "$C" ] || t_bail "targets not built (tests/targets/build.sh $UPFT_TARGETS)"
 
 # 1. the command ends: 300 calls of work(), then spin exits
+t0=$(date +%s.%N)
 tui_start 160 40 --summary -x "$SPIN" 'work i value' -- "$SPIN" 300 0
 tui_wait 'ended: the command exited' 20
 t_ok $? "the command exited: the status line says so, the view stays" ||
@@ -25,12 +26,17 @@ tui_wait '^work +count 300' 5
 t_ok $? "the statistics are intact: work count 300" || t_diag "$(tui_screen | head -5)"
 tui_wait '^ +value +min -200 +avg 99 +max 400$' 5
 t_ok $? "... value min -200, avg 99, max 400 (i % 7 * 100 - 200, i < 300)" || t_diag "$(tui_screen | head -8)"
+sleep 3		# the view stays: the summary's time is the time traced, not this
 tui_keys Escape q
 t_is "$(tui_wait_exit 15)" 0 "q exits 0"
+elapsed=$(python3 -c "import time; print(time.time() - $t0)")
 tui_wait '^@ summary: [0-9.]+ s, 300 events, 0 lost' 5
 t_ok $? "--summary: the summary on the terminal after the view" || t_diag "$(tui_screen | head -5)"
 t_like "$(tui_screen)" '^  value: 300 values, min -200, avg 99, max 400$' \
 	"--summary: the same numbers as the statistics"
+secs=$(tui_screen | sed -n 's/^@ summary: \([0-9.]*\) s,.*/\1/p')
+python3 -c "import sys; sys.exit(not float(sys.argv[1]) + 2.5 < float(sys.argv[2]))" "$secs" "$elapsed"
+t_ok $? "--summary: its rates are over the time traced ($secs s), not the view's ($elapsed s)"
 t_like "$(cat "$UPFT_TMP/err")" '^upfront: 300 events, 0 lost$' "the events line on stderr"
 tui_kill_server
 
