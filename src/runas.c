@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
 
 #include "log.h"
 #include "runas.h"
@@ -134,6 +136,71 @@ int run_as_apply(const struct run_as *ra)
 	if (ra->uid && setuid(0) == 0)
 		return -EPERM;
 	return 0;
+}
+
+/* the child of run_as_open(): become the user, open, send the fd (or the errno) on @sock */
+_Noreturn static void open_child(const struct run_as *ra, const char *path, int flags,
+				 mode_t mode, int sock)
+{
+	char cbuf[CMSG_SPACE(sizeof(int))] = { 0 };
+	int err = run_as_apply(ra), fd = -1;
+	struct iovec iov = { &err, sizeof(err) };
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1 };
+
+	if (!err) {
+		fd = open(path, flags, mode);
+		err = fd < 0 ? -errno : 0;
+	}
+	if (fd >= 0) {
+		struct cmsghdr *c;
+
+		msg.msg_control = cbuf;
+		msg.msg_controllen = sizeof(cbuf);
+		c = CMSG_FIRSTHDR(&msg);
+		c->cmsg_level = SOL_SOCKET;
+		c->cmsg_type = SCM_RIGHTS;
+		c->cmsg_len = CMSG_LEN(sizeof(int));
+		memcpy(CMSG_DATA(c), &fd, sizeof(int));
+	}
+	_exit(sendmsg(sock, &msg, 0) < 0);
+}
+
+int run_as_open(const struct run_as *ra, const char *path, int flags, mode_t mode)
+{
+	char cbuf[CMSG_SPACE(sizeof(int))];
+	int sv[2], err = -EIO, fd = -1, st;
+	struct iovec iov = { &err, sizeof(err) };
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = cbuf,
+			      .msg_controllen = sizeof(cbuf) };
+	struct cmsghdr *c;
+	pid_t pid;
+
+	if (!ra || !ra->set)
+		return (fd = open(path, flags, mode)) < 0 ? -errno : fd;
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
+		return -errno;
+	pid = fork();
+	if (pid == 0) {
+		close(sv[0]);
+		open_child(ra, path, flags, mode, sv[1]);
+	}
+	close(sv[1]);
+	if (pid < 0) {
+		err = -errno;
+		close(sv[0]);
+		return err;
+	}
+	if (recvmsg(sv[0], &msg, MSG_CMSG_CLOEXEC) == (ssize_t)sizeof(err) && !err) {
+		c = CMSG_FIRSTHDR(&msg);
+		if (c && c->cmsg_type == SCM_RIGHTS && c->cmsg_len == CMSG_LEN(sizeof(int)))
+			memcpy(&fd, CMSG_DATA(c), sizeof(int));
+		else
+			err = -EIO;
+	}
+	close(sv[0]);
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	return fd >= 0 ? fd : (err ? err : -EIO);
 }
 
 /* The files open when upfront started (sorted): CMD inherits those, and none of ours. */

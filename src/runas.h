@@ -49,6 +49,14 @@ int run_as_sudo(struct run_as *ra, struct diag *d);
 uid_t run_as_invoker(void);
 
 /**
+ * run_as_open() - open(2) @path as @ra's user would: in a child that becomes the user first
+ * (its rights, its file ownership; a symbolic link followed with its rights, never root's),
+ * the file descriptor passed back. @ra unset: a plain open().
+ * Return: the file descriptor, or -errno (of the open, or of becoming the user).
+ */
+int run_as_open(const struct run_as *ra, const char *path, int flags, mode_t mode);
+
+/**
  * run_as_apply() - become @ra's user: supplementary groups, group, user, in that order.
  * Only system calls: safe in the child of a fork() of a threaded process, before exec.
  * Return: 0 (also when @ra is unset), or -errno of the step that failed.

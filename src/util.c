@@ -157,20 +157,21 @@ const char *strbuf_cstr(const struct strbuf *sb)
 	return sb->buf ? sb->buf : "";
 }
 
-/* utf8_len() - length of the valid UTF-8 sequence at @s (<= @len bytes), or 0 if invalid */
-static size_t utf8_len(const unsigned char *s, size_t len)
+/* utf8_decode() - length of the valid UTF-8 sequence at @s (<= @len bytes), its code point
+ * in @cp; 0 if invalid (overlong, a surrogate, past U+10FFFF, cut short) */
+static size_t utf8_decode(const unsigned char *s, size_t len, uint32_t *cp)
 {
 	size_t n, i;
-	uint32_t cp;
 
+	*cp = s[0];
 	if (s[0] < 0x80)
 		return 1;
 	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		n = 2, cp = s[0] & 0x1f;
+		n = 2, *cp = s[0] & 0x1f;
 	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		n = 3, cp = s[0] & 0x0f;
+		n = 3, *cp = s[0] & 0x0f;
 	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		n = 4, cp = s[0] & 0x07;
+		n = 4, *cp = s[0] & 0x07;
 	else
 		return 0;
 	if (n > len)
@@ -178,15 +179,34 @@ static size_t utf8_len(const unsigned char *s, size_t len)
 	for (i = 1; i < n; i++) {
 		if ((s[i] & 0xc0) != 0x80)
 			return 0;
-		cp = (cp << 6) | (s[i] & 0x3f);
+		*cp = (*cp << 6) | (s[i] & 0x3f);
 	}
-	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
-	    (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	/* C1 controls (U+0080..U+009F) act on some terminals */
-	if (cp >= 0x80 && cp <= 0x9f)
+	if ((n == 3 && *cp < 0x800) || (n == 4 && (*cp < 0x10000 || *cp > 0x10ffff)) ||
+	    (*cp >= 0xd800 && *cp <= 0xdfff))
 		return 0;
 	return n;
+}
+
+/*
+ * A character that acts instead of showing: C1 controls (U+0080..U+009F act on some
+ * terminals), the bidirectional controls (U+202E turns the rest of a line around:
+ * "Trojan Source"), zero-width and other invisible format characters, the line and
+ * paragraph separators.
+ */
+static bool cp_acts(uint32_t cp)
+{
+	return (cp >= 0x80 && cp <= 0x9f) || cp == 0x061c || cp == 0x180e ||
+	       (cp >= 0x200b && cp <= 0x200f) || (cp >= 0x2028 && cp <= 0x202e) ||
+	       (cp >= 0x2060 && cp <= 0x206f) || cp == 0xfeff || (cp >= 0xfff9 && cp <= 0xfffb);
+}
+
+/* utf8_len() - length of the valid UTF-8 sequence at @s that may be shown as it is, or 0 */
+static size_t utf8_len(const unsigned char *s, size_t len)
+{
+	uint32_t cp;
+	size_t n = utf8_decode(s, len, &cp);
+
+	return n && !cp_acts(cp) ? n : 0;
 }
 
 /*
@@ -278,6 +298,7 @@ void escape_json(struct strbuf *sb, const char *s, size_t len)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	size_t i = 0, n;
+	uint32_t cp;
 
 	while (i < len) {
 		unsigned char c = p[i];
@@ -294,13 +315,22 @@ void escape_json(struct strbuf *sb, const char *s, size_t len)
 			i++;
 			continue;
 		}
-		n = utf8_len(p + i, len - i);
+		n = utf8_decode(p + i, len - i, &cp);
 		if (!n) {
-			strbuf_addf(sb, "\\u%04x", c);
+			/*
+			 * A byte that is not UTF-8: JSON has no bytes. Not "\u00ff", which
+			 * reads as the character U+00FF: the lone surrogate U+DC00 + byte, as
+			 * Python's surrogateescape (PEP 383) writes it, which no text holds and
+			 * which decodes back to the byte there.
+			 */
+			strbuf_addf(sb, "\\udc%02x", c);
 			i++;
 			continue;
 		}
-		strbuf_add(sb, p + i, n);
+		if (cp_acts(cp))
+			strbuf_addf(sb, "\\u%04x", (unsigned int)cp);	/* the character, inert */
+		else
+			strbuf_add(sb, p + i, n);
 		i += n;
 	}
 }

@@ -102,7 +102,8 @@ void strlist_release(struct strlist *l);
  * @len: number of bytes
  *
  * Valid UTF-8 printable text is kept; control bytes become \n \t \r \e \\ \" or \xHH,
- * invalid UTF-8 bytes become \xHH, and DEL and C1 controls are escaped too.
+ * invalid UTF-8 bytes become \xHH, and DEL, C1 controls and the bidirectional and invisible
+ * format controls (U+202E, U+200B, ...) are escaped too (their bytes as \xHH).
  */
 void escape_untrusted(struct strbuf *sb, const char *s, size_t len);
 
@@ -124,8 +125,12 @@ void escape_name_n(struct strbuf *sb, const char *s, size_t len);
 /**
  * escape_json() - append @len bytes as the inside of a JSON string (no quotes)
  *
- * Control bytes become \uXXXX / \n etc.; bytes that are not valid UTF-8 become \u00XX
- * of the byte value, so the output is always valid JSON and valid UTF-8.
+ * Valid UTF-8 stays as it is. Control characters become \n \t \r or \uXXXX of the
+ * character (C0, DEL, C1 such as U+0085, and the bidirectional and invisible format controls
+ * such as U+202E: a terminal showing the line acts on none). A byte that is not UTF-8 becomes
+ * \udcXX (XX the byte): a lone surrogate, which is no character and cannot be taken for one
+ * (\u00ff would read as 'ÿ'); Python's json module with surrogateescape gives the byte back.
+ * The output is ASCII and valid JSON.
  */
 void escape_json(struct strbuf *sb, const char *s, size_t len);
 

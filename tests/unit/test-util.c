@@ -82,6 +82,11 @@ static void test_escape_untrusted(void)
 	TEST_STREQ(ESC("\xc2\x9b" "2J"), "\\xc2\\x9b2J");
 	TEST_STREQ(ESC("\xc2\x85"), "\\xc2\\x85");
 	TEST_STREQ(ESC("\xc2\xa0"), "\xc2\xa0");		/* U+00A0 is not C1 */
+	/* bidi and invisible format controls: U+202E turns the rest of a line around */
+	TEST_STREQ(ESC("ab\xe2\x80\xae" "cd"), "ab\\xe2\\x80\\xaecd");
+	TEST_STREQ(ESC("\xe2\x81\xa6x"), "\\xe2\\x81\\xa6x");	/* U+2066 */
+	TEST_STREQ(ESC("\xe2\x80\x8b"), "\\xe2\\x80\\x8b");	/* U+200B */
+	TEST_STREQ(ESC("\xe2\x80\x94"), "\xe2\x80\x94");	/* U+2014 a dash: kept */
 	/* only @len bytes are read */
 	TEST_STREQ(esc("abcdef", 3), "abc");
 	TEST_STREQ(esc("\xc3\xa9", 1), "\\xc3");
@@ -106,9 +111,15 @@ static void test_escape_json(void)
 	TEST_STREQ(JSON("nul\0"), "nul\\u0000");
 	TEST_STREQ(JSON("\x7f"), "\\u007f");
 	TEST_STREQ(JSON("caf\xc3\xa9 \xe2\x82\xac"), "caf\xc3\xa9 \xe2\x82\xac");
-	TEST_STREQ(JSON("\xff"), "\\u00ff");
-	TEST_STREQ(JSON("\xc3("), "\\u00c3(");
-	TEST_STREQ(JSON("\xc2\x9b"), "\\u00c2\\u009b");
+	/* a byte that is not UTF-8: a lone surrogate, never a character (\u00ff is 'ÿ') */
+	TEST_STREQ(JSON("\xff"), "\\udcff");
+	TEST_STREQ(JSON("\xc3("), "\\udcc3(");
+	/* C1 and format controls: the character, escaped (not its bytes as Latin-1) */
+	TEST_STREQ(JSON("\xc2\x9b"), "\\u009b");
+	TEST_STREQ(JSON("a\xc2\x85" "b"), "a\\u0085b");
+	TEST_STREQ(JSON("\xe2\x80\xae" "abc"), "\\u202eabc");
+	TEST_STREQ(JSON("\xef\xbb\xbf"), "\\ufeff");
+	TEST_STREQ(JSON("\xc2\xa0\xc3\xbf"), "\xc2\xa0\xc3\xbf");
 	TEST_STREQ(JSON("/"), "/");
 }
 

@@ -26,6 +26,7 @@
  *   calls copy N         copies the first 64 bytes of pure() (position-independent) to a new
  *                        executable page and calls the copy with N, prints "calls: copy
  *                        returned R": probed, the copy holds the probe's int3 (SIGTRAP)
+ *   calls text S         said(S) with S as given (any bytes: tests/e2e/text.sh)
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -99,6 +100,12 @@ NOINLINE long job(long id, long usec)
 NOINLINE long spawned(long id)
 {
 	sink += id;
+	return sink;
+}
+
+NOINLINE long said(const char *s)
+{
+	sink += (long)strlen(s);
 	return sink;
 }
 
@@ -261,6 +268,8 @@ int main(int argc, char **argv)
 		signal((int)n, SIG_DFL);
 		kill(getpid(), (int)n);
 		return 2;
+	} else if (!strcmp(mode, "text")) {
+		said(argc > 2 ? argv[2] : "");
 	} else if (!strcmp(mode, "copy")) {
 		if (run_copy(n))
 			return 2;
@@ -274,7 +283,7 @@ int main(int argc, char **argv)
 		if (run_threads(n, argc > 3 ? atol(argv[3]) : 5))
 			return 2;
 	} else {
-		fprintf(stderr, "usage: calls flood|walk|down|nest|threads|loop|family|forks|reuse|exit|raise|copy N [N]\n");
+		fprintf(stderr, "usage: calls flood|walk|down|nest|threads|loop|family|forks|reuse|exit|raise|copy|text N [N]\n");
 		return 2;
 	}
 	fflush(stdout);	/* before the line on stderr, which may be the same file */
