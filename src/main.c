@@ -25,6 +25,7 @@
 #include "query.h"
 #include "replay.h"
 #include "related.h"
+#include "remote.h"
 #include "resolve.h"
 #include "sdt.h"
 #include "runas.h"
@@ -1246,6 +1247,7 @@ int main(int argc, char **argv)
 	if (argc == 5 && !strcmp(argv[1], TRACING_WATCHDOG_ARG))
 		return tracing_watchdog(argv[2], argv[3], argv[4]);	/* tracing_new()'s */
 	run_as_note_fds();	/* the caller's files, which CMD inherits (and none of ours) */
+	remote_cache_for_root();	/* under sudo: not through the user's directories */
 	code = parse_args(argc, argv, &o);
 	if (!code)
 		code = read_env(&o);

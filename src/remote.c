@@ -8,11 +8,56 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <pwd.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #define LOG_DOMAIN "remote"
+#include "diag.h"
 #include "log.h"
+#include "pathsafe.h"
 #include "remote.h"
+#include "util.h"
+
+/* @path and what exists of it: absolute, no symbolic link, root's, writable by root alone */
+static bool root_safe(const char *path)
+{
+	char *p = xstrdup(path), *slash;
+	struct diag d;
+	struct stat st;
+	bool ok = false;
+
+	if (p[0] != '/' || strstr(p, "/../") || strstr(p, "/./"))
+		goto out;
+	/* the directories that exist: the rest root creates in them */
+	while (lstat(p, &st) < 0 && (slash = strrchr(p, '/')) && slash != p)
+		*slash = '\0';
+	diag_init(&d, NULL);
+	ok = path_owners_check(p, 0, &d) == 0;
+	if (!ok)
+		pr_info("DEBUGINFOD_CACHE_PATH %s is not root's alone: %s", path,
+			d.msg ? d.msg : "");
+	diag_release(&d);
+out:
+	free(p);
+	return ok;
+}
+
+void remote_cache_for_root(void)
+{
+	const char *suid = getenv("SUDO_UID"), *cache = getenv("DEBUGINFOD_CACHE_PATH");
+	struct passwd *pw;
+	char *own;
+
+	if (geteuid() != 0 || !suid || !*suid || !strcmp(suid, "0"))
+		return;
+	if (cache && *cache && root_safe(cache))
+		return;
+	pw = getpwuid(0);
+	own = xasprintf("%s/.cache/debuginfod_client", pw && pw->pw_dir ? pw->pw_dir : "/root");
+	setenv("DEBUGINFOD_CACHE_PATH", own, 1);
+	free(own);
+}
 
 bool remote_enabled(void)
 {

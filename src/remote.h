@@ -16,6 +16,16 @@
  * debuginfod clients find them too.
  */
 
+/**
+ * remote_cache_for_root() - under sudo (root, SUDO_UID another user), keep libdebuginfod's
+ * cache where only root can change it: a DEBUGINFOD_CACHE_PATH (or HOME, XDG_CACHE_HOME,
+ * which it derives the cache from) kept from the user's environment would have root create
+ * and write files through the user's symbolic links. DEBUGINFOD_CACHE_PATH is kept only
+ * when every existing directory of it is root's and writable by no one else; otherwise it
+ * is set to root's own ~root/.cache/debuginfod_client. Call before any debuginfod use.
+ */
+void remote_cache_for_root(void);
+
 /* remote_enabled() - DEBUGINFOD_URLS names at least one server */
 bool remote_enabled(void);
 

@@ -20,6 +20,7 @@
 
 #include "log.h"
 #include "runas.h"
+#include "util.h"
 
 /* @s as a decimal id below (id_t)-1 (which means "no change" to setuid): digits only */
 static bool parse_id(const char *s, unsigned long *out)
@@ -201,6 +202,22 @@ int run_as_open(const struct run_as *ra, const char *path, int flags, mode_t mod
 	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 		;
 	return fd >= 0 ? fd : (err ? err : -EIO);
+}
+
+int run_as_invoker_open(const char *path, int flags, mode_t mode, char **who, struct diag *d)
+{
+	struct run_as ra = { 0 };
+	int fd;
+
+	if (who)
+		*who = NULL;
+	if (geteuid() == 0 && run_as_invoker() != 0 && run_as_sudo(&ra, d) < 0)
+		return -EINVAL;
+	fd = run_as_open(&ra, path, flags, mode);
+	if (who && ra.set)
+		*who = xstrdup(ra.name);
+	run_as_release(&ra);
+	return fd;
 }
 
 /* The files open when upfront started (sorted): CMD inherits those, and none of ours. */

@@ -57,6 +57,14 @@ uid_t run_as_invoker(void);
 int run_as_open(const struct run_as *ra, const char *path, int flags, mode_t mode);
 
 /**
+ * run_as_invoker_open() - open(2) @path as the user who asked for this run: under sudo (root,
+ * SUDO_UID another user) as that user (run_as_open()), else as upfront runs
+ * @who: (or NULL) gets that user's name for messages (free()), NULL when not under sudo
+ * Return: the file descriptor, -errno of the open, or -EINVAL with @d filled (a bad SUDO_UID).
+ */
+int run_as_invoker_open(const char *path, int flags, mode_t mode, char **who, struct diag *d);
+
+/**
  * run_as_apply() - become @ra's user: supplementary groups, group, user, in that order.
  * Only system calls: safe in the child of a fork() of a threaded process, before exec.
  * Return: 0 (also when @ra is unset), or -errno of the step that failed.

@@ -706,7 +706,7 @@ static int open_output(struct session *s, struct diag *d)
 
 	s->r.fd = STDOUT_FILENO;
 	if (s->o->output) {
-		struct run_as ra = { 0 };
+		char *who;
 
 		/*
 		 * Under sudo, as the user who typed it: their rights, their file, their
@@ -714,19 +714,19 @@ static int open_output(struct session *s, struct diag *d)
 		 * link in their directory names). 0600, as perf.data: events hold whatever
 		 * the traced processes had in memory.
 		 */
-		if (geteuid() == 0 && run_as_invoker() != 0 && run_as_sudo(&ra, d) < 0)
+		s->r.fd = run_as_invoker_open(s->o->output, O_WRONLY | O_CREAT | O_TRUNC |
+					      O_CLOEXEC, 0600, &who, d);
+		if (s->r.fd == -EINVAL && diag_has_error(d))
 			return -EINVAL;
-		s->r.fd = run_as_open(&ra, s->o->output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-				      0600);
 		if (s->r.fd < 0) {
 			int err = -s->r.fd;
 
 			diag_error(d, SPAN_NONE, "cannot write -o %s%s%s: %s", s->o->output,
-				   ra.set ? " as " : "", ra.set ? ra.name : "", strerror(err));
-			run_as_release(&ra);
+				   who ? " as " : "", who ? who : "", strerror(err));
+			free(who);
 			return -err;
 		}
-		run_as_release(&ra);
+		free(who);
 	}
 	s->r.atomic_lines = fstat(s->r.fd, &st) == 0 &&
 			    (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode));
