@@ -40,10 +40,28 @@ static long probe_bytes(const struct trace_probe *tp)
 	return n;
 }
 
-/* Whether rc->tp is within the whole value's limits. */
-static bool within(const struct whole *w)
+/* Whether field @f is one the kernel takes: its FETCH:TYPE length and its dereferences. */
+static bool field_fits(const struct kernel_features *kf, const struct fetch_field *f)
 {
-	return w->rc->tp->nr_fields <= w->max_fields && probe_bytes(w->rc->tp) <= w->max_bytes;
+	size_t len = strlen(f->fetch) + 1 + strlen(f->type);
+
+	return (kf->max_arg_len <= 0 || len <= (size_t)kf->max_arg_len) &&
+	       (kf->max_derefs <= 0 || fetcharg_count_derefs(f->fetch) <= kf->max_derefs);
+}
+
+/*
+ * Whether rc->tp is within the whole value's limits, the fields added since the first
+ * @since included: a part too deep for the kernel (a long chain of pointers) is left out, not
+ * the probe refused
+ */
+static bool within(const struct whole *w, size_t since)
+{
+	const struct trace_probe *tp = w->rc->tp;
+
+	for (size_t i = since; i < tp->nr_fields; i++)
+		if (!field_fits(&w->rc->o->kf, &tp->fields[i]))
+			return false;
+	return tp->nr_fields <= w->max_fields && probe_bytes(tp) <= w->max_bytes;
 }
 
 static int emit_node(struct whole *w, const struct vl_node *n, struct val *v, const char *name,
@@ -66,8 +84,9 @@ static bool emit_leaf(struct whole *w, struct val *v, const char *name, const ch
 	rc->d = &scratch;
 	ok = !emit_val(rc, &sub, v) && rc->tp->nr_args == args + 1;
 	rc->d = save;
-	if (ok && !within(w)) {
-		w->full = true;
+	if (ok && !within(w, fields)) {
+		/* past the budget: nothing more; a field the kernel refuses: this part alone */
+		w->full = rc->tp->nr_fields > w->max_fields || probe_bytes(rc->tp) > w->max_bytes;
 		ok = false;
 	}
 	if (!ok) {
@@ -224,7 +243,7 @@ static int emit_packed(struct whole *w, const struct vl_node *n, struct val *v, 
 	free(fname);
 	free(t);
 	free(ktype);
-	if (!within(w)) {
+	if (!within(w, fields)) {
 		w->full = true;
 		drop_parts(rc, parts, nr);
 		trace_probe_truncate(rc->tp, fields, rc->tp->nr_args);

@@ -188,6 +188,7 @@ static bool take(struct vl_budget *b, int64_t cost, int fields)
 }
 
 static void build(struct vl_node *n, struct vl_budget *b, int depth);
+static void node_release(struct vl_node *n);
 
 /* Kid @k (its type set) as a whole value or a leaf; false when the budget has run out. */
 static bool fill_kid(struct vl_node *n, struct vl_node *k, struct vl_budget *b, int depth)
@@ -200,6 +201,11 @@ static bool fill_kid(struct vl_node *n, struct vl_node *k, struct vl_budget *b, 
 		if (b->bytes < 8 || b->fields < 1)
 			return false;
 		build(k, b, depth + 1);
+		if (!k->nr_kids && k->more && !k->fetched) {
+			/* nothing of it fit: left out, as the leaves after it */
+			node_release(k);
+			return false;
+		}
 		return true;
 	}
 	k->kind = VL_LEAF;

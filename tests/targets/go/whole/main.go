@@ -39,6 +39,12 @@ type Order struct {
 	Note   string
 }
 
+// Node is a tree: a struct that holds itself through a slice, shown 8 levels deep at most
+type Node struct {
+	Name string
+	Kids []Node
+}
+
 var sink int
 
 func double(x int) int { return 2 * x }
@@ -53,6 +59,12 @@ func submit(o Order) int {
 func check(o *Order) int {
 	sink += o.ID
 	return o.ID
+}
+
+//go:noinline
+func walk(n Node) int {
+	sink += len(n.Kids)
+	return len(n.Name)
 }
 
 //go:noinline
@@ -88,6 +100,12 @@ func main() {
 		Note:   "",
 	}
 	o.Counts[0], o.Counts[1], o.Counts[2] = 10, 20, 30
+	tree := Node{Name: "root"}
+	at := &tree
+	for i := 1; i <= 12; i++ {
+		at.Kids = []Node{{Name: "n" + strconv.Itoa(i)}, {Name: "leaf"}}
+		at = &at.Kids[0]
+	}
 	total := 0
 	for r := 0; repeat == 0 || r < repeat; r++ {
 		if r > 0 && interval > 0 {
@@ -96,6 +114,7 @@ func main() {
 		total += submit(o)
 		total += check(&o)
 		total += apply(double, o.Counts)
+		total += walk(tree)
 	}
 	fmt.Println("whole:", total, sink)
 }
