@@ -381,7 +381,12 @@ static void whole_rust(struct strbuf *sb, const struct value *v)
 void render_value_text(struct strbuf *sb, const struct value *v)
 {
 	if (v->fault) {
-		strbuf_addstr(sb, v->null ? "null" : "(fault)");
+		/* a nil Go pointer shown with what it points to: delve's nil */
+		if (v->null && v->arg && v->arg->style == SHOW_GO &&
+		    (v->kind == VK_STRUCT || v->kind == VK_ARRAY))
+			strbuf_addstr(sb, "nil");
+		else
+			strbuf_addstr(sb, v->null ? "null" : "(fault)");
 		return;
 	}
 	switch (v->kind) {

@@ -466,3 +466,22 @@ int emit_go_func(struct rctx *rc, const struct emit *em, struct val *v)
 	val_release(&n);
 	return ret;
 }
+
+int emit_pointee_whole(struct rctx *rc, const struct emit *em, struct val *v, Dwarf_Die *to)
+{
+	struct val n;
+	char *pf;
+	int ret;
+
+	if (val_word_fetch(rc, v, em->sp, &pf))
+		return -EINVAL;
+	rctx_add_guard(rc, GUARD_NIL, pf, v->what, 0);
+	free(pf);
+	if (val_deref(rc, v, 0, to, true, v->what, em->sp, &n))
+		return -EINVAL;
+	ret = emit_whole(rc, em, &n);
+	if (!ret)
+		set_last_type_name(rc, v);
+	val_release(&n);
+	return ret;
+}

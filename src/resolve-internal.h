@@ -109,6 +109,8 @@ struct rctx {
 					 * length (0: resolve_opts.string_size) */
 	bool in_whole;			/* emitting a whole value's leaves: a C string past the
 					 * :string limit is shown as its address */
+	bool in_expansion;		/* emitting one of many values ($params, $vars, a Go
+					 * function's results): a Go pointer stays an address */
 };
 
 /* What a rctx_locals_visit() callback did with a variable. */
@@ -589,6 +591,13 @@ int emit_whole(struct rctx *rc, const struct emit *em, struct val *v);
  * Return: 0, or a negative errno with rc->d filled.
  */
 int emit_go_func(struct rctx *rc, const struct emit *em, struct val *v);
+
+/**
+ * emit_pointee_whole() - Go pointer @v to a value of type @to, shown whole as delve prints
+ * it ("*main.Order {...}"), null (nil) when it is nil; named by the pointer's type
+ * Return: 0, or a negative errno with rc->d filled.
+ */
+int emit_pointee_whole(struct rctx *rc, const struct emit *em, struct val *v, Dwarf_Die *to);
 
 /**
  * set_last_type_name() - the last argument shows @v's type, not that of the part fetched

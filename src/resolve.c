@@ -36,6 +36,7 @@ static void emit_each(struct rctx *rc, Dwarf_Die *var, const char *name, bool qu
 	diag_init(&scratch, rc->spec->text);
 	rc->d = &scratch;
 	rctx_guards_clear(rc);
+	rc->in_expansion = true;
 	if (val_from_die(rc, var, name, SPAN_NONE, &v) == 0) {
 		if (emit_arg(rc, name, false, name, NULL, SPAN_NONE, SPAN_NONE, &v)) {
 			/* drop what a failed value added */
@@ -62,6 +63,7 @@ static void emit_each(struct rctx *rc, Dwarf_Die *var, const char *name, bool qu
 				pr_info("skipping %s: %s", name, scratch.msg ? scratch.msg : "?");
 		}
 	}
+	rc->in_expansion = false;
 	val_release(&v);
 	rctx_guards_clear(rc);
 	diag_release(&scratch);
@@ -126,8 +128,10 @@ static int emit_go_results(struct rctx *rc, const struct probe_arg *pa)
 		v.has_type = res[i].has_type;
 		v.what = xstrdup(res[i].name);
 		rctx_guards_clear(rc);
+		rc->in_expansion = nr > 1;
 		ret = emit_arg(rc, name, nr == 1 && pa->name, res[i].name, pa->type, pa->span,
 			       pa->type_span, &v);
+		rc->in_expansion = false;
 		val_release(&v);
 		free(name);
 		if (ret) {

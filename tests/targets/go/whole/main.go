@@ -62,6 +62,14 @@ func check(o *Order) int {
 }
 
 //go:noinline
+func maybe(o *Point) int {
+	if o == nil {
+		return 0
+	}
+	return o.X
+}
+
+//go:noinline
 func walk(n Node) int {
 	sink += len(n.Kids)
 	return len(n.Name)
@@ -115,6 +123,8 @@ func main() {
 		total += check(&o)
 		total += apply(double, o.Counts)
 		total += walk(tree)
+		total += maybe(nil)
+		total += maybe(owner)
 	}
 	fmt.Println("whole:", total, sink)
 }
