@@ -39,26 +39,8 @@ static void emit_each(struct rctx *rc, Dwarf_Die *var, const char *name, bool qu
 	rc->in_expansion = true;
 	if (val_from_die(rc, var, name, SPAN_NONE, &v) == 0) {
 		if (emit_arg(rc, name, false, name, NULL, SPAN_NONE, SPAN_NONE, &v)) {
-			/* drop what a failed value added */
-			while (rc->tp->nr_args > na) {
-				struct trace_arg *a = &rc->tp->args[--rc->tp->nr_args];
-
-				free(a->name);
-				free(a->expr);
-				free(a->type_name);
-				for (int g = 0; g < a->nr_guards; g++)
-					free(a->guard_exprs[g]);
-				for (size_t e = 0; e < a->nr_enums; e++)
-					free(a->enums[e].name);
-				free(a->enums);
-			}
-			while (rc->tp->nr_fields > nf) {
-				struct fetch_field *f = &rc->tp->fields[--rc->tp->nr_fields];
-
-				free(f->name);
-				free(f->fetch);
-				free(f->type);
-			}
+			/* drop what a failed value added (a whole value's parts too) */
+			trace_probe_truncate(rc->tp, nf, na);
 			if (!quiet)
 				pr_info("skipping %s: %s", name, scratch.msg ? scratch.msg : "?");
 		}

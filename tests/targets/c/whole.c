@@ -49,6 +49,12 @@ struct big {
 	int tail;
 };
 
+/* four C strings: the kernel's :string is read for three per event, the fourth is an address */
+struct names {
+	const char *a, *b, *c, *d;
+};
+
+static struct names nm = { "one", "two", "three", "four" };
 static struct shape s2 = { .name = "tail", .tag = "t2", .origin = { 7, 8 } };
 static struct shape s1 = {
 	.name = "square", .tag = "sq", .origin = { 1, -2 },
@@ -80,6 +86,13 @@ PROBED long weigh(struct big *b)
 	return sink;
 }
 
+/* greet(): called once with &nm */
+PROBED int greet(struct names *n)
+{
+	sink = n->a[0];
+	return (int)strlen(n->d);
+}
+
 int main(int argc, char **argv)
 {
 	int m[2][3] = { { 1, 2, 3 }, { 4, 5, 6 } };
@@ -104,6 +117,7 @@ int main(int argc, char **argv)
 		sum += draw(&s1);
 		sum += mat(m, p);
 		sum += weigh(&b1);
+		sum += greet(&nm);
 	}
 	printf("whole: %ld\n", sum);
 	return 0;
