@@ -550,7 +550,17 @@ bool lang_smart_pointer(Dwarf_Die *type, const struct lang_smart *l, Dwarf_Die *
 	return find_pointer(type, NULL, ptr_type, offset, 0);
 }
 
-static void list_members(Dwarf_Die *type, struct strlist *out, int depth)
+/* A member as lang_member_names() lists it: its name, its depth, the class declaring it and
+ * the class whose base that class is (NULL at the top). */
+struct mname {
+	const char *name;
+	const char *owner;
+	const char *via;
+	int depth;
+};
+
+static void list_members(Dwarf_Die *type, const char *via, struct mname **out, size_t *nr,
+			 size_t *alloc, int depth)
 {
 	Dwarf_Die t, child;
 
@@ -559,30 +569,70 @@ static void list_members(Dwarf_Die *type, struct strlist *out, int depth)
 	do {
 		const char *n = dwarf_diename(&child);
 		int tag = dwarf_tag(&child);
+		Dwarf_Die sub;
 
-		if (tag != DW_TAG_member && tag != DW_TAG_inheritance)
-			continue;
-		if (tag == DW_TAG_member && n)
-			strlist_add(out, n);
-		if (is_transparent(&child)) {
-			Dwarf_Die sub;
-
-			if (lang_type_of(&child, &sub))
-				list_members(&sub, out, depth + 1);
+		if (tag == DW_TAG_member && n) {
+			ALLOC_GROW(*out, *nr + 1, *alloc);
+			(*out)[(*nr)++] = (struct mname){ n, dwarf_diename(&t), via, depth };
 		}
+		if ((tag == DW_TAG_member || tag == DW_TAG_inheritance) && is_transparent(&child) &&
+		    lang_type_of(&child, &sub))
+			list_members(&sub, tag == DW_TAG_inheritance ? dwarf_diename(&t) : via, out,
+				     nr, alloc, depth + 1);
 	} while (dwarf_siblingof(&child, &child) == 0);
+}
+
+/* How many members of @m[i]'s name are as shallow as it or shallower (1: the bare name finds
+ * it), and how many share its owner or its via class. */
+static void name_counts(const struct mname *m, size_t nr, size_t i, int *shallow, int *owner,
+			int *via)
+{
+	*shallow = *owner = *via = 0;
+	for (size_t k = 0; k < nr; k++) {
+		if (strcmp(m[k].name, m[i].name))
+			continue;
+		*shallow += m[k].depth <= m[i].depth;
+		*owner += m[k].owner && m[i].owner && !strcmp(m[k].owner, m[i].owner);
+		*via += m[k].via && m[i].via && !strcmp(m[k].via, m[i].via);
+	}
 }
 
 void lang_member_names(Dwarf_Die *type, struct strlist *out)
 {
-	list_members(type, out, 0);
+	struct mname *m = NULL;
+	size_t nr = 0, alloc = 0;
+
+	list_members(type, NULL, &m, &nr, &alloc, 0);
+	for (size_t i = 0; i < nr; i++) {
+		int shallow, owner, via;
+		char *q = NULL;
+		bool seen = false;
+
+		name_counts(m, nr, i, &shallow, &owner, &via);
+		if (shallow == 1 || !m[i].owner) {
+			strlist_add(out, m[i].name);
+			continue;
+		}
+		/* hidden by a derived class's, or one of two bases' copies: C++ spells it B::x
+		 * by a class that has one (its own, else the base it is reached through) */
+		if (owner == 1)
+			q = xasprintf("%s::%s", m[i].owner, m[i].name);
+		else if (via == 1)
+			q = xasprintf("%s::%s", m[i].via, m[i].name);
+		for (size_t k = 0; q && k < out->nr && !seen; k++)
+			seen = !strcmp(out->v[k], q);
+		if (q && !seen)
+			strlist_add(out, q);
+		free(q);
+	}
+	free(m);
 }
 
 void lang_list_members(Dwarf_Die *type, struct strbuf *out)
 {
 	struct strlist names = STRLIST_INIT;
 
-	list_members(type, &names, 0);
+	lang_member_names(type, &names);
 	for (size_t i = 0; i < names.nr; i++)
 		strbuf_addf(out, "%s%s", out->len ? ", " : "", names.v[i]);
 	strlist_release(&names);

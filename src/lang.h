@@ -257,7 +257,8 @@ bool lang_virtual_member(Dwarf_Die *type, const char *name, Dwarf_Die *vbase);
 /**
  * lang_member_names() - the names lang_find_member() would find in @type
  * @out: the names are appended in declaration order, the members of an embedded struct
- *       or a base class right after it
+ *       or a base class right after it; a C++ member that another one of its name hides (a
+ *       derived class's, or the first base's copy) as its class names it ("B::x"), once
  */
 void lang_member_names(Dwarf_Die *type, struct strlist *out);
 
