@@ -49,9 +49,16 @@ static const char *iface_text(const struct value *v, struct strbuf *sb)
 	strbuf_reset(sb);
 	render_value_text(sb, v);
 	if (v->kind == VK_STRUCT || v->kind == VK_ARRAY) {
-		/* and, after its NUL, over several lines for the detail pane */
+		/* and, after its NUL, over several lines for the detail pane, when both fit the
+		 * ring's limit (else the pane wraps the one line) */
+		size_t one = sb->len;
+
 		strbuf_addch(sb, '\0');
 		render_value_pretty(sb, v, 0);
+		if (sb->len >= STR_MAX) {
+			sb->len = one;
+			sb->buf[one] = '\0';
+		}
 	}
 	return sb->buf;
 }
