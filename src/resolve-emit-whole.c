@@ -322,7 +322,7 @@ static int emit_slice(struct whole *w, const struct vl_node *n, struct val *v, c
 	val_release(&ptr);
 	if (ret)
 		return ret;
-	if (n->packed) {
+	if (n->packed && n->fetched > 0) {
 		char *f = loc_mem_fetch(pf, 0);
 
 		ret = emit_packed(w, n, v, name, expr, f);
@@ -366,6 +366,8 @@ static int emit_node(struct whole *w, const struct vl_node *n, struct val *v, co
 	case VL_SLICE:
 		return emit_slice(w, n, v, name, expr);
 	case VL_PACKED:
+		if (n->fetched <= 0)
+			break;	/* nothing of it fits: {...} */
 		if (val_addr_fetch(rc, v, w->em->sp, &f))
 			return -EINVAL;
 		ret = emit_packed(w, n, v, name, expr, f);
@@ -396,12 +398,14 @@ int emit_whole(struct rctx *rc, const struct emit *em, struct val *v)
 	unsigned int ss = rc->o->string_size ? rc->o->string_size : 128;
 	struct whole w = { .rc = rc, .em = em, .style = style_of(rc->lang) };
 	struct vl_budget b = {
-		.bytes = rc->o->value_size ? rc->o->value_size : RESOLVE_VALUE_SIZE,
+		.bytes = (rc->o->value_size ? rc->o->value_size : RESOLVE_VALUE_SIZE) -
+			 rc->whole_bytes,
 		.string_size = ss < PART_STRING ? ss : PART_STRING,
 		.max_array = kf->max_array > 0 ? kf->max_array : 64,
 		.max_elems = kf->max_array > 0 ? kf->max_array : 64,
 	};
 	size_t fields = rc->tp->nr_fields, args = rc->tp->nr_args;
+	long before = probe_bytes(rc->tp);
 	struct vl_node *root;
 	char *mark;
 	int ret, mfield;
@@ -415,6 +419,8 @@ int emit_whole(struct rctx *rc, const struct emit *em, struct val *v)
 	if (w.max_fields < fields + 2 || probe_bytes(rc->tp) + 8 > w.max_bytes)
 		return diag_error(rc->d, em->sp, "'%s' cannot be shown whole: the event has no room "
 				  "left (the kernel's limits on fields and record size)", v->what);
+	if (b.bytes < 0)
+		b.bytes = 0;	/* --value-size is spent: shown as {...} */
 	/* half of what is left: the arguments after it (a $params of structs too) still fit */
 	if (b.bytes > (w.max_bytes - probe_bytes(rc->tp)) / 2)
 		b.bytes = (w.max_bytes - probe_bytes(rc->tp)) / 2;
@@ -425,7 +431,8 @@ int emit_whole(struct rctx *rc, const struct emit *em, struct val *v)
 	/* a struct's own field, a constant: its name stays the argument's (an array of numbers
 	 * is its one field) */
 	mark = uniq_name(rc, em->name);
-	packed = root->kind == VL_PACKED || (root->kind == VL_SLICE && root->packed);
+	packed = (root->kind == VL_PACKED || (root->kind == VL_SLICE && root->packed)) &&
+		 root->fetched > 0;
 	mfield = packed ? -1 : trace_probe_add_field(rc->tp, mark, "\\0", "u8", false);
 	rc->in_whole = true;
 	rc->part_string_size = b.string_size;
@@ -441,6 +448,7 @@ int emit_whole(struct rctx *rc, const struct emit *em, struct val *v)
 	}
 	if (mfield >= 0)
 		rc->tp->args[rc->tp->nr_args - 1].field = mfield;
+	rc->whole_bytes += probe_bytes(rc->tp) - before;
 	free(mark);
 	return 0;
 }

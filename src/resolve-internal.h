@@ -111,6 +111,8 @@ struct rctx {
 					 * :string limit is shown as its address */
 	bool in_expansion;		/* emitting one of many values ($params, $vars, a Go
 					 * function's results): a Go pointer stays an address */
+	long whole_bytes;		/* record bytes the whole values of this probe took so
+					 * far (--value-size is for all of them) */
 };
 
 /* What a rctx_locals_visit() callback did with a variable. */

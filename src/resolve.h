@@ -7,14 +7,14 @@
 #include "fetcharg.h"
 #include "probe.h"
 
-/* --value-size's default: record bytes of one whole value (a struct shown alone) */
+/* --value-size's default: record bytes of an event's whole values (structs shown alone) */
 #define RESOLVE_VALUE_SIZE 2048
 
 struct resolve_opts {
 	const char *group;		/* NULL: "probe_<binary>" as perf names it */
 	unsigned int string_size;	/* bytes captured of strings with a length (128) */
-	unsigned int value_size;	/* record bytes of one whole struct/array/slice (0: the
-					 * default, RESOLVE_VALUE_SIZE) */
+	unsigned int value_size;	/* record bytes of the whole structs/arrays/slices of an
+					 * event together (0: the default, RESOLVE_VALUE_SIZE) */
 	struct kernel_features kf;	/* what the running kernel accepts */
 };
 
