@@ -399,6 +399,14 @@ int rctx_virtual_base_error(struct rctx *rc, struct span sp, const char *name, D
 }
 
 
+/* "_vptr", "B::_vptr": the first part of a vtable pointer's name, which has a dot */
+static bool names_vptr(const char *name)
+{
+	size_t n = strlen(name);
+
+	return !strcmp(name, "_vptr") || (n > 7 && !strcmp(name + n - 7, "::_vptr"));
+}
+
 /* @v.@name, following pointers first. */
 static int val_member(struct rctx *rc, struct val *v, const char *name, const char *what,
 		      struct span sp)
@@ -1078,8 +1086,9 @@ int val_eval(struct rctx *rc, const struct expr *e, struct val *out)
 		return eval_retval(rc, e->span, out);
 	case EXPR_MEMBER:
 		/* gcc's vtable pointer "_vptr.Base" reads as member Base of member _vptr */
-		if (e->base->kind == EXPR_MEMBER && !strcmp(e->base->name, "_vptr")) {
-			char *name = xasprintf("_vptr.%s", e->name);
+		/* gcc's "_vptr.Base" is one name: the parser split it at the dot */
+		if (e->base->kind == EXPR_MEMBER && names_vptr(e->base->name)) {
+			char *name = xasprintf("%s.%s", e->base->name, e->name);
 
 			ret = val_eval(rc, e->base->base, out);
 			what = expr_text(e);

@@ -201,7 +201,9 @@ static int resolve_arg_limited(struct rctx *rc, const struct probe_arg *pa)
 	}
 	/* "this->_vptr.Base" is named as the member is: _vptr_Base, not Base */
 	if (!pa->name && pa->expr->kind == EXPR_MEMBER && pa->expr->base->kind == EXPR_MEMBER &&
-	    !strcmp(pa->expr->base->name, "_vptr"))
+	    (!strcmp(pa->expr->base->name, "_vptr") ||
+	     (strstr(pa->expr->base->name, "::_vptr") &&
+	      !strcmp(strstr(pa->expr->base->name, "::_vptr"), "::_vptr"))))
 		vname = xasprintf("_vptr_%s", pa->expr->name);
 	ret = emit_arg(rc, vname ? vname : name, !vname && pa->name, text, pa->type, pa->span,
 		       pa->type_span, &v);

@@ -5,8 +5,13 @@
 
 volatile long sink_seen;
 
+namespace stats {
+long puts;	/* calls of sink::put so far, counted before its body */
+}
+
 void sink::put(elem_ptr p, int x)
 {
+	stats::puts++;
 	if (p) {
 		total += p->mid + x;
 		sink_seen += p->kind();
