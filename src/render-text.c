@@ -295,6 +295,11 @@ static void go_leaf(struct strbuf *sb, const struct value *v)
 	const char *tn = v->arg && v->arg->type_name ? v->arg->type_name : NULL;
 
 	if (v->fault && v->null) {
+		/* a nil pointer member that would be followed: *main.Point nil */
+		if (tn && (v->kind == VK_STRUCT || v->kind == VK_ARRAY)) {
+			escape_untrusted(sb, tn, strlen(tn));
+			strbuf_addch(sb, ' ');
+		}
 		strbuf_addstr(sb, "nil");
 	} else if (!v->fault && v->kind == VK_POINTER && !v->num.u) {
 		strbuf_addstr(sb, "nil");

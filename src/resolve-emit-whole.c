@@ -125,6 +125,22 @@ static int first_field(struct whole *w, const struct trace_arg *parts, size_t nr
 	return nr ? parts[0].field : 0;
 }
 
+/* Member @kv, a pointer, replaced by what it points to; nil makes the part null, not a fault */
+static int follow_member(struct whole *w, const struct vl_node *k, struct val *kv)
+{
+	struct val n;
+	char *pf;
+
+	if (val_word_fetch(w->rc, kv, w->em->sp, &pf))
+		return -EINVAL;
+	rctx_add_guard(w->rc, GUARD_NIL, pf, kv->what, 0);
+	free(pf);
+	if (val_deref(w->rc, kv, 0, (Dwarf_Die *)&k->type, true, kv->what, w->em->sp, &n))
+		return -EINVAL;
+	val_move(kv, &n);
+	return 0;
+}
+
 /* The kids of @n as parts: each from a copy of @v moved to it by @step. */
 static size_t emit_kids(struct whole *w, const struct vl_node *n, struct val *v, const char *name,
 			struct trace_arg **parts, bool *more)
@@ -154,6 +170,8 @@ static size_t emit_kids(struct whole *w, const struct vl_node *n, struct val *v,
 			what = xasprintf("%s[%ld]", v->what, k->index);
 			ret = val_index(rc, &kv, k->index, what, w->em->sp);
 		}
+		if (!ret && k->deref)
+			ret = follow_member(w, k, &kv);
 		if (ret || emit_node(w, k, &kv, kname, expr)) {
 			*more = true;
 			if (ret)
@@ -161,6 +179,11 @@ static size_t emit_kids(struct whole *w, const struct vl_node *n, struct val *v,
 		} else {
 			pop_arg(rc, parts, &nr);
 			(*parts)[nr - 1].is_base = k->is_base;
+			if (k->deref) {	/* named by the pointer's type: *main.Point {...} */
+				free((*parts)[nr - 1].type_name);
+				(*parts)[nr - 1].type_name = rctx_type_name(rc,
+								(Dwarf_Die *)&k->ptr_type, true);
+			}
 		}
 		rctx_guards_truncate(rc, nguards);
 		val_release(&kv);
@@ -403,6 +426,7 @@ int emit_whole(struct rctx *rc, const struct emit *em, struct val *v)
 		.string_size = ss < PART_STRING ? ss : PART_STRING,
 		.max_array = kf->max_array > 0 ? kf->max_array : 64,
 		.max_elems = kf->max_array > 0 ? kf->max_array : 64,
+		.follow = rc->lang == &lang_go,
 	};
 	size_t fields = rc->tp->nr_fields, args = rc->tp->nr_args;
 	long before = probe_bytes(rc->tp);

@@ -195,7 +195,18 @@ static bool fill_kid(struct vl_node *n, struct vl_node *k, struct vl_budget *b, 
 {
 	int fields;
 	int64_t cost;
+	Dwarf_Die pt, to;
 
+	/* delve loads a pointer member of the value printed (its depth 1) */
+	if (b->follow && !depth && k->is_member && !k->is_base &&
+	    lang_strip(&k->type, &pt) == DW_TAG_pointer_type && lang_type_of(&pt, &to) &&
+	    is_struct_tag(lang_strip(&to, &to)) && vlayout_whole(&to, 0) && b->fields > 2) {
+		k->deref = true;
+		k->ptr_type = k->type;
+		k->type = to;
+		b->fields--;	/* the pointer, fetched to tell nil */
+		b->bytes -= 8;
+	}
 	if (depth < MAX_DEPTH && vlayout_whole(&k->type, k->dim)) {
 		/* the smallest a whole value takes: its first leaf */
 		if (b->bytes < 8 || b->fields < 1)
@@ -204,6 +215,10 @@ static bool fill_kid(struct vl_node *n, struct vl_node *k, struct vl_budget *b, 
 		if (!k->nr_kids && k->more && !k->fetched) {
 			/* nothing of it fit: left out, as the leaves after it */
 			node_release(k);
+			if (k->deref) {
+				b->fields++;
+				b->bytes += 8;
+			}
 			return false;
 		}
 		return true;

@@ -45,6 +45,10 @@ struct vl_node {
 	bool packed;		/* VL_SLICE: the elements are numbers read as one array */
 	Dwarf_Die elem;		/* VL_PACKED, VL_SLICE: the element type */
 	int64_t elem_size;
+	bool deref;		/* a member that is a pointer, shown with what it points to
+				 * (Go, one level, as delve): @type is the pointee's, @ptr_type
+				 * the pointer's */
+	Dwarf_Die ptr_type;
 	bool more;		/* members or elements were left out: the budget ran out */
 	struct vl_node *kids;
 	size_t nr_kids;
@@ -57,6 +61,7 @@ struct vl_budget {
 	unsigned int string_size;	/* bytes of each string with a length inside it */
 	int max_array;		/* elements of one kernel array field (64) */
 	int max_elems;		/* elements of one array or slice shown at most */
+	bool follow;		/* the top level's pointers to structs are followed (Go) */
 };
 
 /**

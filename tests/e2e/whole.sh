@@ -43,13 +43,13 @@ for o in O0 O2; do
 done
 
 for b in whole whole-N; do
-	# delve: main.Order {Base: main.Base {ID: 7}, ..., Owner: *main.Point {X: 5, Y: 6}, ...}
-	# (delve follows the pointer; upfront shows its address as delve does past its depth)
+	# delve: main.Order {Base: main.Base {ID: 7}, ..., Owner: *main.Point {X: 5, Y: 6}, ...,
+	# Spare: *main.Point nil} (delve shows Items' elements as pointers past its depth)
 	text go/$b 'main.submit o'
-	t_like "$UPFT_LINE" '^o=main\.Order \{Base: main\.Base \{ID: 7\}, Name: "alice", Where: main\.Point \{X: 1, Y: -2\}, Items: \[\]main\.Item len: 2, cap: 2, \[\{Sku: "sku-a", Qty: 2\},\{Sku: "sku-b", Qty: 3\}\], Counts: \[\]int len: 3, cap: 5, \[10,20,30\], Grid: \[2\]\[3\]int8 \[\[1,2,3\],\[4,5,6\]\], Owner: \(\*main\.Point\)\(0xc[0-9a-f]+\), Paid: true, Hook: main\.double, Note: ""\}$' \
+	t_is "$UPFT_LINE" 'o=main.Order {Base: main.Base {ID: 7}, Name: "alice", Where: main.Point {X: 1, Y: -2}, Items: []main.Item len: 2, cap: 2, [{Sku: "sku-a", Qty: 2},{Sku: "sku-b", Qty: 3}], Counts: []int len: 3, cap: 5, [10,20,30], Grid: [2][3]int8 [[1,2,3],[4,5,6]], Owner: *main.Point {X: 5, Y: 6}, Paid: true, Hook: main.double, Note: "", Spare: *main.Point nil}' \
 		"Go $b: a struct as delve prints it"
 	text go/$b 'main.check o'
-	t_like "$UPFT_LINE" '^o=\*main\.Order \{Base: main\.Base \{ID: 7\}, Name: "alice", .*, Note: ""\}$' \
+	t_like "$UPFT_LINE" '^o=\*main\.Order \{Base: main\.Base \{ID: 7\}, Name: "alice", .*, Spare: \*main\.Point nil\}$' \
 		"Go $b: a pointer alone with what it points to (delve: print o)"
 	upft_run --stdio --max-events 2 -x "$UPFT_TARGETS/go/$b" 'main.maybe o' -- "$UPFT_TARGETS/go/$b"
 	t_like "$UPFT_OUT" 'maybe o=nil' "Go $b: a nil pointer is nil"

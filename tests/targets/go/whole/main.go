@@ -37,6 +37,7 @@ type Order struct {
 	Paid   bool
 	Hook   func(int) int
 	Note   string
+	Spare  *Point
 }
 
 // Node is a tree: a struct that holds itself through a slice, shown 8 levels deep at most
