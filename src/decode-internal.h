@@ -1,9 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* decode-internal.h - what decode*.c share: numbers made of raw record bytes, whole values' parts */
+/* decode-internal.h - what decode*.c share: fields in a record, numbers made of their bytes,
+ * whole values' parts, fault checks */
 #ifndef UPF_DECODE_INTERNAL_H
 #define UPF_DECODE_INTERNAL_H
 
 #include "decode.h"
+
+/* Where a kernel field is in the record. */
+struct fld {
+	int off;
+	int size;
+	bool dyn;		/* __data_loc / __rel_loc */
+	bool rel;
+	bool is_signed;
+	const char *type;	/* kernel type of the fetch ("u64", "char[64]") */
+};
 
 /**
  * decode_float() - the IEEE 754 number whose bits are the @size bytes at @at
@@ -50,5 +61,15 @@ const char *decode_field(const struct dprobe *p, const char *rec, int field, int
  */
 void decode_whole(struct decoder *dc, const struct dprobe *p, const char *rec, int size,
 		  uint64_t base, const struct trace_arg *a, struct value *v);
+
+/**
+ * decode_check_failed() - whether @a, read through a pointer, was not there: its fault check
+ * (trace_arg.check_field) read nothing and its bytes are all 0, as the kernel leaves a read
+ * that failed
+ * @flds: the fields of @a's probe in the record
+ * @rec: the record
+ * @a: an argument with a check_field
+ */
+bool decode_check_failed(const struct fld *flds, const char *rec, const struct trace_arg *a);
 
 #endif

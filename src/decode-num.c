@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* decode-num.c - numbers made of raw record bytes: floats, complex numbers, 128-bit integers */
+/* decode-num.c - numbers made of raw record bytes (floats, complex numbers, 128-bit integers)
+ * and whether they were read at all */
 #include <stdint.h>
 #include <string.h>
 
@@ -32,4 +33,20 @@ void decode_pair(struct value *v, const char *lo, const char *hi, unsigned int s
 	memcpy(&l, lo, 8);
 	memcpy(&h, hi, 8);
 	v->num.w = (unsigned __int128)h << 64 | l;
+}
+
+bool decode_check_failed(const struct fld *flds, const char *rec, const struct trace_arg *a)
+{
+	int first = a->kind == VK_LSTRING ? a->len_field : a->field;
+	int n = a->kind == VK_LSTRING ? 1 : a->nr_fields;
+	uint32_t loc;
+
+	memcpy(&loc, rec + flds[a->check_field].off, 4);
+	if (loc >> 16)
+		return false;	/* its byte was read: so was the value */
+	for (int i = first; i < first + n; i++)
+		for (int k = 0; k < flds[i].size; k++)
+			if (rec[flds[i].off + k])
+				return false;	/* a failed read leaves zeros */
+	return true;
 }

@@ -28,16 +28,6 @@
 #define USTACK_MAX 64		/* frames of one user_stack record (8 on 6.18), plus one */
 #define USTACK_FRAMES 256	/* and the functions inlined at them */
 
-/* Where a kernel field is in the record. */
-struct fld {
-	int off;
-	int size;
-	bool dyn;		/* __data_loc / __rel_loc */
-	bool rel;
-	bool is_signed;
-	const char *type;	/* kernel type of the fetch ("u64", "char[64]") */
-};
-
 struct dprobe {
 	const struct trace_probe *tp;
 	struct fld *flds;	/* one per tp->fields */
@@ -638,9 +628,10 @@ static bool arg_guard_fault(struct decoder *dc, const struct dprobe *p, const ch
 			v->fault_expr = a->guard_exprs[k];
 			return true;
 		case GUARD_NIL:
-			if (!decode_fault_addr(w))
-				continue;
+			if (w)
+				break;	/* not NULL: a fault where it cannot be a pointer */
 			v->fault = v->null = true;
+			v->text = a->null_text;
 			v->fault_expr = a->guard_exprs[k];
 			return true;
 		case GUARD_DATA:
@@ -897,6 +888,11 @@ void decode_arg(struct decoder *dc, const struct dprobe *p, const char *rec, int
 	v->kind = a->kind;
 	if (arg_guard_fault(dc, p, rec, base, a, v))
 		return;
+	if (a->check_field > 0 && decode_check_failed(p->flds, rec, a)) {
+		v->fault = true;	/* read through a pointer into memory that is not there */
+		v->fault_expr = trace_arg_last_pointer(a);
+		return;
+	}
 	switch (a->kind) {
 	case VK_SIGNED:
 		v->num.s = rd_bits_s(at, fl->size, a->bit_width);

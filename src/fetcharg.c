@@ -69,6 +69,16 @@ struct trace_arg *trace_probe_add_arg(struct trace_probe *tp)
 	return a;
 }
 
+const char *trace_arg_last_pointer(const struct trace_arg *a)
+{
+	const char *expr = NULL;
+
+	for (int k = 0; k < a->nr_guards && k < TRACE_ARG_MAX_GUARDS; k++)
+		if (a->guard_kind[k] == GUARD_PTR || a->guard_kind[k] == GUARD_NIL)
+			expr = a->guard_exprs[k];
+	return expr;
+}
+
 static void trace_arg_release(struct trace_arg *a)
 {
 	size_t i;
@@ -671,7 +681,8 @@ int fetcharg_check_limits(const struct trace_probe *tp, const struct kernel_feat
 				   f->name);
 			return -EINVAL;
 		}
-		if (is_string_type(f->type, base_len))
+		/* a hidden :string is a fault check: one byte where its value is 0 (check_field) */
+		if (is_string_type(f->type, base_len) && !f->hidden)
 			strings += n ? n : 1;
 		fixed += size;
 	}

@@ -129,7 +129,8 @@ enum guard_kind {
 	GUARD_END,	/* an end pointer (std::vector _M_finish): the length is
 			 * (end - fields[guard_base]) / guard_elem; a fault as for GUARD_LEN */
 	GUARD_NIL,	/* a pointer that makes the value null, not a fault, when it is NULL
-			 * (the object of a dynamic_cast<>, a Go interface's itab) */
+			 * (the object of a dynamic_cast<>, a Go interface's itab, a C string's
+			 * char *); another address that cannot be one is a fault */
 	GUARD_TYPE,	/* a type word (C++ vtable pointer, Go type word or itab): the value is
 			 * null unless the word less the binary's load base is one of
 			 * guard_words[k]; when it is not, and guard_base[k] >= 0, the word in
@@ -217,7 +218,23 @@ struct trace_arg {
 	int ptr_field;
 	unsigned int first;
 	unsigned int elem_size;
+	/*
+	 * A value read through a pointer: a hidden :string field at one of its bytes (of its
+	 * length for VK_LSTRING), empty (a fault) when the memory was not there. The value is
+	 * a fault when that field is empty and the value's bytes are all 0 (what the kernel
+	 * stores for a read that failed). 0: none (it never comes first).
+	 */
+	int check_field;
+	const char *null_text;		/* a GUARD_NIL that is NULL: the value is null, shown
+					 * as this ("NULL"; static), else as "null" */
 };
+
+/**
+ * trace_arg_last_pointer() - the last pointer @a's value is read through ("n.Unread"): the
+ * expression of its last GUARD_PTR or GUARD_NIL guard
+ * Return: borrowed from @a, or NULL when it is read through none.
+ */
+const char *trace_arg_last_pointer(const struct trace_arg *a);
 
 /* What a probe point is to durations (calls.h): FUNC's entry and FUNC%return pair up. */
 enum call_role {

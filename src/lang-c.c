@@ -13,4 +13,5 @@ const struct lang_ops lang_c = {
 	.name			= "C",
 	.type_name		= c_type_name,
 	.char_ptr_is_string	= true,
+	.null_name		= "NULL",
 };

@@ -122,4 +122,5 @@ const struct lang_ops lang_cxx = {
 	.smart_ptr		= cxx_smart_ptr,	/* std::unique_ptr<T> -> T * */
 	.type_name		= cxx_type_name,
 	.char_ptr_is_string	= true,
+	.null_name		= "nullptr",
 };

@@ -64,6 +64,7 @@ bool lang_go_is_result(Dwarf_Die *die)
 
 const struct lang_ops lang_go = {
 	.name		= "Go",
+	.null_name	= "nil",
 	.string_layout	= go_string_layout,
 	.slice_layout	= go_slice_layout,
 	.iface_word	= go_iface_word,

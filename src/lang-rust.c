@@ -62,6 +62,7 @@ static bool rust_smart_ptr(Dwarf_Die *type, const char *name, struct lang_smart 
 
 const struct lang_ops lang_rust = {
 	.name		= "Rust",
+	.null_name	= "null",
 	.string_layout	= rust_string_layout,
 	.slice_layout	= rust_slice_layout,
 	.smart_ptr	= rust_smart_ptr,	/* Rc<T>, Arc<T> -> T */

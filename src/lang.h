@@ -73,6 +73,7 @@ struct lang_ops {
 	/* the type as the language spells it ("*dns.Msg", "struct foo *", "std::string") */
 	void (*type_name)(Dwarf_Die *type, struct strbuf *out);
 	bool char_ptr_is_string;	/* char * / char[N] are NUL-terminated text (C, C++) */
+	const char *null_name;		/* a null pointer as the language spells it ("NULL") */
 };
 
 /*

@@ -329,6 +329,27 @@ static void json_stack(struct strbuf *sb, const struct event *ev)
 		strbuf_addch(sb, ']');
 }
 
+/*
+ * ,"faults":["unread"]: the arguments whose null is a value the kernel could not read, not
+ * a null value (a NULL char *, a nil interface); no key when there is none
+ */
+static void json_faults(struct strbuf *sb, const struct event *ev)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < ev->nr_vals; i++) {
+		const struct value *v = &ev->vals[i];
+
+		if (!v->fault || v->null)
+			continue;
+		strbuf_addstr(sb, any ? "," : ",\"faults\":[");
+		json_str(sb, v->name, strlen(v->name));
+		any = true;
+	}
+	if (any)
+		strbuf_addch(sb, ']');
+}
+
 static int json_event(struct render *r, const struct event *ev)
 {
 	struct strbuf *sb = &r->out;
@@ -376,27 +397,18 @@ static int json_event(struct render *r, const struct event *ev)
 			continue;
 		}
 	}
+	*p++ = '}';
+	render_commit(sb, p);
+	json_faults(sb, ev);
 	if (ev->duration_ns >= 0) {
 		/* a paired return: the call's duration in seconds */
-		p = render_put_lit(p, "},\"duration\":");
-		render_commit(sb, p);
+		strbuf_addstr(sb, ",\"duration\":");
 		render_seconds(sb, (uint64_t)ev->duration_ns);
-		p = render_reserve(sb, 4);
-		if (r->priv) {
-			render_commit(sb, p);
-			json_stack(sb, ev);
-			p = render_reserve(sb, 4);
-		}
-		p = render_put_lit(p, "}\n");
-	} else if (r->priv) {
-		*p++ = '}';
-		render_commit(sb, p);
-		json_stack(sb, ev);
-		p = render_reserve(sb, 4);
-		p = render_put_lit(p, "}\n");
-	} else {
-		p = render_put_lit(p, "}}\n");
 	}
+	if (r->priv)
+		json_stack(sb, ev);
+	p = render_reserve(sb, 4);
+	p = render_put_lit(p, "}\n");
 	render_commit(sb, p);
 	return render_event_end(r);
 }

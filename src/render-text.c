@@ -391,7 +391,7 @@ void render_value_text(struct strbuf *sb, const struct value *v)
 		    (v->kind == VK_STRUCT || v->kind == VK_ARRAY))
 			strbuf_addstr(sb, "nil");
 		else
-			strbuf_addstr(sb, v->null ? "null" : "(fault)");
+			strbuf_addstr(sb, !v->null ? "(fault)" : v->text ? v->text : "null");
 		return;
 	}
 	switch (v->kind) {

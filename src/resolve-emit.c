@@ -152,6 +152,7 @@ void attach_guards(struct rctx *rc, struct trace_arg *a)
 			attach_type_guard(rc, a, k, g, i);
 		a->nr_guards++;
 	}
+	check_attach(rc, a);
 }
 
 /*
@@ -300,6 +301,7 @@ static int nr_strings(const struct trace_probe *tp)
  * :string fields, its address */
 static int emit_cstring_ptr(struct rctx *rc, const struct emit *em, struct val *v)
 {
+	struct trace_arg *a = NULL;
 	char *pf, *f;
 	int ret;
 
@@ -309,7 +311,10 @@ static int emit_cstring_ptr(struct rctx *rc, const struct emit *em, struct val *
 	if (val_word_fetch(rc, v, em->sp, &pf))
 		return -EINVAL;
 	f = loc_mem_fetch(pf, 0);
-	ret = emit_cstring_at(rc, em, v, f, NULL);
+	/* NULL is a value of a char *, not a fault: the pointer is fetched to tell them apart */
+	rctx_add_guard(rc, GUARD_NIL, pf, v->what, 0);
+	ret = emit_cstring_at(rc, em, v, f, &a);
+	a->null_text = rc->lang->null_name;
 	free(pf);
 	free(f);
 	return ret;

@@ -611,6 +611,14 @@ void set_last_type_name(struct rctx *rc, struct val *v);
  */
 void pop_arg(struct rctx *rc, struct trace_arg **parts, size_t *nr);
 
+/* ---- fault checks (resolve-check.c) ---- */
+
+/**
+ * check_attach() - when @a (just emitted, its guards attached) is read through a pointer, the
+ * hidden :string field that tells its failed read from a 0 (a->check_field)
+ */
+void check_attach(struct rctx *rc, struct trace_arg *a);
+
 /* ---- dynamic values as kernel fields (resolve-emit-dyn.c) ---- */
 
 /**

@@ -74,6 +74,8 @@ static size_t value_bytes(const struct value *v)
 		strbuf_release(&sb);
 		return PV_HDR + n;
 	}
+	if (v->fault && v->null)
+		return PV_HDR + (v->text ? strnlen(v->text, STR_MAX) + 1 : 0);
 	if (v->fault)
 		return PV_HDR + (v->fault_expr ? strnlen(v->fault_expr, STR_MAX) + 1 : 0);
 	switch (v->kind) {
@@ -96,10 +98,13 @@ static char *pack_value(char *p, const struct value *v)
 	uint16_t l16;
 
 	if (v->fault) {
+		/* a null's own spelling ("NULL") is kept; a fault's, the link that failed */
+		const char *t = v->null && v->text ? v->text : v->null ? NULL : v->fault_expr;
+
 		flags |= PV_FAULT | (v->null ? PV_NULL : 0);
-		if (v->fault_expr) {
+		if (t) {
 			flags |= PV_TEXT;
-			data = v->fault_expr;
+			data = t;
 			len = strnlen(data, STR_MAX);
 		}
 	} else if (v->kind == VK_CSTRING || v->kind == VK_LSTRING || v->kind == VK_BYTES) {
@@ -160,7 +165,7 @@ size_t tui_unpack(struct tui *t, const struct slot *sl, uint64_t **stack, size_t
 		v->null = flags & PV_NULL;
 		v->cut = flags & PV_CUT;
 		if (flags & PV_TEXT) {
-			if (v->fault)
+			if (v->fault && !v->null)
 				v->fault_expr = p;
 			else
 				v->text = p;

@@ -15,8 +15,8 @@ bid=$(readelf -n "$libc" | sed -n 's/.*Build ID: //p')
 upft_run -x libc.so.6 -D 'getaddrinfo name service'
 t_is "$UPFT_RC" 0 "-x libc.so.6 -D getaddrinfo exits 0"
 t_like "$UPFT_OUT" "^# build-id $bid; binary $libc\$" "the soname is resolved to $libc, build-id named"
-t_like "$UPFT_OUT" "^p:probe_libc/getaddrinfo $libc:0x[0-9a-f]+ name=[^ ]+:string service=[^ ]+:string" \
-	"parameters from the separate debuginfo, char * as :string (group probe_libc as perf)"
+t_like "$UPFT_OUT" "^p:probe_libc/getaddrinfo $libc:0x[0-9a-f]+ name=\\+0\\(%di\\):string name_p1=%di:x64 service=\\+0\\(%si\\):string service_p1=%si:x64\$" \
+	"parameters from the separate debuginfo, char * as :string and its pointer (NULL is no fault; group probe_libc as perf)"
 
 upft_run -x libc.so.6 -V getaddrinfo
 t_like "$UPFT_OUT" "char \*[[:space:]]+name" "-V lists getaddrinfo's parameters with their types"
@@ -25,7 +25,10 @@ t_like "$UPFT_OUT" "char \*[[:space:]]+name" "-V lists getaddrinfo's parameters 
 upft_run --json --max-events 1 -x libc.so.6 'getaddrinfo name service' -- getent ahosts localhost
 t_is "$UPFT_RC" 0 "tracing getaddrinfo in libc.so.6 under getent exits 0"
 t_is "$(upft_json_arg "$UPFT_OUT" 1 name)" '"localhost"' "getent's getaddrinfo name is \"localhost\""
-t_is "$(upft_json_arg "$UPFT_OUT" 1 service)" 'null' "its NULL service is a fault (null), not text"
+t_is "$(upft_json_arg "$UPFT_OUT" 1 service)" 'null' "its NULL service is null, not text"
+t_unlike "$UPFT_OUT" '"faults"' "... and no fault"
+upft_run --stdio --max-events 1 -x libc.so.6 'getaddrinfo name service' -- getent ahosts localhost
+t_like "$UPFT_OUT" ' getaddrinfo name="localhost" service=NULL$' "in text, NULL as C spells it"
 
 upft_run -x libc.so.6 -D 'getaddrinfo nosuch'
 t_is "$UPFT_RC" 2 "an unknown variable in libc exits 2"

@@ -263,8 +263,9 @@ static void test_choice(void)
 	struct debuginfo *dbg = open_target("c/entry-O0");
 
 	if (dbg) {
-		/* the entry's push %rbp, the ABI's registers and stack */
-		CHOSEN(dbg, "pa_target a b c s", "+0 %di %si %dx +0(%cx)");
+		/* the entry's push %rbp, the ABI's registers and stack (s: its pointer too, NULL is
+		 * no fault) */
+		CHOSEN(dbg, "pa_target a b c s", "+0 %di %si %dx +0(%cx) %cx");
 		CHOSEN(dbg, "eight f g j", "+0 %r9 +8(%sp) +32(%sp)");
 		CHOSEN(dbg, "pa_target", "+0");
 		/* past the prologue: not safe from the ABI, or not readable at the entry */
@@ -278,7 +279,7 @@ static void test_choice(void)
 	}
 	dbg = open_target("c/entry-O2");
 	if (dbg) {
-		CHOSEN(dbg, "pa_target a b c s", "+0 %di %si %dx +0(%cx)");
+		CHOSEN(dbg, "pa_target a b c s", "+0 %di %si %dx +0(%cx) %cx");
 		debuginfo_free(dbg);
 	}
 	dbg = open_target("c/orders-O2");

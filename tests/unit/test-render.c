@@ -178,7 +178,10 @@ static void test_duration_lines(void)
 	strbuf_release(&r.out);
 }
 
-/* numbers in text and JSON: complex, 128-bit integers every digit, +Inf/-Inf/NaN apart */
+/*
+ * numbers in text and JSON: complex, 128-bit integers every digit, +Inf/-Inf/NaN apart; a
+ * fault and a NULL char * (both null in JSON, the fault named in "faults")
+ */
 static void test_numbers(void)
 {
 	struct trace_arg sgn = { .is_signed = true }, uns = { .is_signed = false };
@@ -191,6 +194,7 @@ static void test_numbers(void)
 		{ .name = "n", .kind = VK_FLOAT, .num.f = -INFINITY },
 		{ .name = "q", .kind = VK_FLOAT, .num.f = NAN },
 		{ .name = "f", .kind = VK_FLOAT, .fault = true },
+		{ .name = "svc", .kind = VK_CSTRING, .fault = true, .null = true, .text = "NULL" },
 	};
 	struct event ev = {
 		.ts = 1000000000, .cpu = 0, .pid = 7, .tid = 7, .comm = "nums", .probe = "wide",
@@ -205,7 +209,7 @@ static void test_numbers(void)
 	TEST_EQ(render_text_ops.event(&r, &ev), 0);
 	TEST_STREQ(strbuf_cstr(&r.out), "0.000000 nums/7 wide z=(3 + -4i) "
 		   "s=-1267650600228229401496703205383 u=340282366920938463463374607431768211455 "
-		   "p=inf n=-inf q=nan f=(fault)\n");
+		   "p=inf n=-inf q=nan f=(fault) svc=NULL\n");
 	strbuf_reset(&r.out);
 	TEST_EQ(render_json_ops.open(&r), 0);
 	TEST_EQ(render_json_ops.event(&r, &ev), 0);
@@ -214,7 +218,8 @@ static void test_numbers(void)
 		   "\"probe\":\"wide\",\"args\":{\"z\":{\"real\":3,\"imag\":-4},"
 		   "\"s\":-1267650600228229401496703205383,"
 		   "\"u\":340282366920938463463374607431768211455,"
-		   "\"p\":\"+Inf\",\"n\":\"-Inf\",\"q\":\"NaN\",\"f\":null}}\n");
+		   "\"p\":\"+Inf\",\"n\":\"-Inf\",\"q\":\"NaN\",\"f\":null,\"svc\":null},"
+		   "\"faults\":[\"f\"]}\n");
 	strbuf_release(&r.out);
 }
 

@@ -1,0 +1,28 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# nums.sh - numbers, faults and NULL as the text line shows them (nums.cases checks JSON):
+# complex numbers as (1 + 2i), 128-bit integers with every digit, a read through a pointer
+# into unmapped memory as (fault), a NULL char * as the language spells it (NULL), never 0.
+# Values: tests/targets/README.md ("nums"), checked with gdb and delve.
+. "$(dirname "$0")/lib.sh"
+
+T=$UPFT_TARGETS
+[ -x "$T/c/nums-O2" ] && [ -x "$T/go/nums" ] || t_bail "test targets not built (tests/targets/build.sh)"
+upft_need_root
+
+for o in O0 O2; do
+	bin=$T/c/nums-$o
+	upft_run --stdio 'wide w->z w->zf w->s a u=*w->unread w->zero' 'lookup node service' -- "$bin"
+	t_is "$UPFT_RC" 0 "C $o: runs"
+	t_like "$UPFT_OUT" " wide z=\\(1 \\+ 2i\\) zf=\\(-1.5 \\+ -0.25i\\) s=-1267650600228229401496703205383 a=1267650600228229401496703205383 u=\\(fault\\) zero=0\$" \
+		"C $o: complex, __int128, *unread a fault, a 0 read through a good pointer 0"
+	t_like "$UPFT_OUT" " lookup node=\"localhost\" service=NULL\$" "C $o: a NULL char * is NULL"
+	t_like "$UPFT_OUT" " lookup node=\"example.org\" service=\"http\"\$" "C $o: ... and text when set"
+done
+
+for b in nums nums-N; do
+	upft_run --stdio 'main.check n.C64 n.C128 u=*n.Unread n.PInf' -- "$T/go/$b"
+	t_like "$UPFT_OUT" " check C64=\\(1 \\+ 2i\\) C128=\\(-1.5 \\+ 0.25i\\) u=\\(fault\\) PInf=inf\$" \
+		"Go $b: complex64, complex128, *unread a fault"
+done
+t_done
