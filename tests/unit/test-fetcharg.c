@@ -354,6 +354,22 @@ static void test_limits(void)
 
 static void test_sizes(void)
 {
+	/* every kernel type, each of its own size (a u16 counted as 4 went unseen) */
+	static const struct {
+		const char *type;
+		int size;
+	} all[] = {
+		{ "u8", 1 }, { "s8", 1 }, { "x8", 1 }, { "char", 1 },
+		{ "u16", 2 }, { "s16", 2 }, { "x16", 2 },
+		{ "u32", 4 }, { "s32", 4 }, { "x32", 4 },
+		{ "u64", 8 }, { "s64", 8 }, { "x64", 8 },
+		{ "u16[3]", 6 }, { "x16[64]", 128 }, { "s8[5]", 5 }, { "x64[2]", 16 },
+	};
+
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+		UT_REPORT(fetcharg_type_size(all[i].type) == all[i].size,
+			  "%s:%d: fetcharg_type_size(\"%s\") == %d (got %d)", __FILE__, __LINE__,
+			  all[i].type, all[i].size, fetcharg_type_size(all[i].type));
 	TEST_EQ(fetcharg_type_size("u8"), 1);
 	TEST_EQ(fetcharg_type_size("s16"), 2);
 	TEST_EQ(fetcharg_type_size("x32"), 4);

@@ -26,12 +26,15 @@
  *   calls copy N         copies the first 64 bytes of pure() (position-independent) to a new
  *                        executable page and calls the copy with N, prints "calls: copy
  *                        returned R": probed, the copy holds the probe's int3 (SIGTRAP)
- *   calls text S         said(S) with S as given (any bytes: tests/e2e/text.sh)
+ *   calls text S         said(S) with S as given (any bytes: tests/e2e/text-escapes.sh), then
+ *                        bytes(S, S, S, S): the same pointer as uint8_t *, unsigned char *,
+ *                        signed char * and char * (tests/e2e/shown.sh)
  */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,6 +109,13 @@ NOINLINE long spawned(long id)
 NOINLINE long said(const char *s)
 {
 	sink += (long)strlen(s);
+	return sink;
+}
+
+NOINLINE long bytes(const uint8_t *u8p, const unsigned char *ucp, const signed char *scp,
+		    const char *cp)
+{
+	sink += u8p[0] + ucp[0] + scp[0] + cp[0];
 	return sink;
 }
 
@@ -269,7 +279,10 @@ int main(int argc, char **argv)
 		kill(getpid(), (int)n);
 		return 2;
 	} else if (!strcmp(mode, "text")) {
-		said(argc > 2 ? argv[2] : "");
+		const char *t = argc > 2 ? argv[2] : "";
+
+		said(t);
+		bytes((const uint8_t *)t, (const unsigned char *)t, (const signed char *)t, t);
 	} else if (!strcmp(mode, "copy")) {
 		if (run_copy(n))
 			return 2;
