@@ -256,8 +256,7 @@ static void build_struct(struct vl_node *n, struct vl_budget *b, int depth)
 		k = add_kid(n);
 		k->member = c;
 		k->is_member = true;
-		k->is_base = dwarf_tag(&c) == DW_TAG_inheritance ||
-			     dwarf_hasattr(&c, DW_AT_artificial);
+		k->is_base = dwarf_tag(&c) == DW_TAG_inheritance;
 		k->name = dwarf_diename(&c);
 		if (dwarf_tag(&c) == DW_TAG_inheritance) {
 			Dwarf_Die bt;

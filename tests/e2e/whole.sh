@@ -40,6 +40,12 @@ for o in O0 O2; do
 	text cpp/whole-$o 'geo::Shape::area *this'
 	t_is "$UPFT_LINE" 'this={<geo::Named> = {name = "box", rank = 2}, origin = {x = 3, y = 4}, sides = std::vector of length 4, capacity 6 = {5, 6, 7, 8}, marks = std::vector of length 2, capacity 2 = {{x = 1, y = 2}, {x = 3, y = 4}}, u = {i = 42, f = 5.8854535501642317e-44}, filled = true}' \
 		"C++ -$o: *this as gdb prints it"
+	# gdb: {<shop::Base> = {_vptr.Base = 0x... <vtable for shop::Derived+16>, id = 7, status =
+	# shop::Status::Busy}, name = "bob", qty = std::vector of length 3, capacity 3 = {1, 2, 3},
+	# level = 2}
+	text cpp/actors-$o 'shop::Derived::describe *this'
+	t_is "$UPFT_LINE" 'this={<shop::Base> = {_vptr.Base = vtable for shop::Derived+0x10, id = 7, status = Busy}, name = "bob", qty = std::vector of length 3, capacity 3 = {1, 2, 3}, level = 2}' \
+		"C++ -$o: a base class with its vtable pointer"
 done
 
 for b in whole whole-N; do
