@@ -17,6 +17,7 @@
 #include "debuginfo.h"
 #include "decode-internal.h"
 #include "decode.h"
+#include "dynname.h"
 #include "dyntype.h"
 #include "log.h"
 #include "symbolize.h"
@@ -64,6 +65,7 @@ struct decoder {
 	struct tep_handle *tep;
 	struct debuginfo *dbg;
 	struct symbolizer *sym;
+	struct dynnames *dn;	/* type words -> dynamic types, in any object of a process */
 	int cur_tgid;		/* the event's process (':sym' of a library's address) */
 	struct calls *calls;	/* durations: pending calls */
 	struct tasks *tasks;	/* tid -> process, name */
@@ -93,6 +95,7 @@ struct decoder *decoder_new(struct tep_handle *tep, struct debuginfo *dbg, bool 
 	dc->tep = tep;
 	dc->dbg = dbg;
 	dc->sym = symbolizer_new(dbg);
+	dc->dn = dynnames_new(dc->sym);
 	dc->calls = calls_new();
 	dc->tasks = tasks_new(lookup_tasks);
 	dc->arena = xmalloc(ARENA_SIZE);
@@ -127,6 +130,7 @@ void decoder_free(struct decoder *dc)
 		dev_free(dc->by_id[i]);
 	}
 	free(dc->by_id);
+	dynnames_free(dc->dn);
 	symbolizer_free(dc->sym);
 	calls_free(dc->calls);
 	tasks_free(dc->tasks);
@@ -568,48 +572,48 @@ static bool int_array(struct decoder *dc, struct value *v, const char *at, const
 	return v->text != NULL;
 }
 
+static void dyn_at(const struct decoder *dc, const struct dprobe *p, uint64_t base,
+		   struct dyn_at *at)
+{
+	*at = (struct dyn_at){ dc->cur_tgid, p->in_dbg ? dc->dbg : NULL, base };
+}
+
+/* The dynamic type type word @w of @a stands for (dynnames_text()). */
+static const char *dyn_text(struct decoder *dc, const struct dprobe *p, const char *rec,
+			    uint64_t base, const struct trace_arg *a, uint64_t w)
+{
+	const struct fld *t = a->dyn_word == DYN_GO_ITAB ? &p->flds[a->dyn_field] : NULL;
+	struct dyn_at at;
+
+	dyn_at(dc, p, base, &at);
+	return dynnames_text(dc->dn, &at, a->dyn_word ? a->dyn_word : DYN_CXX_VPTR, w,
+			     t ? rd_u(rec + t->off, t->size) : 0);
+}
+
+/*
+ * type_guard_ok() - guard @k of @a on type word @w (dynnames_accepts()); when it is not
+ * accepted, the second word of the guard (a Go itab's _type) is tried. Return: 1, 0, -1.
+ */
+static int type_guard_ok(struct decoder *dc, const struct dprobe *p, const char *rec,
+			 const struct trace_arg *a, int k, uint64_t w, uint64_t base)
+{
+	const struct fld *f2 = a->guard_base[k] >= 0 ? &p->flds[a->guard_base[k]] : NULL;
+	struct dyn_at at;
+	int r;
+
+	dyn_at(dc, p, base, &at);
+	r = dynnames_accepts(dc->dn, &at, a->guard_words[k], a->guard_nr_words[k],
+			     a->guard_class[k], a->guard_class_off[k], w);
+	if (r || !f2)
+		return r;
+	return dynnames_accepts(dc->dn, &at, a->guard_words[k], a->guard_nr_words[k], NULL, 0,
+				rd_u(rec + f2->off, f2->size));
+}
+
 /*
  * arg_guard_fault() - whether a pointer @a's value goes through faulted, or an index it uses
  * is out of range; if so, @v is the fault naming the expression
  */
-static bool words_have(const uint64_t *words, unsigned int nr, uint64_t vaddr)
-{
-	unsigned int lo = 0, hi = nr;
-
-	while (lo < hi) {
-		unsigned int mid = lo + (hi - lo) / 2;
-
-		if (words[mid] == vaddr)
-			return true;
-		if (words[mid] < vaddr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return false;
-}
-
-/*
- * type_guard_ok() - whether type word @w (and, when it is none of them, the second word of
- * guard @k: a Go itab's _type) is one of the vaddrs guard @k accepts; @base: load base
- */
-static bool type_guard_ok(const struct dprobe *p, const char *rec, const struct trace_arg *a,
-			  int k, uint64_t w, uint64_t base)
-{
-	const struct fld *f2;
-	uint64_t w2;
-
-	if (!w)
-		return false;
-	if (words_have(a->guard_words[k], a->guard_nr_words[k], w - base))
-		return true;
-	if (a->guard_base[k] < 0)
-		return false;
-	f2 = &p->flds[a->guard_base[k]];
-	w2 = rd_u(rec + f2->off, f2->size);
-	return w2 && words_have(a->guard_words[k], a->guard_nr_words[k], w2 - base);
-}
-
 static bool arg_guard_fault(struct decoder *dc, const struct dprobe *p, const char *rec,
 			    uint64_t base, const struct trace_arg *a, struct value *v)
 {
@@ -622,11 +626,22 @@ static bool arg_guard_fault(struct decoder *dc, const struct dprobe *p, const ch
 
 		switch (a->guard_kind[k]) {
 		case GUARD_TYPE:
-			if (type_guard_ok(p, rec, a, k, w, base))
+			switch (type_guard_ok(dc, p, rec, a, k, w, base)) {
+			case 1:
 				continue;
-			v->fault = v->null = true;
-			v->fault_expr = a->guard_exprs[k];
-			return true;
+			case 0:
+				v->fault = v->null = true;
+				v->fault_expr = a->guard_exprs[k];
+				return true;
+			default:
+				v->fault = true;
+				mlen = snprintf(msg, sizeof(msg), "%s: dynamic type %s, whose class "
+						"is in no DWARF", a->guard_exprs[k],
+						dyn_text(dc, p, rec, base, a, w));
+				v->fault_expr = arena_str(dc, msg, mlen < (int)sizeof(msg) ?
+							  (size_t)mlen : sizeof(msg) - 1);
+				return true;
+			}
 		case GUARD_NIL:
 			if (w)
 				break;	/* not NULL: a fault where it cannot be a pointer */
@@ -809,24 +824,6 @@ static void decode_variant(struct decoder *dc, const struct dprobe *p, const cha
 	v->nr_parts = (size_t)pick->nr;
 }
 
-/* The name of the dynamic type type word @w (of @a, in @p's record) stands for, or NULL. */
-static const char *dyn_name(struct decoder *dc, const struct dprobe *p, const char *rec,
-			    uint64_t base, const struct trace_arg *a, uint64_t w)
-{
-	struct dyntypes *dt = dc->dbg && p->in_dbg ? dyntypes_of(dc->dbg) : NULL;
-	const char *name;
-	uint64_t t;
-
-	if (!dt)
-		return NULL;
-	name = dyntypes_name(dt, a->dyn_word, w - base);
-	if (!name && a->dyn_word == DYN_GO_ITAB) {
-		/* an itab made at run time has no symbol: its _type word names the type */
-		t = rd_u(rec + p->flds[a->dyn_field].off, p->flds[a->dyn_field].size);
-		name = t ? dyntypes_name(dt, DYN_GO_TYPE, t - base) : NULL;
-	}
-	return name;
-}
 
 /*
  * A Go interface value: its type word names the dynamic type; when that type is one of
@@ -853,7 +850,7 @@ static void decode_iface(struct decoder *dc, const struct dprobe *p, const char 
 		if ((x->itab && x->itab == w - base) || (t && x->type == t - base))
 			var = x;
 	}
-	v->text = var ? var->name : dyn_name(dc, p, rec, base, a, w);
+	v->text = var ? var->name : dyn_text(dc, p, rec, base, a, w);
 	if (!var || var->nr <= 0 || (size_t)(var->first + var->nr) > a->nr_parts)
 		return;
 	parts = decode_values(dc, (size_t)var->nr);
@@ -924,7 +921,7 @@ void decode_arg(struct decoder *dc, const struct dprobe *p, const char *rec, int
 		if (!v->num.u)
 			v->fault = v->null = true;
 		else
-			v->text = dyn_name(dc, p, rec, base, a, v->num.u);
+			v->text = dyn_text(dc, p, rec, base, a, v->num.u);
 		break;
 	case VK_IFACE:
 		decode_iface(dc, p, rec, size, base, a, v);

@@ -316,6 +316,45 @@ int elfinfo_offset_to_vaddr(Elf *elf, uint64_t offset, uint64_t *vaddr)
 	return -ERANGE;
 }
 
+bool elfinfo_in_image(Elf *elf, uint64_t vaddr)
+{
+	size_t n;
+
+	if (!elf || elf_getphdrnum(elf, &n) < 0)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		GElf_Phdr mem, *ph = gelf_getphdr(elf, i, &mem);
+
+		if (ph && ph->p_type == PT_LOAD && vaddr >= ph->p_vaddr &&
+		    vaddr - ph->p_vaddr < ph->p_memsz)
+			return true;
+	}
+	return false;
+}
+
+int elfinfo_mapping_bias(Elf *elf, uint64_t lo, uint64_t pgoff, uint64_t *bias)
+{
+	size_t n;
+
+	if (!elf || elf_getphdrnum(elf, &n) < 0)
+		return -ERANGE;
+	for (size_t i = 0; i < n; i++) {
+		GElf_Phdr mem, *ph = gelf_getphdr(elf, i, &mem);
+		uint64_t page_off, page_vaddr;
+
+		if (!ph || ph->p_type != PT_LOAD)
+			continue;
+		/* a segment is mapped from the page holding its first byte */
+		page_off = ph->p_offset & ~0xfffULL;
+		page_vaddr = ph->p_vaddr & ~0xfffULL;
+		if (pgoff >= page_off && pgoff < ph->p_offset + ph->p_filesz) {
+			*bias = lo - (page_vaddr + (pgoff - page_off));
+			return 0;
+		}
+	}
+	return -ERANGE;
+}
+
 const char *elfinfo_debuglink(Elf *elf)
 {
 	size_t shstrndx;

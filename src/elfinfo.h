@@ -54,6 +54,20 @@ int elfinfo_vaddr_to_offset(Elf *elf, uint64_t vaddr, bool exec_only, uint64_t *
 int elfinfo_offset_to_vaddr(Elf *elf, uint64_t offset, uint64_t *vaddr);
 
 /**
+ * elfinfo_in_image() - whether @vaddr lies in the memory image of a PT_LOAD segment of @elf
+ * (p_memsz: .bss and a copy relocation's target included, which no file mapping shows)
+ */
+bool elfinfo_in_image(Elf *elf, uint64_t vaddr);
+
+/**
+ * elfinfo_mapping_bias() - where @elf was loaded, from one of its file mappings
+ * @lo: the mapping's start in the process; @pgoff: the file offset mapped there
+ * @bias: filled with the load bias (a runtime address less the vaddr it stands for)
+ * Return: 0, or -ERANGE when no PT_LOAD segment's pages hold @pgoff.
+ */
+int elfinfo_mapping_bias(Elf *elf, uint64_t lo, uint64_t pgoff, uint64_t *bias);
+
+/**
  * elfinfo_debuglink() - the .gnu_debuglink file name, or NULL (borrowed from @elf)
  */
 const char *elfinfo_debuglink(Elf *elf);

@@ -89,6 +89,7 @@ static void trace_arg_release(struct trace_arg *a)
 	for (i = 0; i < (size_t)a->nr_guards && i < TRACE_ARG_MAX_GUARDS; i++) {
 		free(a->guard_exprs[i]);
 		free(a->guard_words[i]);
+		free(a->guard_class[i]);
 	}
 	for (i = 0; i < a->nr_enums; i++)
 		free(a->enums[i].name);
@@ -116,6 +117,7 @@ static void trace_arg_copy(struct trace_arg *a, const struct trace_arg *s)
 	for (j = 0; j < (size_t)s->nr_guards && j < TRACE_ARG_MAX_GUARDS; j++) {
 		a->guard_exprs[j] = dup_or_null(s->guard_exprs[j]);
 		a->guard_words[j] = NULL;
+		a->guard_class[j] = dup_or_null(s->guard_class[j]);
 		if (s->guard_nr_words[j]) {
 			size_t n = s->guard_nr_words[j] * sizeof(uint64_t);
 

@@ -176,6 +176,14 @@ struct trace_arg {
 							 * sorted (owned) */
 	unsigned int guard_nr_words[TRACE_ARG_MAX_GUARDS];
 	/*
+	 * GUARD_TYPE of a C++ dynamic_cast<T *>: T's qualified name (owned) and where the vtable
+	 * pointer lies in T; a word none of guard_words[k] is then decided at decode time from
+	 * the class of the vtable it points into, which may be in another object of the
+	 * process (dynname.h). NULL: guard_words[k] alone decide.
+	 */
+	char *guard_class[TRACE_ARG_MAX_GUARDS];
+	int64_t guard_class_off[TRACE_ARG_MAX_GUARDS];
+	/*
 	 * A bitfield or a part of a register (kernel type bW@O/C): W, else 0. The kernel stores
 	 * the W bits zero-extended; signed kinds (VK_SIGNED, signed VK_ENUM/VK_CHAR) are
 	 * sign-extended from W bits by the decoder.

@@ -296,6 +296,20 @@ bool procmaps_find(int tgid, uint64_t addr, const char **path, uint64_t *lo, uin
 	return false;
 }
 
+bool procmaps_each(int tgid, procmaps_fn fn, void *arg)
+{
+	struct pm_proc *p;
+
+	if (!pm.nr && !pm.nr_procs)
+		return false;
+	poll_rings();
+	p = proc_get(tgid, false);
+	for (size_t i = p ? p->nr : 0; i-- > 0;)
+		if (fn(arg, p->m[i].path, p->m[i].lo, p->m[i].pgoff))
+			return true;
+	return false;
+}
+
 static int tree_maps(pid_t pid, const char *path, int depth)
 {
 	char file[64], line[4096];

@@ -35,6 +35,16 @@ int procmaps_follow(pid_t pid, struct diag *d);
  */
 bool procmaps_find(int tgid, uint64_t addr, const char **path, uint64_t *lo, uint64_t *pgoff);
 
+/* what procmaps_each() calls: true stops the walk */
+typedef bool (*procmaps_fn)(void *arg, const char *path, uint64_t lo, uint64_t pgoff);
+
+/**
+ * procmaps_each() - call @fn for each mapping of process @tgid the kernel reported (the
+ * latest first; also after it exited), until it returns true
+ * Return: true when @fn did; false when it never did or @tgid was not followed.
+ */
+bool procmaps_each(int tgid, procmaps_fn fn, void *arg);
+
 /**
  * procmaps_tree_maps() - whether process @pid or a process it forked has @path mapped now
  * (/proc/PID/maps and /proc/PID/task/TID/children, a few levels deep)

@@ -75,10 +75,13 @@ static int u64_cmp(const void *a, const void *b)
 
 /*
  * Record a GUARD_TYPE on the word @fetch reads (and @fetch2, tried when it is none of them):
- * the value is null unless the word is one of @words (taken, sorted here).
+ * the value is null unless the word is one of @words (taken, sorted here), or, with @cls (a
+ * dynamic_cast<@cls *>, the word at @cls_off in it), a vtable pointer of @cls or a class
+ * derived from it that the decoder finds in another object of the process.
  */
 static int add_type_guard(struct rctx *rc, const char *fetch, const char *fetch2,
-			  uint64_t *words, size_t nr, const char *expr, struct span sp)
+			  uint64_t *words, size_t nr, const char *cls, int64_t cls_off,
+			  const char *expr, struct span sp)
 {
 	struct guard *g;
 	size_t n = 0;
@@ -96,6 +99,8 @@ static int add_type_guard(struct rctx *rc, const char *fetch, const char *fetch2
 	g->words = words;
 	g->nr_words = (unsigned int)n;
 	g->base = fetch2 ? xstrdup(fetch2) : NULL;
+	g->cls = cls ? xstrdup(cls) : NULL;
+	g->cls_off = cls_off;
 	return 0;
 }
 
@@ -374,13 +379,15 @@ static int dyncast_object(struct rctx *rc, const struct expr *e, struct val *v, 
 					  "dynamic_cast<> needs a polymorphic class", sname);
 		nr = cxx_accepted(rc, &target, tname, s_in_t, vptr_off, &words);
 		if (!nr)
-			pr_info("dynamic_cast<%s *>(%s): no class of the binary can be one: always "
-				"null", tname, v->what);
+			pr_info("dynamic_cast<%s *>(%s): no class of the binary can be one: decided "
+				"from the vtables of the traced process's other objects", tname,
+				v->what);
 		if (obj_word_fetch(rc, v, vptr_off, e->span, &vfetch)) {
 			free(words);
 			return -EINVAL;
 		}
-		if (add_type_guard(rc, vfetch, NULL, words, nr, v->what, e->span)) {
+		if (add_type_guard(rc, vfetch, NULL, words, nr, tname, s_in_t + vptr_off, v->what,
+				   e->span)) {
 			free(vfetch);
 			return -EINVAL;
 		}
@@ -487,7 +494,7 @@ static int assert_guard(struct rctx *rc, const struct expr *e, struct val *v, Dw
 		fetch2 = go_iface_itab_type(it, fetch);
 	}
 	if (!ret)
-		ret = add_type_guard(rc, fetch, fetch2, words, nr, v->what, e->span);
+		ret = add_type_guard(rc, fetch, fetch2, words, nr, NULL, 0, v->what, e->span);
 	else
 		free(words);
 	free(fetch);

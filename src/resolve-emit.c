@@ -114,6 +114,8 @@ static void attach_type_guard(struct rctx *rc, struct trace_arg *a, int k, const
 	if (n)
 		memcpy(a->guard_words[k], g->words, n);
 	a->guard_nr_words[k] = g->nr_words;
+	a->guard_class[k] = g->cls ? xstrdup(g->cls) : NULL;
+	a->guard_class_off[k] = g->cls_off;
 	a->guard_base[k] = -1;
 	if (g->base) {
 		char *base = xasprintf("%.*s__t%d", NAME_MAX_LEN - 5, a->name, i + 2);

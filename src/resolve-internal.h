@@ -42,6 +42,9 @@ struct guard {
 	unsigned int elem;	/* GUARD_END: element size */
 	uint64_t *words;	/* GUARD_TYPE: the accepted vaddrs, sorted */
 	unsigned int nr_words;
+	char *cls;		/* GUARD_TYPE of a dynamic_cast<T *>: T, decided at decode time
+				 * for words not in @words (trace_arg.guard_class) */
+	int64_t cls_off;	/* where the vtable pointer lies in T */
 };
 
 /* A value on its way to kernel fields: a type and where it lives at the probe address. */

@@ -45,6 +45,7 @@ void rctx_guards_truncate(struct rctx *rc, int n)
 		free(rc->guards[i].expr);
 		free(rc->guards[i].base);
 		free(rc->guards[i].words);
+		free(rc->guards[i].cls);
 		memset(&rc->guards[i], 0, sizeof(rc->guards[i]));
 	}
 	if (n < rc->nr_guards)

@@ -579,15 +579,27 @@ static unsigned long buffer_kb(const struct trace_opts *o)
 	return o->buffer_kb ? o->buffer_kb : DEFAULT_BUFFER_KB;
 }
 
+/* arg_in_maps() - @a may be a word into any object of the process (dynname.h) */
+static bool arg_in_maps(const struct trace_arg *a)
+{
+	if (a->kind == VK_SYM || (a->kind == VK_TYPENAME && a->dyn_word == DYN_CXX_VPTR))
+		return true;
+	for (int k = 0; k < a->nr_guards && k < TRACE_ARG_MAX_GUARDS; k++)
+		if (a->guard_class[k])
+			return true;
+	return false;
+}
+
 /*
- * wants_maps() - --stack, or a ':sym' value, which may point into a shared library (a
- * callback into libc): named from the process's mappings, also after it exited
+ * wants_maps() - --stack, a ':sym' value, which may point into a shared library (a callback
+ * into libc), or a C++ dynamic type, whose vtable may be in any object the process maps:
+ * named from the process's mappings, also after it exited
  */
 static bool wants_maps(const struct trace_opts *o, const struct trace_probe *tps, size_t nr)
 {
 	for (size_t i = 0; i < nr && !o->stack; i++)
 		for (size_t j = 0; j < tps[i].nr_args; j++)
-			if (tps[i].args[j].kind == VK_SYM)
+			if (arg_in_maps(&tps[i].args[j]))
 				return true;
 	return o->stack;
 }

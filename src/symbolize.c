@@ -371,6 +371,56 @@ const char *symbolizer_value(struct symbolizer *s, int tgid, uint64_t addr, uint
 	return sym;
 }
 
+struct module_find {
+	struct symbolizer *s;
+	uint64_t addr, vaddr;
+	struct lib *lib;
+};
+
+/* procmaps_each(): whether the image of the file mapped at @lo from @pgoff holds the address */
+static bool module_holds(void *arg, const char *path, uint64_t lo, uint64_t pgoff)
+{
+	struct module_find *mf = arg;
+	struct lib *lib = path[0] == '/' ? lib_get(mf->s, path) : NULL;
+	Elf *elf = lib && lib->dbg ? debuginfo_elf(lib->dbg) : NULL;
+	uint64_t bias;
+
+	if (!elf || elfinfo_mapping_bias(elf, lo, pgoff, &bias) ||
+	    !elfinfo_in_image(elf, mf->addr - bias))
+		return false;
+	mf->lib = lib;
+	mf->vaddr = mf->addr - bias;
+	return true;
+}
+
+const char *symbolizer_module(struct symbolizer *s, int tgid, uint64_t addr,
+			      struct debuginfo **dbg, uint64_t *vaddr)
+{
+	struct module_find mf = { s, addr, 0, NULL };
+	struct task_maps *t;
+
+	*dbg = NULL;
+	if (!s || tgid <= 0 || !addr)
+		return NULL;
+	if (!procmaps_each(tgid, module_holds, &mf)) {
+		t = task_get(s, tgid);
+		for (int pass = 0; pass < 2 && !mf.lib; pass++) {
+			/* dlopen() since the last read: read again, at most every REREAD_NS */
+			if (pass && (t->gone || now_ns() - t->read_ns <= REREAD_NS))
+				break;
+			if (pass)
+				maps_read(s, t);
+			for (size_t i = 0; i < t->nr && !mf.lib; i++)
+				module_holds(&mf, t->m[i].lib->path, t->m[i].lo, t->m[i].pgoff);
+		}
+	}
+	if (!mf.lib)
+		return NULL;
+	*dbg = mf.lib->dbg;
+	*vaddr = mf.vaddr;
+	return mf.lib->path;
+}
+
 void symbolizer_free(struct symbolizer *s)
 {
 	if (!s)

@@ -80,6 +80,26 @@ void symbolizer_frame(struct symbolizer *s, int tgid, uint64_t addr, uint64_t ba
 const char *symbolizer_value(struct symbolizer *s, int tgid, uint64_t addr, uint64_t base);
 
 /**
+ * symbolizer_module() - the file of process @tgid whose loaded image holds runtime address
+ * @addr: a data word such as a vtable pointer, which may lie in any object the process
+ * mapped (a library's .data.rel.ro, the program's .bss where a copy relocation put a
+ * library's vtable)
+ * @s: the symbolizer
+ * @tgid: the process
+ * @addr: the address in @tgid
+ * @dbg: filled with the file's debuginfo (owned by the symbolizer), or NULL when it cannot
+ *       be opened
+ * @vaddr: filled with @addr as an address of that file
+ *
+ * The files are those the process maps executable code of (its /proc maps, or the mappings
+ * procmaps_follow() kept after it exited); @addr is theirs when it falls in one of their
+ * PT_LOAD segments' memory images at the bias their mapping gives.
+ * Return: the file's path (owned by the symbolizer), or NULL when no mapped file holds @addr.
+ */
+const char *symbolizer_module(struct symbolizer *s, int tgid, uint64_t addr,
+			      struct debuginfo **dbg, uint64_t *vaddr);
+
+/**
  * symbolizer_free() - free the symbolizer and the libraries it opened; accepts NULL
  * @s: the symbolizer
  */

@@ -199,7 +199,9 @@ if wants cpp/ && need "$CXX"; then
 	# sink/, mbox/: multi-file projects as projects are built, a shared library and a program
 	# (no -femit-class-debug-always): a class's full DWARF is only in the unit holding its key
 	# function, the probed units see declarations (tests/e2e/cases/projects.cases)
-	for p in sink:elem.cc:sink.cc mbox:mailbox_element.cc:message.cc:scheduled_actor.cc; do
+	# dyn/: type words that name no class (tests/e2e/cases/dynmodules.cases)
+	for p in sink:elem.cc:sink.cc mbox:mailbox_element.cc:message.cc:scheduled_actor.cc \
+		dyn:shape.cc; do
 		name=${p%%:*}
 		d=$src/cpp/$name
 		[ -e "$d/main.cc" ] || continue

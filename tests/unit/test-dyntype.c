@@ -203,12 +203,13 @@ static void test_guards(void)
 	TEST_EQ(ev.nr_vals, 4);
 	TEST_STREQ(text_of(val(&ev, "v")), "42");
 	TEST_STREQ(text_of(val(&ev, "p")), "0x7f0000001000");
-	TEST_STREQ(text_of(val(&ev, "t")), "0x555555556000");	/* no binary to name it */
+	/* no binary to name it: unknown, never a bare number */
+	TEST_STREQ(text_of(val(&ev, "t")), "<unknown vtable 0x555555556000>");
 	TEST_STREQ(text_of(val(&ev, "e")), "error(*errors.errorString) {s: \"disk\"}");
 	TEST_STREQ(json_of(&ev),
 		   "{\"time\":0.000000,\"cpu\":0,\"pid\":7,\"tid\":7,\"comm\":\"<...>\","
 		   "\"probe\":\"dyn\",\"args\":{\"v\":42,\"p\":\"0x7f0000001000\","
-		   "\"t\":\"0x555555556000\",\"e\":{\"type\":\"*errors.errorString\","
+		   "\"t\":\"<unknown vtable 0x555555556000>\",\"e\":{\"type\":\"*errors.errorString\","
 		   "\"s\":\"disk\"}}}\n");
 
 	/* not the first word, but the second (a Go itab's _type) */
@@ -248,7 +249,7 @@ static void test_guards(void)
 	TEST_STREQ(text_of(val(&ev, "t")), "null");
 
 	/* an interface: a nil one is null; a variant found by its _type (an itab made at run
-	 * time), a value type shown as its value; an unknown type by its itab's address */
+	 * time), a value type shown as its value; an unknown type as unknown, with its itab's address */
 	w.e = 0;
 	size = make_record(rec, &w);
 	TEST_EQ(decode_record(dc, rec, size, 1000, 0, &ev), 0);
@@ -265,8 +266,9 @@ static void test_guards(void)
 	w.et = BASE + 0x5200;
 	size = make_record(rec, &w);
 	TEST_EQ(decode_record(dc, rec, size, 1000, 0, &ev), 0);
-	TEST_STREQ(text_of(val(&ev, "e")), "error(0x555555558200)");
-	TEST_TRUE(strstr(json_of(&ev), "\"e\":{\"type\":\"0x555555558200\"}") != NULL);
+	TEST_STREQ(text_of(val(&ev, "e")), "error(<unknown type 0x555555558200>)");
+	TEST_TRUE(strstr(json_of(&ev), "\"e\":{\"type\":\"<unknown type 0x555555558200>\"}") !=
+		  NULL);
 
 	/* a copy of the probe owns its own words and variants */
 	{
