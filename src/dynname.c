@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* dynname.c - type words a traced process holds -> dynamic type names, in any of its objects */
 #define LOG_DOMAIN "decode"
-#include <dwarf.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +11,6 @@
 #include "elfinfo.h"
 #include "log.h"
 #include "symbolize.h"
-#include "type-index.h"
 
 #define CACHE_SIZE 8192		/* power of two; a collision replaces the entry */
 #define MAX_UNKNOWN 65536	/* texts of unknown words kept; past this, one scratch text */
@@ -147,45 +145,26 @@ const char *dynnames_text(struct dynnames *dn, const struct dyn_at *at, enum dyn
 	return name ? name : unknown_text(dn, at, kind, w);
 }
 
-static bool same_class(const char *a, const char *b)
-{
-	char *x = type_name_canon(a), *y = type_name_canon(b);
-	bool same = !strcmp(x, y);
-
-	free(x);
-	free(y);
-	return same;
-}
-
-/*
- * Whether @vaddr (in @dtw's file) is the vtable pointer a @c object holds at offset @sub:
- * its offset in the vtable group is that of the address point of the subobject at @sub,
- * from whichever file (@dtw's, @dtp's) has the bytes to tell it.
- */
+/* Whether @vaddr (in @dtw's file) is the vtable pointer a @c object holds at offset @sub. */
 static int address_point_is(struct dyntypes *dtw, struct dyntypes *dtp, const char *c,
 			    int64_t sub, uint64_t vaddr)
 {
-	struct dyntypes *dts[2] = { dtw, dtp };
-	uint64_t vt, size, ap, at, atsize;
+	uint64_t ap;
 
-	if (!dyntypes_cxx_vtable(dtw, c, &at, &atsize))
-		return 0;
-	for (int i = 0; i < 2; i++)
-		if (dts[i] && dyntypes_cxx_address_point(dts[i], c, sub, &ap) &&
-		    dyntypes_cxx_vtable(dts[i], c, &vt, &size))
-			return ap - vt == vaddr - at;
-	return -1;
+	if (!dyntypes_cxx_address_point_in(dtw, dtp, c, sub, &ap))
+		return -1;
+	return ap == vaddr;
 }
 
 static int is_a(struct dynnames *dn, const struct dyn_at *at, uint64_t w, const char *cls,
 		int64_t off)
 {
 	struct debuginfo *dbg;
-	struct dyntypes *dtw, *dtp, *dts[2];
+	struct dyntypes *dtw, *dtp;
 	const char *path, *c;
 	uint64_t vaddr;
 	int64_t t_in_c;
-	Dwarf_Die die;
+	int r;
 
 	dbg = word_module(dn, at, w, &vaddr, &path);
 	if (!dbg)
@@ -195,23 +174,12 @@ static int is_a(struct dynnames *dn, const struct dyn_at *at, uint64_t w, const 
 	c = dyntypes_name(dtw, DYN_CXX_VPTR, vaddr);
 	if (!c)
 		return 0;	/* no vtable: not an object of any class */
-	if (same_class(c, cls))
-		return address_point_is(dtw, dtp, c, off, vaddr);
 	/* where T lies in C: from a file that defines C (ODR: any will do) */
-	dts[0] = dtw;
-	dts[1] = dtp;
-	for (int i = 0; i < 2; i++) {
-		/* a declaration (the key function is in another unit) tells nothing */
-		if (!dts[i] || !dyntypes_cxx_class(dts[i], c, &die) ||
-		    dwarf_hasattr(&die, DW_AT_declaration))
-			continue;
-		if (!dyntypes_cxx_base_offset(dts[i], &die, cls, &t_in_c))
-			return 0;
-		return address_point_is(dtw, dtp, c, t_in_c + off, vaddr);
-	}
-	pr_debug("dynamic_cast<%s *>: %s (at %s+0x%" PRIx64 ") is defined in no DWARF", cls, c,
-		 path, vaddr);
-	return -1;
+	r = dyntypes_cxx_base_in(dtw, dtp, c, cls, &t_in_c);
+	if (r < 0)
+		pr_debug("dynamic_cast<%s *>: %s (at %s+0x%" PRIx64 ") is defined in no DWARF",
+			 cls, c, path, vaddr);
+	return r <= 0 ? r : address_point_is(dtw, dtp, c, t_in_c + off, vaddr);
 }
 
 static bool words_have(const uint64_t *words, unsigned int nr, uint64_t vaddr)

@@ -178,25 +178,13 @@ static int addr_cmp(const void *a, const void *b)
 	return x->vaddr < y->vaddr ? -1 : x->vaddr > y->vaddr;
 }
 
-/* The value of a symbol named @name, 0 when there is none. */
-static uint64_t sym_value(struct debuginfo *dbg, const char *name)
-{
-	size_t nr;
-	struct sym *s = symtab_syms(debuginfo_symtab(dbg), &nr);
-
-	for (size_t i = 0; i < nr; i++)
-		if (!strcmp(s[i].raw, name))
-			return s[i].addr;
-	return 0;
-}
-
 /* Go: where the runtime type descriptors start (moduledata.types). */
 static uint64_t go_types_base(struct debuginfo *dbg)
 {
 	static const char *const names[] = { "runtime.types", "type:*", "type.*" };
 
 	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
-		uint64_t v = sym_value(dbg, names[i]);
+		uint64_t v = symtab_value(debuginfo_symtab(dbg), names[i]);
 
 		if (v)
 			return v;
@@ -430,6 +418,22 @@ bool dyntypes_cxx_vtable(struct dyntypes *dt, const char *cls, uint64_t *vaddr, 
 	return true;
 }
 
+size_t dyntypes_cxx_vtables(struct dyntypes *dt, const char *glob, struct strlist *out)
+{
+	char *g = type_name_canon(glob);
+	size_t n = 0;
+
+	cxx_load(dt);
+	for (size_t i = 0; i < dt->nr_cxx; i++)
+		if ((!i || strcmp(dt->cxx[i].cls, dt->cxx[i - 1].cls)) &&
+		    glob_match(g, dt->cxx[i].cls)) {
+			strlist_add(out, dt->cxx[i].cls);
+			n++;
+		}
+	free(g);
+	return n;
+}
+
 /* The file's bytes at [@vaddr, @vaddr + @size), or NULL when no section holds them. */
 static const unsigned char *elf_bytes(Elf *elf, uint64_t vaddr, uint64_t size)
 {
@@ -464,8 +468,12 @@ static bool primary_address_point(struct dyntypes *dt, const char *cls, const un
 	int nvb = 0;
 	uint64_t w;
 
-	if (dyntypes_cxx_class(dt, cls, &die))
+	if (dyntypes_cxx_class(dt, cls, &die)) {
+		/* a declaration cannot say how many virtual bases there are */
+		if (dwarf_hasattr(&die, DW_AT_declaration))
+			return false;
 		nvb = lang_virtual_base_count(&die);
+	}
 	if (nvb < 0 || (uint64_t)nvb * 8 + 24 > size)
 		return false;
 	for (int i = 0; i <= nvb && nvb; i++) {
@@ -500,6 +508,22 @@ bool dyntypes_cxx_address_point(struct dyntypes *dt, const char *cls, int64_t of
 		}
 	}
 	return false;
+}
+
+bool dyntypes_cxx_address_point_in(struct dyntypes *dt, struct dyntypes *other, const char *cls,
+				   int64_t off, uint64_t *ap)
+{
+	uint64_t vt, size, vt2, size2, ap2;
+
+	if (!dyntypes_cxx_vtable(dt, cls, &vt, &size))
+		return false;
+	if (dyntypes_cxx_address_point(dt, cls, off, ap))
+		return true;
+	if (!other || !dyntypes_cxx_address_point(other, cls, off, &ap2) ||
+	    !dyntypes_cxx_vtable(other, cls, &vt2, &size2) || size2 != size)
+		return false;
+	*ap = vt + (ap2 - vt2);
+	return true;
 }
 
 /* ---- C++ classes: names and inheritance ---- */
@@ -731,6 +755,65 @@ bool dyntypes_cxx_base_offset(struct dyntypes *dt, Dwarf_Die *cls, const char *b
 	struct base_want w = { dt, base };
 
 	return lang_base_find(cls, base_named, &w, off);
+}
+
+bool dyntype_cxx_same(const char *a, const char *b)
+{
+	char *x = type_name_canon(a), *y = type_name_canon(b);
+	bool same = !strcmp(x, y);
+
+	free(x);
+	free(y);
+	return same;
+}
+
+/* A base class looked for in the DWARF of two binaries. */
+struct base_want2 {
+	struct dyntypes *dts[2];
+	const char *name;
+};
+
+/* the definition of class @name in one of @w's binaries (a declaration tells nothing) */
+static bool class_def2(struct base_want2 *w, const char *name, Dwarf_Die *die)
+{
+	for (int i = 0; i < 2; i++)
+		if (w->dts[i] && dyntypes_cxx_class(w->dts[i], name, die) &&
+		    !dwarf_hasattr(die, DW_AT_declaration))
+			return true;
+	return false;
+}
+
+/* lang_base_find()'s test across two binaries: a base declared in one (its key function in
+ * another unit or file) is followed into its definition in either */
+static bool base_named2(Dwarf_Die *b, void *arg)
+{
+	struct base_want2 *w = arg;
+	Dwarf *dw = dwarf_cu_getdwarf(b->cu);
+	const char *bn = NULL;
+	Dwarf_Die def;
+
+	for (int i = 0; i < 2 && !bn; i++)
+		if (w->dts[i] && debuginfo_dwarf(w->dts[i]->dbg, NULL) == dw)
+			bn = dyntypes_cxx_class_name(w->dts[i], b);
+	if (bn && dyntype_cxx_same(bn, w->name))
+		return true;
+	if (bn && dwarf_hasattr(b, DW_AT_declaration) && class_def2(w, bn, &def))
+		*b = def;
+	return false;
+}
+
+int dyntypes_cxx_base_in(struct dyntypes *dt, struct dyntypes *other, const char *cls,
+			 const char *base, int64_t *off)
+{
+	struct base_want2 w = { { dt, other }, base };
+	Dwarf_Die die;
+
+	*off = 0;
+	if (dyntype_cxx_same(cls, base))
+		return 1;
+	if (!class_def2(&w, cls, &die))
+		return -1;
+	return lang_base_find(&die, base_named2, &w, off) ? 1 : 0;
 }
 
 /* ---- decode time: one hash lookup per word ---- */

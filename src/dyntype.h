@@ -89,6 +89,14 @@ size_t dyntypes_go_itabs(struct dyntypes *dt, const char *iface, struct strlist 
 bool dyntypes_cxx_vtable(struct dyntypes *dt, const char *cls, uint64_t *vaddr, uint64_t *size);
 
 /**
+ * dyntypes_cxx_vtables() - the C++ classes the binary defines a vtable for whose name
+ * matches @glob (glob_match() on the form type_name_canon() gives both)
+ * @out: their names are appended, in that form, in name order
+ * Return: how many were appended.
+ */
+size_t dyntypes_cxx_vtables(struct dyntypes *dt, const char *glob, struct strlist *out);
+
+/**
  * dyntypes_cxx_address_point() - the value a vtable pointer holds in the subobject at
  * offset @off of an object of class @cls (Itanium C++ ABI, no virtual bases)
  * @off: the subobject's offset in the complete object; 0 for the primary vtable
@@ -100,6 +108,16 @@ bool dyntypes_cxx_vtable(struct dyntypes *dt, const char *cls, uint64_t *vaddr, 
  * Return: true, or false when the class has no vtable or none for that offset.
  */
 bool dyntypes_cxx_address_point(struct dyntypes *dt, const char *cls, int64_t off, uint64_t *ap);
+
+/**
+ * dyntypes_cxx_address_point_in() - dyntypes_cxx_address_point() in @dt's vtable of @cls,
+ * its place in the vtable group taken from @other's vtable of it when @dt's bytes cannot tell
+ * (a copy relocation's target: zeros in the file, and often only a declaration of the class)
+ * @other: another binary that defines the vtable, or NULL
+ * Return: true with @ap an address of @dt's binary.
+ */
+bool dyntypes_cxx_address_point_in(struct dyntypes *dt, struct dyntypes *other, const char *cls,
+				   int64_t off, uint64_t *ap);
 
 /**
  * dyntypes_cxx_class() - the definition of C++ class @name, from the binary's type index
@@ -137,6 +155,22 @@ size_t dyntypes_cxx_derived(struct dyntypes *dt, const char *name, struct strlis
  */
 bool dyntypes_cxx_base_offset(struct dyntypes *dt, Dwarf_Die *cls, const char *base,
 			      int64_t *off);
+
+/**
+ * dyntypes_cxx_base_in() - where class @base lies in class @cls, from the definition of
+ * @cls in @dt's DWARF, else in @other's (NULL: none); a declaration tells nothing
+ * @off: filled with the offset (0 when @cls is @base)
+ * Return: 1 found; 0 when @cls is defined and @base is no non-virtual base of it; -1 when
+ * neither defines @cls.
+ */
+int dyntypes_cxx_base_in(struct dyntypes *dt, struct dyntypes *other, const char *cls,
+			 const char *base, int64_t *off);
+
+/**
+ * dyntype_cxx_same() - whether @a and @b name the same class (compared as type_name_canon()
+ * spells them)
+ */
+bool dyntype_cxx_same(const char *a, const char *b);
 
 /**
  * dyntype_cxx_vtable_class() - the class of a demangled vtable symbol

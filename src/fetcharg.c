@@ -91,6 +91,7 @@ static void trace_arg_release(struct trace_arg *a)
 		free(a->guard_words[i]);
 		free(a->guard_class[i]);
 	}
+	free(a->dyn_class);
 	for (i = 0; i < a->nr_enums; i++)
 		free(a->enums[i].name);
 	free(a->enums);
@@ -114,6 +115,7 @@ static void trace_arg_copy(struct trace_arg *a, const struct trace_arg *s)
 	a->name = dup_or_null(s->name);
 	a->expr = dup_or_null(s->expr);
 	a->type_name = dup_or_null(s->type_name);
+	a->dyn_class = dup_or_null(s->dyn_class);
 	for (j = 0; j < (size_t)s->nr_guards && j < TRACE_ARG_MAX_GUARDS; j++) {
 		a->guard_exprs[j] = dup_or_null(s->guard_exprs[j]);
 		a->guard_words[j] = NULL;

@@ -203,6 +203,10 @@ struct trace_arg {
 	/* VK_TYPENAME, VK_IFACE: fields[field] is the type word */
 	enum dyn_word dyn_word;
 	int dyn_field;			/* DYN_GO_ITAB: the field of the itab's _type word */
+	char *dyn_class;		/* DYN_CXX_VPTR: the static class of typeid()'s object
+					 * (qualified), or NULL; its vtable pointer lies at
+					 * @dyn_off in it (a --filter on the dynamic type) */
+	int64_t dyn_off;
 	struct dyn_variant *dyn_variants;	/* VK_IFACE: the types whose fields are in parts */
 	size_t nr_dyn_variants;
 	int64_t addend;			/* VK_POINTER: added to the address fetched (a

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "decode.h"
+#include "dynfilter.h"
 #include "fetcharg.h"
 #include "log.h"
 #include "pfilter.h"
@@ -300,6 +301,12 @@ static const char *missing_field(const char *k, const struct trace_probe *tp, si
 		if (!(isalpha((unsigned char)k[i]) || k[i] == '_') ||
 		    (i && (isalnum((unsigned char)k[i - 1]) || k[i - 1] == '_')))
 			continue;
+		/* a typeid() compared with a class: its right side is a class, not a field */
+		n = dynfilter_cmp_len(k, i, tp);
+		if (n) {
+			i += n - 1;
+			continue;
+		}
 		while (isalnum((unsigned char)k[i + n]) || k[i + n] == '_')
 			n++;
 		for (j = i + n; k[j] == ' ' || k[j] == '\t'; j++)

@@ -77,18 +77,17 @@ static void proc_clear(struct pm_proc *p)
 	p->nr = 0;
 }
 
-/* seed() - what a running process has mapped now (/proc/PID/maps, executable only) */
-static void seed(int tgid)
+bool procmaps_read(int pid, procmaps_fn fn, void *arg)
 {
 	char path[64], line[4096];
-	struct pm_proc *p = proc_get(tgid, true);
+	bool stop = false;
 	FILE *f;
 
-	snprintf(path, sizeof(path), "/proc/%d/maps", tgid);
+	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
 	f = fopen(path, "re");
 	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f)) {
+		return false;
+	while (!stop && fgets(line, sizeof(line), f)) {
 		unsigned long long lo, hi, off;
 		char perm[8];
 		int n = 0;
@@ -97,9 +96,17 @@ static void seed(int tgid)
 		    !n || perm[2] != 'x' || (line[n] != '/' && strncmp(line + n, "[vdso]", 6)))
 			continue;
 		line[n + strcspn(line + n, "\n")] = '\0';
-		proc_add(p, lo, hi, off, line + n);
+		stop = fn(arg, line + n, lo, hi, off);
 	}
 	fclose(f);
+	return stop;
+}
+
+/* seed_one() - a mapping a running process has now, from procmaps_read() */
+static bool seed_one(void *arg, const char *path, uint64_t lo, uint64_t hi, uint64_t pgoff)
+{
+	proc_add(arg, lo, hi, pgoff, path);
+	return false;
 }
 
 static int open_cpu(pid_t pid, int cpu)
@@ -152,7 +159,7 @@ int procmaps_follow(pid_t pid, struct diag *d)
 		pm.fds[pm.nr] = fd;
 		pm.rings[pm.nr++] = ring;
 	}
-	seed(pid);
+	procmaps_read(pid, seed_one, proc_get(pid, true));
 	pr_debug("following the mappings of %d on %zu CPUs", (int)pid, pm.nr - base);
 	return 0;
 }
@@ -305,7 +312,7 @@ bool procmaps_each(int tgid, procmaps_fn fn, void *arg)
 	poll_rings();
 	p = proc_get(tgid, false);
 	for (size_t i = p ? p->nr : 0; i-- > 0;)
-		if (fn(arg, p->m[i].path, p->m[i].lo, p->m[i].pgoff))
+		if (fn(arg, p->m[i].path, p->m[i].lo, p->m[i].hi, p->m[i].pgoff))
 			return true;
 	return false;
 }

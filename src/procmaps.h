@@ -36,7 +36,8 @@ int procmaps_follow(pid_t pid, struct diag *d);
 bool procmaps_find(int tgid, uint64_t addr, const char **path, uint64_t *lo, uint64_t *pgoff);
 
 /* what procmaps_each() calls: true stops the walk */
-typedef bool (*procmaps_fn)(void *arg, const char *path, uint64_t lo, uint64_t pgoff);
+typedef bool (*procmaps_fn)(void *arg, const char *path, uint64_t lo, uint64_t hi,
+			   uint64_t pgoff);
 
 /**
  * procmaps_each() - call @fn for each mapping of process @tgid the kernel reported (the
@@ -44,6 +45,13 @@ typedef bool (*procmaps_fn)(void *arg, const char *path, uint64_t lo, uint64_t p
  * Return: true when @fn did; false when it never did or @tgid was not followed.
  */
 bool procmaps_each(int tgid, procmaps_fn fn, void *arg);
+
+/**
+ * procmaps_read() - call @fn for each executable mapping of a file (or the vDSO) that
+ * /proc/@pid/maps shows now, in address order, until it returns true
+ * Return: true when @fn did; false when it never did or @pid is gone.
+ */
+bool procmaps_read(int pid, procmaps_fn fn, void *arg);
 
 /**
  * procmaps_tree_maps() - whether process @pid or a process it forked has @path mapped now

@@ -187,6 +187,7 @@ static int typeid_cxx(struct rctx *rc, struct val *v, Dwarf_Die *cls, struct spa
 		      struct val *out)
 {
 	Dwarf_Die member, mt;
+	const char *name;
 	int64_t off;
 	char *fetch = NULL;
 
@@ -208,6 +209,9 @@ static int typeid_cxx(struct rctx *rc, struct val *v, Dwarf_Die *cls, struct spa
 		return -EINVAL;
 	val_of_fetch(out, fetch, &mt, true, v->what);
 	out->typeid = DYN_CXX_VPTR;
+	name = dyntypes_cxx_class_name(dyntypes_of(rc->dbg), cls);
+	out->typeid_class = name ? xstrdup(name) : NULL;
+	out->typeid_off = off;
 	free(fetch);
 	return 0;
 }

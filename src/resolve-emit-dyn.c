@@ -21,6 +21,8 @@ int emit_typeid(struct rctx *rc, const struct emit *em, struct val *v)
 	if (emit_scalar(rc, em, v, "x64", VK_TYPENAME, 8, false, &a))
 		return -EINVAL;
 	a->dyn_word = v->typeid;
+	a->dyn_class = v->typeid_class ? xstrdup(v->typeid_class) : NULL;
+	a->dyn_off = v->typeid_off;
 	free(a->type_name);
 	a->type_name = xstrdup("typeid");
 	if (v->typeid_type) {

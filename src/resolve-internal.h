@@ -60,6 +60,9 @@ struct val {
 					 * the name of the dynamic type it stands for */
 	char *typeid_type;		/* typeid() of a Go interface: the fetch of its itab's
 					 * _type word */
+	char *typeid_class;		/* typeid() of a C++ object: its static class, whose
+					 * vtable pointer lies at @typeid_off in it */
+	int64_t typeid_off;
 	bool addr_of;			/* dynamic_cast<> alone: shown as the address of the
 					 * object @loc describes */
 	bool raw;			/* a raw fetcharg: kernel semantics, typed as written */

@@ -18,6 +18,7 @@ void val_release(struct val *v)
 	loc_release(&v->loc);
 	free(v->what);
 	free(v->typeid_type);
+	free(v->typeid_class);
 	memset(v, 0, sizeof(*v));
 }
 

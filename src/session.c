@@ -23,7 +23,9 @@
 
 #include "agg.h"
 #include "cmdexit.h"
+#include "cmdhold.h"
 #include "decode.h"
+#include "dynfilter.h"
 #include "log.h"
 #include "metrics.h"
 #include "parse.h"
@@ -93,6 +95,9 @@ struct session {
 	bool can_idle;		/* output to a file or pipe: decode at idle priority */
 	bool idle;		/* decoding at SCHED_IDLE now */
 	bool follow;		/* keep the traced processes' mappings (procmaps.h) */
+	bool filter_wait;	/* a --filter on a dynamic type waits for CMD's files to be
+				 * mapped (dynfilter.h): CMD is held until they are */
+	bool held;		/* CMD is held (cmdhold.h): ptrace-stopped, ours to let go */
 };
 
 /*
@@ -209,14 +214,44 @@ static void filter_hint(const struct trace_probe *tp, const char *filter, struct
 	}
 }
 
+/*
+ * dyn_filter() - --filter with its comparisons of typeid() arguments with classes made
+ * numeric, from the files the traced processes map (dynfilter.h); NULL in @out when it has
+ * none. Until CMD is held with its libraries mapped, such a filter waits (filter_wait).
+ */
+static int dyn_filter(struct session *s, const struct trace_probe *tp, const char *user,
+		      char **out, struct diag *d)
+{
+	const struct trace_opts *o = s->o;
+	struct debuginfo *dbg = o->dbg;
+
+	*out = NULL;
+	if (!user || !tp || !dynfilter_wanted(user, tp))
+		return 0;
+	if (o->cmd && s->child <= 0) {
+		s->filter_wait = true;
+		return dynfilter_check(user, tp, d) ?: 1;
+	}
+	if (dbg && tp->path && strcmp(tp->path, debuginfo_path(dbg)))
+		dbg = NULL;
+	return dynfilter_rewrite(user, tp, dbg, s->child > 0 ? &s->child : o->pids,
+				 s->child > 0 ? 1 : o->nr_pids, out, d);
+}
+
 static int write_filter(struct session *s, const char *sys, const char *name,
 			const struct trace_probe *tp, struct diag *d)
 {
 	/* --filter's kernel parts for this probe, and the one a Go stack check's jbe needs */
 	char *user = pfilters_kernel(s->filters, tp);
-	char *filter = place_event_filter(tp, user);
-	int ret = 0;
+	char *dyn, *filter;
+	int ret = dyn_filter(s, tp, user, &dyn, d);
 
+	if (ret) {
+		free(user);
+		return ret < 0 ? ret : 0;
+	}
+	filter = place_event_filter(tp, dyn ? dyn : user);
+	free(dyn);
 	if (filter)
 		ret = tracing_set_filter(s->t, sys, name, filter, d);
 	if (ret < 0 && user)
@@ -515,9 +550,12 @@ static void follow_maps(pid_t pid)
 	diag_release(&d);
 }
 
-/* fork CMD stopped before exec until go_fd gets a byte; exec errors come back on err_fd */
+/*
+ * fork CMD stopped before exec until go_fd gets a byte; exec errors come back on err_fd;
+ * @hold: it is to be held after exec (cmdhold.h)
+ */
 static pid_t spawn_cmd(char **cmd, int cmd_fd, const struct run_as *ra, enum cmd_stdio how,
-		       int *go_fd, int *err_fd, struct diag *d)
+		       bool hold, int *go_fd, int *err_fd, struct diag *d)
 {
 	int go[2], err[2], *own = NULL;
 	size_t nr_own;
@@ -550,6 +588,8 @@ static pid_t spawn_cmd(char **cmd, int cmd_fd, const struct run_as *ra, enum cmd
 		run_as_seal_fds(own, nr_own);	/* none of upfront's files */
 		/* as the user who ran sudo, or -u USER (resolved before the fork: syscalls here) */
 		e = -run_as_apply(ra);
+		if (!e && hold)
+			e = -cmdhold_child();
 		if (!e) {
 			if (cmd_fd >= 0)
 				fexecve(cmd_fd, cmd, environ);
@@ -1257,6 +1297,42 @@ static pid_t child_wait(struct session *s, int flags)
 	return r;
 }
 
+/* Let CMD exec (it waits for a byte on @go_fd); its exec's errno comes back on @err_fd. */
+static int cmd_exec(struct session *s, int go_fd, int err_fd, struct diag *d)
+{
+	const struct trace_opts *o = s->o;
+	int e = 0, ret;
+
+	if (write(go_fd, "g", 1) == 1 && read(err_fd, &e, sizeof(e)) != sizeof(e))
+		return 0;
+	if (o->run_as && o->run_as->set)
+		ret = diag_error(d, SPAN_NONE, "cannot run %s as %s: %s", o->cmd[0],
+				 o->run_as->name, strerror(e ? e : EIO));
+	else
+		ret = diag_error(d, SPAN_NONE, "cannot run %s: %s", o->cmd[0], strerror(e ? e : EIO));
+	waitpid(s->child, NULL, 0);
+	s->child = -1;
+	return ret;
+}
+
+/*
+ * CMD has exec'd: hold it once its libraries are mapped (cmdhold.h) and write the filters that
+ * waited for their addresses; trace_run() lets it go once the events are enabled.
+ */
+static int hold_filters(struct session *s, struct diag *d)
+{
+	int ret = cmdhold_wait(s->child, d);
+
+	s->held = !ret;
+	for (size_t i = 0; !ret && i < s->nr_evs; i++) {
+		const struct session_event *e = &s->evs[i];
+
+		if (!e->generic && !e->removed && e->tp)
+			ret = write_filter(s, e->sys, e->name, e->tp, d);
+	}
+	return ret;
+}
+
 /* Wait for CMD: SIGTERM, and SIGKILL after a second. */
 static void child_reap(struct session *s)
 {
@@ -1398,7 +1474,7 @@ int trace_run(const struct trace_opts *o, struct trace_probe *tps, size_t nr, st
 		goto out;
 	if (o->cmd) {
 		s->child = spawn_cmd(o->cmd, o->cmd_is_dbg ? debuginfo_fd(o->dbg) : -1, o->run_as,
-				     cmd_stdio_for(s), &go_fd, &err_fd, d);
+				     cmd_stdio_for(s), s->filter_wait, &go_fd, &err_fd, d);
 		if (s->child < 0) {
 			ret = -EIO;
 			goto out;
@@ -1413,6 +1489,10 @@ int trace_run(const struct trace_opts *o, struct trace_probe *tps, size_t nr, st
 
 			decoder_set_task(s->dc, s->child, s->child, base ? base + 1 : o->cmd[0]);
 		}
+		/* a filter on a dynamic type: CMD execs now, held before any code of it runs */
+		if (s->filter_wait && ((ret = cmd_exec(s, go_fd, err_fd, d)) < 0 ||
+				       (ret = hold_filters(s, d)) < 0))
+			goto out;
 	}
 	ret = s->r.ops->open(&s->r);
 	if (ret < 0) {
@@ -1429,26 +1509,21 @@ int trace_run(const struct trace_opts *o, struct trace_probe *tps, size_t nr, st
 	tracing_on(s->t);
 	s->start_ns = now_ns();
 	s->next_summary = s->start_ns + (uint64_t)(o->interval * 1e9);
-	if (s->child > 0) {
-		int e = 0;
-
-		/* probes are live: let CMD exec */
-		if (write(go_fd, "g", 1) != 1 || read(err_fd, &e, sizeof(e)) == sizeof(e)) {
-			if (o->run_as && o->run_as->set)
-				ret = diag_error(d, SPAN_NONE, "cannot run %s as %s: %s", o->cmd[0],
-						 o->run_as->name, strerror(e ? e : EIO));
-			else
-				ret = diag_error(d, SPAN_NONE, "cannot run %s: %s", o->cmd[0],
-						 strerror(e ? e : EIO));
-			waitpid(s->child, NULL, 0);
-			s->child = -1;
-			goto out;
-		}
+	if (s->held) {
+		/* probes are live: let CMD run on */
+		cmdhold_release(s->child);
+		s->held = false;
+	} else if (s->child > 0 && (ret = cmd_exec(s, go_fd, err_fd, d)) < 0) {
+		goto out;	/* probes are live: let CMD exec */
 	}
 	main_loop(s);
 	hold_view(s);
 	ret = 0;
 out:
+	if (s->held) {
+		kill(s->child, SIGKILL);	/* it never ran: the session failed */
+		cmdhold_release(s->child);
+	}
 	if (go_fd >= 0)
 		close(go_fd);	/* a child still waiting exits */
 	if (err_fd >= 0)

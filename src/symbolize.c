@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <dwarf.h>
 
@@ -224,42 +225,45 @@ static struct lib *lib_get_of(struct symbolizer *s, int tgid, const char *path)
 	return l;
 }
 
+struct maps_arg {
+	struct symbolizer *s;
+	struct task_maps *t;
+	size_t alloc;
+};
+
+/* procmaps_read(): one executable mapping of a file */
+static bool maps_one(void *arg, const char *path, uint64_t lo, uint64_t hi, uint64_t pgoff)
+{
+	struct maps_arg *ma = arg;
+	struct task_maps *t = ma->t;
+	size_t n = strlen(path);
+	char *file;
+
+	if (path[0] != '/')
+		return false;	/* [vdso] */
+	file = n > 10 && !strcmp(path + n - 10, " (deleted)") ? xstrndup(path, n - 10) :
+	       xstrdup(path);
+	ALLOC_GROW(t->m, t->nr + 1, ma->alloc);
+	t->m[t->nr++] = (struct map_ent){ lo, hi, pgoff, lib_get_of(ma->s, t->tgid, file) };
+	free(file);
+	return false;
+}
+
 static void maps_read(struct symbolizer *s, struct task_maps *t)
 {
-	char path[64], line[4096];
-	size_t alloc = 0;
-	FILE *f;
+	struct maps_arg ma = { s, t, 0 };
+	char path[64];
 
 	free(t->m);
 	t->m = NULL;
 	t->nr = 0;
 	t->read_ns = now_ns();
 	snprintf(path, sizeof(path), "/proc/%d/maps", t->tgid);
-	f = fopen(path, "re");
-	if (!f) {
+	if (access(path, R_OK)) {
 		t->gone = true;
 		return;
 	}
-	while (fgets(line, sizeof(line), f)) {
-		unsigned long long lo, hi, pgoff;
-		char perm[8];
-		int n = 0;
-		char *file, *end;
-
-		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %n", &lo, &hi, perm, &pgoff, &n) < 4 ||
-		    !n || perm[2] != 'x')
-			continue;
-		file = line + n;
-		if (*file != '/')
-			continue;	/* anonymous, [vdso], [stack] */
-		end = file + strcspn(file, "\n");
-		*end = '\0';
-		if (end - file > 10 && !strcmp(end - 10, " (deleted)"))
-			end[-10] = '\0';
-		ALLOC_GROW(t->m, t->nr + 1, alloc);
-		t->m[t->nr++] = (struct map_ent){ lo, hi, pgoff, lib_get_of(s, t->tgid, file) };
-	}
-	fclose(f);
+	procmaps_read(t->tgid, maps_one, &ma);
 }
 
 /* symbol and inlined functions of @vaddr in @lib */
@@ -373,15 +377,14 @@ const char *symbolizer_value(struct symbolizer *s, int tgid, uint64_t addr, uint
 
 struct module_find {
 	struct symbolizer *s;
+	int tgid;
 	uint64_t addr, vaddr;
 	struct lib *lib;
 };
 
-/* procmaps_each(): whether the image of the file mapped at @lo from @pgoff holds the address */
-static bool module_holds(void *arg, const char *path, uint64_t lo, uint64_t pgoff)
+/* whether the image of @lib, mapped at @lo from @pgoff, holds the address */
+static bool lib_holds(struct module_find *mf, struct lib *lib, uint64_t lo, uint64_t pgoff)
 {
-	struct module_find *mf = arg;
-	struct lib *lib = path[0] == '/' ? lib_get(mf->s, path) : NULL;
 	Elf *elf = lib && lib->dbg ? debuginfo_elf(lib->dbg) : NULL;
 	uint64_t bias;
 
@@ -393,10 +396,19 @@ static bool module_holds(void *arg, const char *path, uint64_t lo, uint64_t pgof
 	return true;
 }
 
+/* procmaps_each(): lib_holds() of the file mapped there, as the process names it */
+static bool module_holds(void *arg, const char *path, uint64_t lo, uint64_t hi, uint64_t pgoff)
+{
+	struct module_find *mf = arg;
+
+	(void)hi;
+	return path[0] == '/' && lib_holds(mf, lib_get_of(mf->s, mf->tgid, path), lo, pgoff);
+}
+
 const char *symbolizer_module(struct symbolizer *s, int tgid, uint64_t addr,
 			      struct debuginfo **dbg, uint64_t *vaddr)
 {
-	struct module_find mf = { s, addr, 0, NULL };
+	struct module_find mf = { s, tgid, addr, 0, NULL };
 	struct task_maps *t;
 
 	*dbg = NULL;
@@ -411,7 +423,7 @@ const char *symbolizer_module(struct symbolizer *s, int tgid, uint64_t addr,
 			if (pass)
 				maps_read(s, t);
 			for (size_t i = 0; i < t->nr && !mf.lib; i++)
-				module_holds(&mf, t->m[i].lib->path, t->m[i].lo, t->m[i].pgoff);
+				lib_holds(&mf, t->m[i].lib, t->m[i].lo, t->m[i].pgoff);
 		}
 	}
 	if (!mf.lib)

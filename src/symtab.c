@@ -260,6 +260,17 @@ struct sym *symtab_syms(struct symtab *st, size_t *nr)
 	return st->v;
 }
 
+uint64_t symtab_value(struct symtab *st, const char *raw)
+{
+	size_t nr;
+	struct sym *s = symtab_syms(st, &nr);
+
+	for (size_t i = 0; i < nr; i++)
+		if (!strcmp(s[i].raw, raw))
+			return s[i].addr;
+	return 0;
+}
+
 /* the search: how many symbols start at or below @addr */
 static size_t syms_upto(const struct symtab *st, uint64_t addr)
 {

@@ -60,6 +60,12 @@ void symtab_free(struct symtab *st);
 struct sym *symtab_syms(struct symtab *st, size_t *nr);
 
 /**
+ * symtab_value() - the address of the symbol whose raw (mangled, unversioned) name is @raw
+ * Return: it, or 0 when there is none.
+ */
+uint64_t symtab_value(struct symtab *st, const char *raw);
+
+/**
  * symtab_first_at() - the symbol that names @addr: the first of those starting exactly there
  * Return: it (the others at @addr follow it in symtab_syms()), or NULL.
  */

@@ -195,6 +195,9 @@ if wants cpp/ && need "$CXX"; then
 			build "$out/cpp/zoo-$o" "$src/cpp/zoo.cpp" $CXX -g -$o -Wall \
 				-o "$out/cpp/zoo-$o" "$src/cpp/zoo.cpp"
 		done
+		# non-PIE: its vtables' addresses are known without a process (e2e/dynfilter.sh)
+		build "$out/cpp/zoo-O0-nopie" "$src/cpp/zoo.cpp" $CXX -g -O0 -Wall -no-pie -fno-pie \
+			-o "$out/cpp/zoo-O0-nopie" "$src/cpp/zoo.cpp"
 	fi
 	# sink/, mbox/: multi-file projects as projects are built, a shared library and a program
 	# (no -femit-class-debug-always): a class's full DWARF is only in the unit holding its key
