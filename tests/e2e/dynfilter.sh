@@ -41,12 +41,18 @@ for o in O0 O2; do
 done
 
 # a template instance whose vtable is in the program, chosen by a glob
-upft_run --stdio -x "$c/libmbox-O2.so" 'caf::scheduled_actor::enqueue t=typeid(*(caf::memory_managed *)ptr)' \
+upft_run --stdio -x "$c/libmbox-O2.so" 'caf::scheduled_actor::enqueue t=typeid(*ptr)' \
 	--filter 't ~ "caf::mailbox_element_vals<*"' -- "$c/mbox-O2"
 t_is "$UPFT_RC" 0 "mbox: a glob on caf::mailbox_element_vals<*> exits 0"
 t_is "$(printf '%s\n' "$UPFT_OUT" | grep -c ' enqueue ')" 1 "... one event"
 t_like "$UPFT_OUT" " enqueue t=caf::mailbox_element_vals<std::__cxx11::basic_string<char, std::char_traits<char>, std::allocator<char> > >$" \
 	"... the mailbox_element_vals<std::string>"
+# the man page's spelling: typeid(EXPR) as the probe has it, a bare class name
+upft_run --stdio -x "$c/libmbox-O2.so" 'caf::scheduled_actor::enqueue typeid(*ptr) ptr->mid' \
+	--filter 'typeid(*ptr) == caf::mailbox_element' -- "$c/mbox-O2"
+t_like "$UPFT_OUT" " enqueue ptr=caf::mailbox_element mid=104$" \
+	"mbox: 'typeid(*ptr) == caf::mailbox_element' keeps the plain element (mid 104)"
+t_is "$(printf '%s\n' "$UPFT_OUT" | grep -c ' enqueue ')" 1 "... alone"
 
 # a secondary vtable: typeid() of a Parrot's Named part (n is the Parrot + 16)
 upft_run --stdio 'zoo::call t=typeid(*n) l=n->label' --filter 't == zoo::Parrot' -- "$c/zoo-O2"
