@@ -284,7 +284,7 @@ static void class_words(struct dfiles *fs, const struct trace_arg *a, const char
 {
 	struct dyntypes *dtp = fs->probed ? dyntypes_of(fs->probed) : NULL;
 
-	for (size_t i = 0; i < fs->nr && *nr < MAX_WORDS; i++) {
+	for (size_t i = 0; i < fs->nr && *nr <= MAX_WORDS; i++) {
 		struct dyntypes *dt = dyntypes_of(fs->v[i].dbg);
 		uint64_t vt, size, ap, w;
 		int64_t s_in_c;
@@ -328,12 +328,12 @@ static void class_names(struct dfiles *fs, const struct cmp *c, struct strlist *
 static int cmp_emit(struct dfiles *fs, const struct cmp *c, struct strbuf *sb, struct diag *d)
 {
 	struct strlist classes = STRLIST_INIT;
-	uint64_t words[MAX_WORDS];
+	uint64_t words[MAX_WORDS + 1];
 	const char *name = c->a->name;
 	size_t nr = 0;
 
 	class_names(fs, c, &classes);
-	for (size_t i = 0; i < classes.nr; i++)
+	for (size_t i = 0; i < classes.nr && nr <= MAX_WORDS; i++)
 		class_words(fs, c->a, classes.v[i], words, &nr);
 	if (!nr && classes.nr)
 		diag_error(d, SPAN_NONE, "--filter: %s%s is not %s or a class derived from it (the "
@@ -346,8 +346,12 @@ static int cmp_emit(struct dfiles *fs, const struct cmp *c, struct strbuf *sb, s
 			   c->op == '~' ? "matching" : "named", c->rhs,
 			   fs->nr > 1 ? "the files of the traced processes" :
 			   debuginfo_path(fs->v[0].dbg));
+	else if (nr > MAX_WORDS)
+		diag_error(d, SPAN_NONE, "--filter: '%s' stands for more than %d vtable addresses "
+			   "(%zu classes): a filter that long is not for the kernel; narrow it",
+			   c->rhs, MAX_WORDS, classes.nr);
 	strlist_release(&classes);
-	if (!nr)
+	if (!nr || nr > MAX_WORDS)
 		return -EINVAL;
 	strbuf_addch(sb, '(');
 	for (size_t i = 0; i < nr; i++)
