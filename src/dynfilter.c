@@ -14,6 +14,7 @@
 #include "dyntype.h"
 #include "elfinfo.h"
 #include "log.h"
+#include "nsroot.h"
 #include "procmaps.h"
 
 #define MAX_WORDS 64	/* addresses one comparison may become (the kernel takes 4095 bytes) */
@@ -27,6 +28,7 @@ struct dfile {
 
 struct dfiles {
 	struct debuginfo *probed;
+	pid_t pid;		/* the process being read (file_add()) */
 	struct dfile *v;
 	size_t nr, alloc;
 };
@@ -233,10 +235,15 @@ static bool file_add(void *arg, const char *path, uint64_t lo, uint64_t hi, uint
 	bool owned = false;
 	uint64_t bias;
 	struct diag d;
+	char *in_ns;
 
 	(void)hi;
 	if (path[0] != '/')
 		return false;
+	/* as the process names it: in its own mount namespace (a container) */
+	in_ns = nsroot_path(fs->pid, path);
+	if (in_ns)
+		path = in_ns;
 	for (size_t i = 0; i < fs->nr && !dbg; i++)
 		if (!strcmp(debuginfo_path(fs->v[i].dbg), path))
 			dbg = fs->v[i].dbg;
@@ -248,6 +255,7 @@ static bool file_add(void *arg, const char *path, uint64_t lo, uint64_t hi, uint
 		diag_release(&d);
 		owned = true;
 	}
+	free(in_ns);
 	if (!dbg || elfinfo_mapping_bias(debuginfo_elf(dbg), lo, pgoff, &bias)) {
 		if (owned)
 			debuginfo_free(dbg);
@@ -367,8 +375,10 @@ static int files_get(struct dfiles *fs, struct debuginfo *dbg, const pid_t *pids
 {
 	bool probed_mapped = false;
 
-	for (size_t i = 0; i < nr_pids; i++)
+	for (size_t i = 0; i < nr_pids; i++) {
+		fs->pid = pids[i];
 		procmaps_read(pids[i], file_add, fs);
+	}
 	for (size_t i = 0; i < fs->nr; i++)
 		probed_mapped |= fs->v[i].dbg == dbg;
 	if (nr_pids && dbg && !probed_mapped)
