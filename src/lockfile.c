@@ -7,6 +7,7 @@
  */
 #define LOG_DOMAIN "lockfile"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -114,6 +115,25 @@ void lockfile_drop(const char *name, int fd)
 		close(fd);
 	}
 	free(path);
+}
+
+void lockfile_names(struct strlist *out)
+{
+	DIR *dir = opendir(LOCKFILE_DIR);
+	struct dirent *de;
+
+	while (dir && (de = readdir(dir))) {
+		size_t n = strlen(de->d_name);
+
+		if (n > 5 && !strcmp(de->d_name + n - 5, ".lock")) {
+			char *name = xstrndup(de->d_name, n - 5);
+
+			strlist_add(out, name);
+			free(name);
+		}
+	}
+	if (dir)
+		closedir(dir);
 }
 
 static char *kept_path(const char *name)

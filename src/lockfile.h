@@ -9,6 +9,8 @@
 
 #include <stdbool.h>
 
+#include "util.h"
+
 /* The directory of the lock files; root's, mode 0700. */
 #define LOCKFILE_DIR "/run/upfront"
 
@@ -47,6 +49,14 @@ void lockfile_drop(const char *name, int fd);
  * session's by the next run)
  */
 int lockfile_mark_kept(const char *name);
+
+/**
+ * lockfile_names() - the names that have a lock file in LOCKFILE_DIR ("upfront_42" for
+ * upfront_42.lock), held or not: a session killed before it made anything in tracefs left
+ * only its lock file, which only this finds
+ * @out: appended to
+ */
+void lockfile_names(struct strlist *out);
 
 /** lockfile_is_kept() - whether @name's session was kept (its mark is there) */
 bool lockfile_is_kept(const char *name);

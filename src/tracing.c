@@ -779,7 +779,7 @@ static void add_name(struct strlist *l, const char *name)
 static void reap_stale(void)
 {
 	char **insts = tracefs_instances("^" SESSION_PREFIX "[0-9]");	/* a basic regex */
-	struct strlist names = STRLIST_INIT;
+	struct strlist names = STRLIST_INIT, locks = STRLIST_INIT;
 	struct tracefs_dynevent **devs;
 
 	for (size_t i = 0; insts && insts[i]; i++)
@@ -796,6 +796,12 @@ static void reap_stale(void)
 		free(sys);
 	}
 	tracefs_dynevent_list_free(devs);
+	/* a run killed between taking its lock and starting its watchdog left only the lock */
+	lockfile_names(&locks);
+	for (size_t i = 0; i < locks.nr; i++)
+		if (session_name_pid(locks.v[i]))
+			add_name(&names, locks.v[i]);
+	strlist_release(&locks);
 	for (size_t i = 0; i < names.nr; i++) {
 		int lock_fd;
 
