@@ -370,6 +370,34 @@ static int emit_slice(struct whole *w, const struct vl_node *n, struct val *v, c
 	return 0;
 }
 
+/*
+ * An array of unknown or no length (C's flexible "int vals[]", GNU's "int z[0]") as its
+ * address, as gdb shows it: the base pointer it is reached through, plus its offset (the
+ * decoder adds it: trace_arg.addend).
+ */
+static int emit_address(struct whole *w, struct val *v, const char *name, const char *expr)
+{
+	struct rctx *rc = w->rc;
+	const struct loc_piece *p = &v->loc.pieces[0];
+	struct emit sub = *w->em;
+	struct trace_arg *a;
+	char *fname;
+	int field;
+
+	if (v->loc.nr != 1 || p->kind != LOC_MEM || !p->base)
+		return -EINVAL;
+	sub.expr = expr;
+	fname = uniq_name(rc, name);
+	field = trace_probe_add_field(rc->tp, fname, p->base, "x64", false);
+	free(fname);
+	a = new_arg(rc, &sub, v, VK_POINTER, 8, field);
+	free(a->expr);
+	a->expr = expr ? xstrdup(expr) : NULL;
+	a->addend = p->off;
+	attach_guards(rc, a);
+	return 0;
+}
+
 /* Node @n of value @v as one argument appended to rc->tp (its parts inside it). */
 static int emit_node(struct whole *w, const struct vl_node *n, struct val *v, const char *name,
 		     const char *expr)
@@ -383,6 +411,8 @@ static int emit_node(struct whole *w, const struct vl_node *n, struct val *v, co
 
 	if (w->full)
 		return -E2BIG;
+	if ((n->kind == VL_ARRAY || n->kind == VL_PACKED) && n->count <= 0 && !n->nr_kids)
+		return emit_address(w, v, name, expr);
 	switch (n->kind) {
 	case VL_LEAF:
 		return emit_leaf(w, v, name, expr) ? 0 : -EINVAL;
