@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -33,6 +34,16 @@
 /* Slots are allocated this many sub-buffers at a time, as the queue grows. */
 #define SLOT_BLOCK 64
 
+/*
+ * After a burst the pool's memory goes back to the system once a queue's backlog has been
+ * at most 2 sub-buffers for this many drain rounds (about a second: a round waits up to
+ * 20 ms): the freed slots but SLOT_KEEP go to a cold stack, their pages given back, used
+ * again only when the warm ones run out. Without it the freed ring, first in first out,
+ * cycles through every slot a burst ever made, and RSS stays at the largest burst's.
+ */
+#define TRIM_IDLE_ROUNDS 50
+#define SLOT_KEEP 8
+
 struct cpu_queue {
 	int cpu;
 	int fd;
@@ -50,8 +61,11 @@ struct cpu_queue {
 	_Atomic uint64_t ftail;
 	unsigned int nr_alloc;		/* drain: slots handed out so far */
 	char *spare;			/* drain: a slot taken but not filled (empty read) */
-	char **blocks;			/* drain: SLOT_BLOCK slots each */
+	char **blocks;			/* drain: SLOT_BLOCK slots each (mmap()ed) */
 	unsigned int nr_blocks;
+	char **cold;			/* drain: slots whose pages went back (a stack) */
+	unsigned int nr_cold;
+	unsigned int idle_rounds;	/* drain: rounds with a backlog of at most 2 */
 	_Atomic uint64_t empty_at;	/* mono ns before a read that found the ring empty */
 	uint64_t wm;			/* consumer's copy of empty_at */
 	/* consumer side */
@@ -134,15 +148,38 @@ static char *slot_get(struct stream *st, struct cpu_queue *q)
 		atomic_store_explicit(&q->ftail, ft + 1, memory_order_release);
 		return slot;
 	}
+	if (q->nr_cold)
+		return q->cold[--q->nr_cold];
 	if (q->nr_alloc >= st->nr_slots)
 		return NULL;
 	i = q->nr_alloc % SLOT_BLOCK;
 	if (!i) {
+		/* page-aligned, so that slot_trim() can give the pages back */
+		void *b = mmap(NULL, (size_t)SLOT_BLOCK * st->subbuf, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+		if (b == MAP_FAILED)
+			return NULL;
 		q->blocks = xrealloc(q->blocks, (q->nr_blocks + 1) * sizeof(*q->blocks));
-		q->blocks[q->nr_blocks++] = xmalloc((size_t)SLOT_BLOCK * st->subbuf);
+		q->blocks[q->nr_blocks++] = b;
 	}
 	q->nr_alloc++;
 	return q->blocks[q->nr_blocks - 1] + (size_t)i * st->subbuf;
+}
+
+/* The burst is over: the freed slots but SLOT_KEEP go cold, their pages back to the system. */
+static void slot_trim(struct stream *st, struct cpu_queue *q)
+{
+	uint64_t ft = atomic_load_explicit(&q->ftail, memory_order_relaxed);
+	uint64_t fh = atomic_load_explicit(&q->fhead, memory_order_acquire);
+
+	for (; fh - ft > SLOT_KEEP; ft++) {
+		char *slot = q->freed[ft % st->nr_slots];
+
+		madvise(slot, st->subbuf, MADV_DONTNEED);
+		q->cold[q->nr_cold++] = slot;
+	}
+	atomic_store_explicit(&q->ftail, ft, memory_order_release);
 }
 
 /* The consumer is done with @slot. */
@@ -292,7 +329,17 @@ static void *drain_main(void *arg)
 		for (int c = 0; c < st->nr_cpus; c++) {
 			bool qfull;
 
-			got += drain_cpu(st, &st->q[c], &full, &qfull);
+			int n = drain_cpu(st, &st->q[c], &full, &qfull);
+			struct cpu_queue *q = &st->q[c];
+
+			got += n;
+			if (atomic_load_explicit(&q->head, memory_order_relaxed) -
+			    atomic_load_explicit(&q->tail, memory_order_acquire) > 2)
+				q->idle_rounds = 0;
+			else if (++q->idle_rounds >= TRIM_IDLE_ROUNDS) {
+				slot_trim(st, q);
+				q->idle_rounds = 0;
+			}
 			/*
 			 * poll() on a ring buffer that is buffer_percent full returns at
 			 * once, every time: while its queue is full, leave it out (or this
@@ -379,6 +426,7 @@ struct stream *stream_open(struct tracing *t, struct tep_handle *tep, unsigned i
 		q->cpu = cpu;
 		q->ring = xcalloc(st->nr_slots, sizeof(*q->ring));
 		q->freed = xcalloc(st->nr_slots, sizeof(*q->freed));
+		q->cold = xcalloc(st->nr_slots, sizeof(*q->cold));
 		q->kbuf = kbuffer_alloc(tep && tep_get_long_size(tep) == 4 ? KBUFFER_LSIZE_4 :
 					KBUFFER_LSIZE_SAME_AS_HOST, KBUFFER_ENDIAN_SAME_AS_HOST);
 		q->stat_base = cpu_lost_stat(st, cpu, NULL);
@@ -699,10 +747,11 @@ void stream_free(struct stream *st)
 	for (int c = 0; c < st->nr_cpus; c++) {
 		close(st->q[c].fd);
 		for (unsigned int b = 0; b < st->q[c].nr_blocks; b++)
-			free(st->q[c].blocks[b]);
+			munmap(st->q[c].blocks[b], (size_t)SLOT_BLOCK * st->subbuf);
 		free(st->q[c].blocks);
 		free(st->q[c].ring);
 		free(st->q[c].freed);
+		free(st->q[c].cold);
 		kbuffer_free(st->q[c].kbuf);
 	}
 	free(st->q);
