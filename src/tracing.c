@@ -628,7 +628,7 @@ int tracing_delete(const char *glob, struct strbuf *removed, struct diag *d)
 {
 	struct tracefs_dynevent **devs;
 	char *gglob, *eglob;
-	char **done = NULL;
+	char **done = NULL, *skipped = NULL;
 	size_t nr_done = 0, alloc = 0;
 	int ret = 0, failed = 0;
 
@@ -644,8 +644,11 @@ int tracing_delete(const char *glob, struct strbuf *removed, struct diag *d)
 			goto next;
 		/* a running session's events only when its group is named exactly */
 		live = session_is_live(sys);
-		if (live && (has_glob(gglob) || strcmp(gglob, sys)))
+		if (live && (has_glob(gglob) || strcmp(gglob, sys))) {
+			if (!skipped)
+				skipped = xstrdup(sys);
 			goto next;
+		}
 		key = xasprintf("%s/%s", sys, ev);
 		for (size_t k = 0; k < nr_done; k++)
 			seen |= !strcmp(done[k], key);
@@ -676,8 +679,12 @@ next:
 	}
 	if (!ret && !nr_done) {
 		diag_error(d, SPAN_NONE, "no uprobe event matches '%s'", glob);
+		if (skipped)
+			diag_hint(d, "a running session's events (%s) are deleted only by its exact "
+				  "group: upfront -d '%s:*'", skipped, skipped);
 		ret = -ENOENT;
 	}
+	free(skipped);
 	for (size_t k = 0; k < nr_done; k++) {
 		*strchr(done[k], '/') = '\0';
 		if (!k || strcmp(done[k], done[k - 1]))
