@@ -843,7 +843,7 @@ static int emit_pointer(struct rctx *rc, const struct emit *em, struct val *v, D
 			return emit_scalar(rc, em, v, "x64", VK_SYM, 8, false, NULL);
 		/* Go: a pointer alone is shown with what it points to, as delve prints it */
 		if (rc->lang == &lang_go && !rc->in_whole && !rc->in_part &&
-		    !rc->in_expansion && vlayout_whole(&to, 0))
+		    !rc->in_expansion && vlayout_go_pointer(&v->type) && vlayout_whole(&to, 0))
 			return emit_pointee_whole(rc, em, v, &to);
 	}
 	return emit_scalar(rc, em, v, "x64", VK_POINTER, 8, false, NULL);

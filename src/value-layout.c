@@ -111,6 +111,13 @@ bool vlayout_whole(Dwarf_Die *type, unsigned int dim)
 	return !struct_is_leaf(&t);
 }
 
+bool vlayout_go_pointer(Dwarf_Die *type)
+{
+	const char *name = dwarf_diename(type);
+
+	return name && name[0] == '*';
+}
+
 bool vlayout_packable(Dwarf_Die *elem, int64_t *esize)
 {
 	Dwarf_Die t;
@@ -198,7 +205,7 @@ static bool fill_kid(struct vl_node *n, struct vl_node *k, struct vl_budget *b, 
 	Dwarf_Die pt, to;
 
 	/* delve loads a pointer member of the value printed (its depth 1) */
-	if (b->follow && !depth && k->is_member && !k->is_base &&
+	if (b->follow && !depth && k->is_member && !k->is_base && vlayout_go_pointer(&k->type) &&
 	    lang_strip(&k->type, &pt) == DW_TAG_pointer_type && lang_type_of(&pt, &to) &&
 	    is_struct_tag(lang_strip(&to, &to)) && vlayout_whole(&to, 0) && b->fields > 2) {
 		k->deref = true;

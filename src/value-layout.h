@@ -87,6 +87,13 @@ struct vl_node *vlayout_build(Dwarf_Die *type, unsigned int dim, struct vl_budge
 void vlayout_free(struct vl_node *n);
 
 /**
+ * vlayout_go_pointer() - whether Go type @type is a pointer the language spells "*T" (followed
+ * as delve does), not a map or a channel, which the compiler also makes pointers (to the
+ * runtime's hmap and hchan)
+ */
+bool vlayout_go_pointer(Dwarf_Die *type);
+
+/**
  * vlayout_packable() - whether elements of type @elem are read as one kernel array field
  * (numbers, enums, bools and pointers of 1 to 8 bytes; not C text, nor floats' raw bits
  * other than 4 or 8 bytes)

@@ -31,9 +31,9 @@ for o in O0 O2; do
 	text c/whole-$o 'weigh *b'
 	t_like "$UPFT_LINE" '^b=\{v = \{0, 1, 2, .*, 39\}, pts = \{\{x = 0, y = 0\}, .*, \{x = 27, y = -27\}, .*\.\.\.\}, \.\.\.\}$' \
 		"C -$o: a struct past the budget ends in ..."
-	text c/whole-$o --value-size 16 'draw *s'
+	text c/whole-$o --value-size 24 'draw *s'
 	t_is "$UPFT_LINE" 's={name = "square", ...}' \
-		"C -$o: --value-size 16: the first member (its pointer's guard counts too)"
+		"C -$o: --value-size 24: the first member (its pointers' guards count too)"
 
 	# gdb: {<geo::Named> = {name = "box", rank = 2}, ..., sides = std::vector of length 4,
 	# capacity 6 = {5, 6, 7, 8}, ..., u = {i = 42, f = 5.88545355e-44}, filled = true}

@@ -71,6 +71,11 @@ func maybe(o *Point) int {
 }
 
 //go:noinline
+func count(m map[string]int, c chan int) int {
+	return len(m) + cap(c)
+}
+
+//go:noinline
 func walk(n Node) int {
 	sink += len(n.Kids)
 	return len(n.Name)
@@ -126,6 +131,7 @@ func main() {
 		total += walk(tree)
 		total += maybe(nil)
 		total += maybe(owner)
+		total += count(map[string]int{"a": 1}, make(chan int, 3))
 	}
 	fmt.Println("whole:", total, sink)
 }
