@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
 
 #include "log.h"
 #include "render.h"
@@ -423,11 +424,34 @@ static int json_lost(struct render *r, int cpu, uint64_t nr)
 	return 0;
 }
 
+/* {"exit":{"pid":4242,"cmd":"prog","status":7}} or {"exit":{...,"signal":"SIGSEGV","core":true}} */
+static void json_cmd_end(struct render *r, int pid, const char *cmd, int wstatus)
+{
+	const char *base = strrchr(cmd, '/');
+
+	base = base && base[1] ? base + 1 : cmd;
+	strbuf_addstr(&r->out, "{\"exit\":{\"pid\":");
+	render_u64(&r->out, (uint64_t)pid);
+	strbuf_addstr(&r->out, ",\"cmd\":");
+	json_str(&r->out, base, strlen(base));
+	if (WIFEXITED(wstatus)) {
+		strbuf_addstr(&r->out, ",\"status\":");
+		render_u64(&r->out, (uint64_t)WEXITSTATUS(wstatus));
+	} else if (WIFSIGNALED(wstatus)) {
+		const char *abbrev = sigabbrev_np(WTERMSIG(wstatus));
+
+		strbuf_addf(&r->out, ",\"signal\":\"SIG%s\",\"core\":%s",
+			    abbrev ? abbrev : "?", WCOREDUMP(wstatus) ? "true" : "false");
+	}
+	strbuf_addstr(&r->out, "}}\n");
+}
+
 const struct render_ops render_json_ops = {
 	.name	= "json",
 	.open	= json_open,
 	.event	= json_event,
 	.lost	= json_lost,
+	.cmd_end = json_cmd_end,
 	.tick	= render_tick_flush,
 	.close	= render_close_flush,
 };

@@ -40,6 +40,11 @@ struct render_ops {
 	/* lost() - @nr events were lost on @cpu at this point of the stream */
 	int (*lost)(struct render *r, int cpu, uint64_t nr);
 	/*
+	 * cmd_end() - (or NULL) the traced command ended the session other than by exit
+	 * status 0: @wstatus as waitpid() gives it; after the last event, before close()
+	 */
+	void (*cmd_end)(struct render *r, int pid, const char *cmd, int wstatus);
+	/*
 	 * tick() - called every tick_ms (also when no events come): poll keys (the session
 	 * watches input_fd and calls tick() early when it is readable), redraw, flush.
 	 * Return 0, RENDER_QUIT, or <0 to stop with an error.

@@ -89,6 +89,7 @@ struct session {
 	bool child_reaped;	/* child_wstatus is its waitpid() status */
 	bool child_by_us;	/* upfront sent it SIGTERM: the session stopped first */
 	int child_wstatus;
+	int child_exited_ws;	/* child_check(): how it ended, when child_exited */
 	bool unmapped_checked;	/* unmapped_check() has looked */
 	const char *count_name;	/* deliver(): the last event's name and its index in evs */
 	size_t count_idx;
@@ -811,6 +812,9 @@ static void child_check(struct session *s)
 		return;
 	memset(&si, 0, sizeof(si));
 	if (waitid(P_PID, s->child, &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid) {
+		/* its status as waitpid() will give it (child_wstatus is set at the reap) */
+		s->child_exited_ws = si.si_code == CLD_EXITED ? (si.si_status & 0xff) << 8 :
+				     (si.si_status & 0x7f) | (si.si_code == CLD_DUMPED ? 0x80 : 0);
 		s->child_exited = true;
 		s->stop = true;
 		s->end_why = "the command exited";
@@ -1528,6 +1532,10 @@ out:
 		close(go_fd);	/* a child still waiting exits */
 	if (err_fd >= 0)
 		close(err_fd);
+	/* the command ended the session other than by status 0: said in the output too */
+	if (s->render_open && s->child_exited && !s->child_by_us && s->r.ops->cmd_end &&
+	    !s->quiet && s->child_exited_ws)
+		s->r.ops->cmd_end(&s->r, s->child, o->cmd[0], s->child_exited_ws);
 	if (s->render_open && s->r.ops->close)
 		s->r.ops->close(&s->r);
 	if (s->render_open && ret >= 0 && (o->summary || o->summary_only))

@@ -28,6 +28,16 @@ for s in SEGV KILL; do
 		"SIG$s: said"
 done
 
+# JSON: the end as the stream's last line, {"exit":...}; none for a clean exit
+upft_run --json -x "$C" 'tick i' -- "$C" exit 7
+t_is "$(tail -n 1 <<<"$UPFT_OUT" | sed -E 's/"pid":[0-9]+/"pid":P/')" \
+	'{"exit":{"pid":P,"cmd":"calls-O2","status":7}}' "JSON: exit 7 as the last line"
+upft_run --json -x "$C" 'tick i' -- "$C" raise "$(kill -l SEGV)"
+t_like "$(tail -n 1 <<<"$UPFT_OUT")" '^\{"exit":\{"pid":[0-9]+,"cmd":"calls-O2","signal":"SIGSEGV","core":(true|false)\}\}$' \
+	"JSON: SIGSEGV as the last line"
+upft_run --json -x "$C" 'tick i' -- "$C" exit 0
+t_unlike "$UPFT_OUT" '"exit"' "JSON: no exit line for a clean exit"
+
 # the probe's own int3, copied and run by the program: SIGTRAP, named
 "$C" copy 5 >"$UPFT_TMP/c.out" 2>&1
 t_like "$(cat "$UPFT_TMP/c.out")" '^calls: copy returned 16$' "copy: untraced, the copy runs (16)"
