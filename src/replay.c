@@ -208,6 +208,10 @@ static int replay_line(struct replay_state *st, const char *line, size_t len, si
 		return diag_error(d, SPAN_NONE, "%s:%zu: not JSON (at byte %zu): a replay reads "
 				  "what --json or -o FILE --json wrote", st->o->path, lineno,
 				  at + 1);
+	if (json_get(&j, "exit") && !json_get(&j, "probe")) {
+		json_release(&j);	/* how the traced command ended (its own line) */
+		return 0;
+	}
 	if (json_get(&j, "summary")) {
 		const struct json *sec = json_get(json_get(&j, "summary"), "seconds");
 

@@ -70,6 +70,7 @@ struct session {
 	bool pf_events;		/* some are decided on decoded events (pfilters_pass()) */
 	const char *end_why;	/* tracing ended by itself: why (the curses view stays) */
 	bool pids_exited;	/* -p: the traced processes have exited */
+	char end_buf[96];	/* end_why when it is made: the command's status */
 	struct stream_stats final_ss;	/* the stream's, once hold_view() freed it */
 	uint64_t start_ns;	/* when the probes were enabled: the summary's rates */
 	uint64_t end_ns;	/* when tracing stopped (final_drain()), 0 before */
@@ -817,7 +818,13 @@ static void child_check(struct session *s)
 				     (si.si_status & 0x7f) | (si.si_code == CLD_DUMPED ? 0x80 : 0);
 		s->child_exited = true;
 		s->stop = true;
-		s->end_why = "the command exited";
+		if (si.si_code == CLD_EXITED)
+			snprintf(s->end_buf, sizeof(s->end_buf), "the command exited with status %d",
+				 si.si_status & 0xff);
+		else
+			snprintf(s->end_buf, sizeof(s->end_buf), "the command was killed by signal "
+				 "%d (%s)", si.si_status & 0x7f, strsignal(si.si_status & 0x7f));
+		s->end_why = s->end_buf;
 	}
 }
 

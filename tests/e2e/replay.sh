@@ -55,7 +55,14 @@ t_like "$UPFT_OUT" '^  name: 2 values, 2 distinct$' "strings: 2 distinct values"
 t_like "$UPFT_OUT" '^           1  "alice"$' "strings: alice once"
 t_like "$UPFT_OUT" '^           1  "TIER_GOLD"$' "an enum's name comes back as a string"
 
-# 3. not a saved run: one line naming the file and the line
+# 3. a run whose command failed ends with its exit line: skipped
+upft_run --json -o "$UPFT_TMP/fail.json" -x "$C" 'walk n' -- sh -c "$C walk 2; exit 3"
+t_like "$(tail -1 "$UPFT_TMP/fail.json")" '^\{"exit":\{.*"status":3\}\}$' "a failed command's run ends with its exit line"
+upft_run --replay "$UPFT_TMP/fail.json" --stdio
+t_is "$UPFT_RC" 0 "--replay of it: exit 0"
+t_is "$(printf '%s\n' "$UPFT_OUT" | grep -c ' walk n=')" 3 "--replay of it: its 3 events"
+
+# 4. not a saved run: one line naming the file and the line
 printf '{"time":0,"probe":"a","args":{}}\nnot json\n' >"$UPFT_TMP/bad.json"
 upft_run --replay "$UPFT_TMP/bad.json" --stdio
 t_is "$UPFT_RC" 2 "a line that is no JSON: exit 2"

@@ -13,7 +13,7 @@ C=$UPFT_TARGETS/c/calls-O2
 # 1. the command ends: 300 calls of work(), then spin exits
 t0=$(date +%s.%N)
 tui_start 160 40 --summary -x "$SPIN" 'work i value' -- "$SPIN" 300 0
-tui_wait 'ended: the command exited' 20
+tui_wait 'ended: the command exited with status 0' 20
 t_ok $? "the command exited: the status line says so, the view stays" ||
 	t_diag "$(tui_screen | tail -3)"
 t_like "$(tui_header_total)" '^300$' "the header's total: 300"
