@@ -15,9 +15,11 @@ up=$!
 upft_wait_tracing "$up" || t_bail "the session did not start"
 upft_until 10 test -s "$UPFT_TMP/s.out" || t_bail "no event from the session"
 
-# a glob never takes a running session's events (this glob matches our session only)
-upft_run -d "upfront_${up}*:*"
-t_is "$UPFT_RC" 2 "-d 'upfront_${up}*:*' (a glob): exit 2, nothing of the live session removed"
+# a glob never takes a running session's events (this glob matches our session's group only:
+# its last digit as a class, so no other session's group)
+g="upfront_${up%?}[${up: -1}]"
+upft_run -d "$g:*"
+t_is "$UPFT_RC" 2 "-d '$g:*' (a glob): exit 2, nothing of the live session removed"
 t_like "$UPFT_ERR" "a running session's events \\(upfront_$up\\) are deleted only by its exact group: upfront -d 'upfront_$up:\\*'" \
 	"-d with a glob says how to delete a running session's events"
 t_is "$(grep -c "^[pr]:upfront_$up/walk " "$UPFT_TRACEFS/uprobe_events")" 1 \
