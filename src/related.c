@@ -103,7 +103,8 @@ static void add_needed(struct related *r, const char *name, const char *runpath,
 		char *d = expand_origin(dir, origin), *p = xasprintf("%s/%s", d, name);
 
 		free(d);
-		if (access(p, R_OK) == 0) {
+		/* a relative entry names the current directory: never looked in (elfinfo.c) */
+		if (*p == '/' && access(p, R_OK) == 0) {
 			add(r, p, name);
 			free(p);
 			free(list);
