@@ -334,7 +334,11 @@ static void go_slot_loc(const struct go_slot *s, struct loc *l)
 	}
 }
 
-int abi_go_results(Dwarf_Die *func, struct abi_value **res, size_t *nr)
+/*
+ * go_values() - the results (@results) or the arguments of Go function @func where the ABI
+ * puts them (go_layout()); -ENOENT when there are none or one's type has no known size
+ */
+static int go_values(Dwarf_Die *func, bool results, struct abi_value **res, size_t *nr)
 {
 	struct go_slot *slots;
 	struct abi_value *v;
@@ -345,10 +349,11 @@ int abi_go_results(Dwarf_Die *func, struct abi_value **res, size_t *nr)
 	if (go_layout(func, &slots, &n))
 		return -ENOENT;
 	for (size_t i = 0; i < n; i++) {
-		if (!slots[i].is_result)
+		if (slots[i].is_result != results)
 			continue;
 		if (slots[i].size < 0) {
-			pr_debug("result '%s' of %s has a type of unknown size",
+			pr_debug("%s '%s' of %s has a type of unknown size",
+				 results ? "result" : "argument",
 				 slots[i].name ? slots[i].name : "~r", dwarf_diename(func));
 			go_slots_free(slots, n);
 			return -ENOENT;
@@ -361,7 +366,7 @@ int abi_go_results(Dwarf_Die *func, struct abi_value **res, size_t *nr)
 	}
 	v = xcalloc(nres, sizeof(*v));
 	for (size_t i = 0, k = 0; i < n; i++) {
-		if (!slots[i].is_result)
+		if (slots[i].is_result != results)
 			continue;
 		v[k].name = xstrdup(slots[i].name ? slots[i].name : "~r");
 		v[k].die = slots[i].die;
@@ -374,6 +379,11 @@ int abi_go_results(Dwarf_Die *func, struct abi_value **res, size_t *nr)
 	*res = v;
 	*nr = nres;
 	return 0;
+}
+
+int abi_go_results(Dwarf_Die *func, struct abi_value **res, size_t *nr)
+{
+	return go_values(func, true, res, nr);
 }
 
 void abi_values_free(struct abi_value *v, size_t nr)
@@ -898,9 +908,15 @@ int abi_entry_params(Dwarf_Die *func, const struct lang_ops *lang, struct abi_va
 	*out = NULL;
 	*nr = 0;
 	*why = NULL;
+	if (lang == &lang_go) {
+		/* what the DWARF says, unless it is broken (resolve-value.c) */
+		if (!go_values(func, false, out, nr))
+			return 0;
+		*why = "Go: its arguments' types have no known size";
+		return -ENOTSUP;
+	}
 	if ((lang != &lang_c && lang != &lang_cxx) || (lang == &lang_c && !is_c(func))) {
-		*why = lang == &lang_go ? "Go: its DWARF says where each argument is" :
-		       "not C or C++: no System V rules for its own ABI";
+		*why = "not C or C++: no System V rules for its own ABI";
 		return -ENOTSUP;
 	}
 	if (lang == &lang_c && (!dwarf_attr_integrate(func, DW_AT_prototyped, &pattr) ||

@@ -75,7 +75,8 @@ bool abi_sysv_return(Dwarf_Die *func, const struct lang_ops *lang, Dwarf_Die *ty
  * the prologue has moved any of them (-O0 code stores them into stack slots, which its
  * DWARF names and which hold garbage until then)
  * @func: the DW_TAG_subprogram
- * @lang: the CU's rules; only C and C++ (System V) are answered
+ * @lang: the CU's rules; C and C++ (System V) and Go (its register ABI, or the stack ABI
+ *        before it, as for abi_go_results()) are answered
  * @out: one value per DW_TAG_formal_parameter, in order (name, die, type, loc: integer
  *       eightbytes in %di, %si, %dx, %cx, %r8, %r9; LOC_MEM at +N(%sp) for the stack, the
  *       first at +8; LOC_BAD for an eightbyte in an xmm register); abi_values_free()
@@ -88,7 +89,8 @@ bool abi_sysv_return(Dwarf_Die *func, const struct lang_ops *lang, Dwarf_Die *ty
  * destructors (hidden VTT and in-charge parameters), C++ classes passed by invisible
  * reference (a non-trivial copy constructor or destructor), K&R definitions, a calling
  * convention other than DW_CC_normal (gcc's DW_CC_nocall: a changed signature), parameters
- * of unknown size, Rust (its own ABI), Go (its DWARF already says where each argument is).
+ * of unknown size, Rust (its own ABI). Go is answered for where its DWARF is broken
+ * (resolve-value.c): its arguments are never refused but for a type of unknown size.
  * Return: 0, or -ENOTSUP with @why set.
  */
 int abi_entry_params(Dwarf_Die *func, const struct lang_ops *lang, struct abi_value **out,

@@ -282,6 +282,67 @@ static bool tag_is_aggregate(int tag)
 	       tag == DW_TAG_union_type;
 }
 
+/* @type, or what it points to when it is a pointer (a Go struct embedded through a pointer) */
+static int strip_embedded(Dwarf_Die *type, Dwarf_Die *out)
+{
+	Dwarf_Die to;
+	int tag = lang_strip(type, out);
+
+	if (tag == DW_TAG_pointer_type && lang_type_of(out, &to))
+		tag = lang_strip(&to, out);
+	return tag;
+}
+
+/*
+ * promoted_path() - the shallowest chain of named embedded members below @type whose last
+ * one holds member @name, pointers to embedded structs followed; @path gets the chain
+ * ("Inner", "Base.Inner"), @tmp is scratch. Return: the depth found, or INT_MAX.
+ */
+static int promoted_path(Dwarf_Die *type, const char *name, struct strbuf *path,
+			 struct strbuf *tmp, int depth, int best)
+{
+	Dwarf_Die t, child, m;
+	int64_t off;
+
+	if (depth > 8 || depth >= best || !tag_is_aggregate(strip_embedded(type, &t)))
+		return INT_MAX;
+	if (depth && find_member(&t, name, &m, &off, 0, 1) == 0) {
+		strbuf_reset(path);
+		strbuf_addstr(path, tmp->buf);
+		return depth;
+	}
+	if (dwarf_child(&t, &child) != 0)
+		return INT_MAX;
+	do {
+		const char *n = dwarf_diename(&child);
+		size_t len = tmp->len;
+		Dwarf_Die sub;
+		int r;
+
+		if (dwarf_tag(&child) != DW_TAG_member || !n || !is_transparent(&child) ||
+		    !lang_type_of(&child, &sub))
+			continue;
+		strbuf_addf(tmp, "%s%s", len ? "." : "", n);
+		r = promoted_path(&sub, name, path, tmp, depth + 1, best);
+		if (r < best)
+			best = r;
+		tmp->len = len;
+		tmp->buf[len] = '\0';
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return best;
+}
+
+bool lang_promoted_path(Dwarf_Die *type, const char *name, struct strbuf *path)
+{
+	struct strbuf tmp = STRBUF_INIT;
+	int r;
+
+	strbuf_init(&tmp);
+	r = promoted_path(type, name, path, &tmp, 0, INT_MAX);
+	strbuf_release(&tmp);
+	return r != INT_MAX;
+}
+
 /* @a and @b are the same type: the same DIE, or of one tag and one name (two units' copies) */
 static bool same_type(Dwarf_Die *a, Dwarf_Die *b)
 {
@@ -575,8 +636,9 @@ static void list_members(Dwarf_Die *type, const char *via, struct mname **out, s
 			ALLOC_GROW(*out, *nr + 1, *alloc);
 			(*out)[(*nr)++] = (struct mname){ n, dwarf_diename(&t), via, depth };
 		}
+		/* a Go struct embedded through a pointer promotes its fields too */
 		if ((tag == DW_TAG_member || tag == DW_TAG_inheritance) && is_transparent(&child) &&
-		    lang_type_of(&child, &sub))
+		    lang_type_of(&child, &sub) && strip_embedded(&sub, &sub))
 			list_members(&sub, tag == DW_TAG_inheritance ? dwarf_diename(&t) : via, out,
 				     nr, alloc, depth + 1);
 	} while (dwarf_siblingof(&child, &child) == 0);

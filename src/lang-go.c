@@ -62,6 +62,13 @@ bool lang_go_is_result(Dwarf_Die *die)
 	       dwarf_formflag(&attr, &flag) == 0 && flag;
 }
 
+const char *lang_go_heap_name(const char *dwarf_name)
+{
+	if (!dwarf_name || dwarf_name[0] != '&' || !dwarf_name[1])
+		return NULL;
+	return dwarf_name + 1;
+}
+
 const struct lang_ops lang_go = {
 	.name		= "Go",
 	.null_name	= "nil",

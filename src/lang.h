@@ -118,6 +118,14 @@ extern const struct lang_ops lang_c, lang_cxx, lang_go, lang_rust;
  */
 bool lang_go_is_result(Dwarf_Die *die);
 
+/**
+ * lang_go_heap_name() - the name a Go local that escaped to the heap is known by: the
+ * compiler names its DWARF variable "&x", a pointer to the heap copy (lang-go.c)
+ * @dwarf_name: the variable's DW_AT_name
+ * Return: "x" (a pointer into @dwarf_name), or NULL when @dwarf_name is no such name.
+ */
+const char *lang_go_heap_name(const char *dwarf_name);
+
 /* Type helpers shared by the languages (lang-common.c). */
 
 /**
@@ -176,6 +184,16 @@ bool lang_find_member(Dwarf_Die *type, const char *name, Dwarf_Die *member, int6
  * Return: true when ambiguous.
  */
 bool lang_member_ambiguous(Dwarf_Die *type, const char *name, struct strlist *where);
+
+/**
+ * lang_promoted_path() - where a Go field promoted through an embedded pointer lies, which
+ * lang_find_member() does not search (its offset is not a constant): the chain of embedded
+ * members down to the struct that holds @name, pointers among them followed; the shallowest
+ * one, the first declared among equally deep ones
+ * @path: gets the chain as a dotted member path ("Inner", "Base.Inner")
+ * Return: true when found.
+ */
+bool lang_promoted_path(Dwarf_Die *type, const char *name, struct strbuf *path);
 
 /**
  * lang_smart_pointer() - where smart pointer @type (per @l from lang_ops.smart_ptr) keeps

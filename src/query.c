@@ -53,6 +53,10 @@ static enum visit var_add(struct rctx *rc, Dwarf_Die *scope, Dwarf_Die *var, con
 	if (lang_go_is_result(var) && !rc->site->at_ret_insn)
 		return VISIT_TAKE;
 	has_t = lang_type_of(var, &t);
+	/* "&x" (Go, moved to the heap) is listed as x, of the type pointed to */
+	if (has_t && lang_go_heap_name(dwarf_diename(var)) && rc->lang == &lang_go &&
+	    lang_strip(&t, &t) == DW_TAG_pointer_type)
+		has_t = lang_type_of(&t, &t);
 	ALLOC_GROW(vl->v, vl->nr + 1, vl->alloc);
 	qv = &vl->v[vl->nr++];
 	qv->name = xstrdup(name);

@@ -169,8 +169,19 @@ void rctx_release(struct rctx *rc);
 int rctx_var_loc(struct rctx *rc, Dwarf_Die *var, struct loc *out, struct strbuf *err);
 
 /**
+ * rctx_abi_param_loc() - where the ABI passed parameter @var of the function probed (the
+ * entry's locations, also where no instruction has run but Go's stack check)
+ * @out: filled; release with loc_release() (also on failure)
+ * @err: on failure the reason
+ * Return: 0, or -EINVAL.
+ */
+int rctx_abi_param_loc(struct rctx *rc, Dwarf_Die *var, struct loc *out, struct strbuf *err);
+
+/**
  * rctx_locals_visit() - call @fn for each named parameter and local visible at the pc,
- * innermost scope first; a name @fn took hides the same name in outer scopes (shadowing)
+ * innermost scope first; a name @fn took hides the same name in outer scopes (shadowing).
+ * A Go local that escaped to the heap ("&x" in DWARF) is given by its own name, x; its
+ * DIE describes the pointer to it (val_from_die() follows it)
  * Return: true when @fn stopped the walk.
  */
 bool rctx_locals_visit(struct rctx *rc, local_fn fn, void *arg);

@@ -286,6 +286,8 @@ bool rctx_locals_visit(struct rctx *rc, local_fn fn, void *arg)
 
 			if (!is_var_tag(dwarf_tag(&child)) || !(n = dwarf_diename(&child)))
 				continue;
+			if (rc->lang == &lang_go && lang_go_heap_name(n))
+				n = lang_go_heap_name(n);	/* "&x": x, moved to the heap */
 			for (size_t k = 0; k < nseen && !dup; k++)
 				dup = !strcmp(seen[k], n);
 			if (dup)
@@ -438,28 +440,32 @@ int rctx_go_results(struct rctx *rc, struct abi_value **res, size_t *nr, struct 
  * (site->entry_abi): a parameter where the ABI passed it; any other variable only when its
  * location names no register or frame (a static), as nothing else is live yet
  */
+int rctx_abi_param_loc(struct rctx *rc, Dwarf_Die *var, struct loc *out, struct strbuf *err)
+{
+	if (rc->abi_ret == 1)
+		rc->abi_ret = abi_entry_params(&rc->here, rc->lang, &rc->abi, &rc->nr_abi,
+					       &rc->abi_why);
+	if (rc->abi_ret) {
+		strbuf_addf(err, "cannot be read from the ABI at the entry (%s)",
+			    rc->abi_why ? rc->abi_why : "?");
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < rc->nr_abi; i++) {
+		if (dwarf_dieoffset(&rc->abi[i].die) != dwarf_dieoffset(var))
+			continue;
+		loc_copy(out, &rc->abi[i].loc);
+		return 0;
+	}
+	strbuf_addstr(err, "is not a parameter of the function entered");
+	return -EINVAL;
+}
+
 static int entry_loc(struct rctx *rc, Dwarf_Die *var, struct loc *out, struct strbuf *err)
 {
 	int ret;
 
-	if (dwarf_tag(var) == DW_TAG_formal_parameter && rc->has_here) {
-		if (rc->abi_ret == 1)
-			rc->abi_ret = abi_entry_params(&rc->here, rc->lang, &rc->abi, &rc->nr_abi,
-						       &rc->abi_why);
-		if (rc->abi_ret) {
-			strbuf_addf(err, "cannot be read from the ABI at the entry (%s)",
-				    rc->abi_why ? rc->abi_why : "?");
-			return -EINVAL;
-		}
-		for (size_t i = 0; i < rc->nr_abi; i++) {
-			if (dwarf_dieoffset(&rc->abi[i].die) != dwarf_dieoffset(var))
-				continue;
-			loc_copy(out, &rc->abi[i].loc);
-			return 0;
-		}
-		strbuf_addstr(err, "is not a parameter of the function entered");
-		return -EINVAL;
-	}
+	if (dwarf_tag(var) == DW_TAG_formal_parameter && rc->has_here)
+		return rctx_abi_param_loc(rc, var, out, err);
 	ret = loc_from_die(var, &rc->lc, out, err);
 	if (ret)
 		return ret;

@@ -450,6 +450,12 @@ static int val_member(struct rctx *rc, struct val *v, const char *name, const ch
 		if (rctx_declared_reading(rc, &t, what, sp))
 			return -ENOENT;
 		strbuf_init(&fields);
+		if (lang_promoted_path(&t, name, &fields)) {
+			/* Go: through an embedded pointer, which is followed (nil: a fault) */
+			ret = val_path(rc, v, fields.buf, sp);
+			strbuf_release(&fields);
+			return ret ? ret : val_member(rc, v, name, what, sp);
+		}
 		lang_list_members(&t, &fields);
 		diag_error(rc->d, sp, "'%s' has no field '%s'", tn ? tn : v->what, name);
 		if (fields.len)
@@ -634,19 +640,22 @@ int type_array_dim(Dwarf_Die *arr, unsigned int dim, int64_t *count, int64_t *in
 /*
  * Check index @idx of slice/vector @v (layout @l, data pointer @ptr) against its runtime
  * length: a hidden length field (or std::vector's end pointer) and a GUARD_LEN/GUARD_END.
- * A length that cannot be read here leaves the index bounded only by the NULL guard.
+ * A length that cannot be read here (optimized out where the compiler proved the index in
+ * bounds, or needs it no more) refuses the index: read unchecked it would show the bytes
+ * past the end as an element (the man page, "Optimized code").
  */
-static void add_bound(struct rctx *rc, const struct val *v, const struct lang_layout *l,
-		      const struct val *ptr, long idx, int64_t esize, const char *what,
-		      struct span sp)
+static int add_bound(struct rctx *rc, const struct val *v, const struct lang_layout *l,
+		     const struct val *ptr, long idx, int64_t esize, const char *what,
+		     struct span sp)
 {
 	struct diag scratch, *save = rc->d;
 	struct val w;
 	char *f = NULL, *pf = NULL;
 	struct guard *g;
+	int ret = 0;
 
 	if (!l->len && (!l->end || esize <= 0))
-		return;
+		return 0;
 	diag_init(&scratch, rc->spec->text);
 	rc->d = &scratch;
 	memset(&w, 0, sizeof(w));
@@ -663,13 +672,19 @@ static void add_bound(struct rctx *rc, const struct val *v, const struct lang_la
 			pf = NULL;
 		}
 	}
-	if (diag_has_error(&scratch))
-		pr_info("%s: no bound check: %s", what, scratch.msg ? scratch.msg : "?");
+	rc->d = save;
+	if (diag_has_error(&scratch)) {
+		ret = diag_error(rc->d, sp, "cannot check index %ld of '%s' against its length: "
+				 "%s", idx, v->what, scratch.msg ? scratch.msg : "?");
+		if (!l->ptr_below)
+			diag_hint(rc->d, "to read it unchecked, index the data pointer: %s.%s[%ld]",
+				  v->what, l->ptr, idx);
+	}
 	free(f);
 	free(pf);
 	val_release(&w);
 	diag_release(&scratch);
-	rc->d = save;
+	return ret;
 }
 
 /* The byte offset of element @idx of @esize bytes; an error when it does not fit in 63 bits
@@ -780,7 +795,10 @@ static int index_slice(struct rctx *rc, struct val *v, Dwarf_Die *t, const struc
 		val_release(&ptr);
 		return -EINVAL;
 	}
-	add_bound(rc, v, l, &ptr, idx, esize, what, sp);
+	if (add_bound(rc, v, l, &ptr, idx, esize, what, sp)) {
+		val_release(&ptr);
+		return -EINVAL;
+	}
 	ret = val_deref(rc, &ptr, off, &elem, true, what, sp, &n);
 	val_release(&ptr);
 	if (ret)
@@ -885,6 +903,92 @@ static void loc_undouble(struct loc *l, Dwarf_Die *type)
 	*l = half;
 }
 
+/*
+ * Location pieces that do not add up to the size of the variable's type cannot say which
+ * bytes are where: Go 1.19 describes some parameters with 32 bytes of pieces for a 24-byte
+ * slice, its pointer twice, or for a 16-byte interface, its data word three times
+ * (golang/go#61700); read in order, a slice's length shows its data pointer. More pieces than
+ * bytes are broken in any language, fewer in Go (elsewhere a part with no piece is refused
+ * when it is read, loc_part()).
+ */
+static bool pieces_broken(struct rctx *rc, const struct loc *l, Dwarf_Die *type)
+{
+	int64_t size = lang_type_size(type), total = 0;
+
+	if (l->nr < 2 || size <= 0)
+		return false;
+	for (size_t i = 0; i < l->nr; i++)
+		total += l->pieces[i].size;
+	return total != size && (total > size || rc->lang == &lang_go);
+}
+
+/*
+ * @var's pieces are broken (@out's location): a parameter read where the function is
+ * entered, before anything but Go's stack check has run, is where the ABI passed it;
+ * anything else is refused, naming the compiler. Return: 0 with @out's location replaced,
+ * or -EINVAL with rc->d filled.
+ */
+static int broken_from_abi(struct rctx *rc, Dwarf_Die *var, const char *what, struct span sp,
+			   struct val *out)
+{
+	const struct probe_site *s = rc->site;
+	int64_t total = 0, size = lang_type_size(&out->type);
+	const char *producer = NULL;
+	struct strbuf err = STRBUF_INIT;
+	Dwarf_Attribute attr;
+	struct loc abi = { NULL, 0 };
+	char *tn;
+
+	strbuf_init(&err);
+	if (dwarf_tag(var) == DW_TAG_formal_parameter && s->ret_at_sp && !s->is_return &&
+	    !s->at_ret_insn && rc->has_here && dwarf_tag(&rc->here) == DW_TAG_subprogram &&
+	    !rctx_abi_param_loc(rc, var, &abi, &err)) {
+		pr_info("%s: its DWARF location pieces are broken; where the ABI passed it",
+			what);
+		loc_release(&out->loc);
+		out->loc = abi;
+		strbuf_release(&err);
+		return 0;
+	}
+	loc_release(&abi);
+	strbuf_release(&err);
+	for (size_t i = 0; i < out->loc.nr; i++)
+		total += out->loc.pieces[i].size;
+	if (rc->has_cu && dwarf_attr(&rc->cu, DW_AT_producer, &attr))
+		producer = dwarf_formstring(&attr);
+	tn = rctx_type_name(rc, &out->type, true);
+	diag_error(rc->d, sp, "'%s' cannot be read at %s: the compiler's DWARF for it is broken, "
+		   "its location pieces cover %" PRId64 " bytes of a %" PRId64 "-byte %s (%s%s)",
+		   what, rc->where, total, size, tn, producer ? producer : "unknown producer",
+		   rc->lang == &lang_go ? "; golang/go#61700" : "");
+	free(tn);
+	return -EINVAL;
+}
+
+/*
+ * A Go local that escaped to the heap: its DWARF variable "&x" is the pointer to it, which
+ * is followed (and guarded) so that x is the value. @out: the pointer, replaced by x.
+ */
+static int heap_local(struct rctx *rc, Dwarf_Die *var, struct span sp, struct val *out)
+{
+	Dwarf_Die pt, to;
+	struct val n;
+	char *what;
+	int ret;
+
+	if (rc->lang != &lang_go || !lang_go_heap_name(dwarf_diename(var)) || !out->has_type ||
+	    lang_strip(&out->type, &pt) != DW_TAG_pointer_type || !lang_type_of(&pt, &to))
+		return 0;
+	what = out->what;
+	out->what = xasprintf("&%s", what);
+	ret = val_deref(rc, out, 0, &to, true, what, sp, &n);
+	free(what);
+	if (ret)
+		return ret;
+	val_move(out, &n);
+	return 0;
+}
+
 int val_from_die(struct rctx *rc, Dwarf_Die *var, const char *what, struct span sp,
 			struct val *out)
 {
@@ -899,7 +1003,7 @@ int val_from_die(struct rctx *rc, Dwarf_Die *var, const char *what, struct span 
 		loc_add_piece(&out->loc, &p);
 		out->has_type = lang_type_of(var, &out->type);
 		out->what = xstrdup(what);
-		return 0;
+		return heap_local(rc, var, sp, out);
 	}
 	strbuf_init(&err);
 	ret = rctx_var_loc(rc, var, &out->loc, &err);
@@ -913,7 +1017,10 @@ int val_from_die(struct rctx *rc, Dwarf_Die *var, const char *what, struct span 
 	out->what = xstrdup(what);
 	if (out->has_type && rc->lang == &lang_go)
 		loc_undouble(&out->loc, &out->type);
-	return 0;
+	if (out->has_type && pieces_broken(rc, &out->loc, &out->type) &&
+	    broken_from_abi(rc, var, what, sp, out))
+		return -EINVAL;
+	return heap_local(rc, var, sp, out);
 }
 
 /* A Go result named at a return instruction ("~r1", "lo"): from the ABI's registers */

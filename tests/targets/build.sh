@@ -224,17 +224,22 @@ if wants cpp/ && need "$CXX"; then
 	done
 fi
 
+# go_pair NAME "INPUTS" - go/NAME (optimized) and go/NAME-N (-N -l) from tests/targets/go/NAME
+go_pair() {
+	local d=$src/go/$1
+	build "$out/go/$1" "$2" sh -c 'cd "$1" && exec "$2" build -o "$3" .' sh "$d" "$GO" \
+		"$out/go/$1"
+	build "$out/go/$1-N" "$2" \
+		sh -c 'cd "$1" && exec "$2" build -gcflags="all=-N -l" -o "$3" .' sh "$d" "$GO" \
+		"$out/go/$1-N"
+}
+
 # Go: default optimization (register ABI, DWARF present) and -N -l (no optimization).
 if wants go/ && need "$GO"; then
-	gosrc=$src/go/orders
-	goin="$gosrc/go.mod $gosrc/main.go $gosrc/store/ledger.go"
 	export GOCACHE="$out/go/.cache" GOPATH="$out/go/.path" GOFLAGS=-mod=mod GOPROXY=off \
 		GO111MODULE=on GOTOOLCHAIN=local GOWORK=off CGO_ENABLED=0
-	build "$out/go/orders" "$goin" \
-		sh -c 'cd "$1" && exec "$2" build -o "$3" .' sh "$gosrc" "$GO" "$out/go/orders"
-	build "$out/go/orders-N" "$goin" \
-		sh -c 'cd "$1" && exec "$2" build -gcflags="all=-N -l" -o "$3" .' sh "$gosrc" "$GO" \
-		"$out/go/orders-N"
+	gosrc=$src/go/orders
+	go_pair orders "$gosrc/go.mod $gosrc/main.go $gosrc/store/ledger.go"
 	# churn: results of every shape and a hot function under goroutine churn (%return tests)
 	gosrc=$src/go/churn
 	if [ -e "$gosrc/go.mod" ]; then
@@ -249,22 +254,14 @@ if wants go/ && need "$GO"; then
 	fi
 	# errs: errors and interfaces of several dynamic types (typeid, EXPR.(T), $goid)
 	gosrc=$src/go/errs
-	if [ -e "$gosrc/go.mod" ]; then
-		build "$out/go/errs" "$gosrc/go.mod $gosrc/main.go" \
-			sh -c 'cd "$1" && exec "$2" build -o "$3" .' sh "$gosrc" "$GO" "$out/go/errs"
-		build "$out/go/errs-N" "$gosrc/go.mod $gosrc/main.go" \
-			sh -c 'cd "$1" && exec "$2" build -gcflags="all=-N -l" -o "$3" .' sh "$gosrc" \
-			"$GO" "$out/go/errs-N"
-	fi
+	[ -e "$gosrc/go.mod" ] && go_pair errs "$gosrc/go.mod $gosrc/main.go"
 	# whole: structs, slices, arrays and func values shown whole (as delve prints them)
 	gosrc=$src/go/whole
-	if [ -e "$gosrc/go.mod" ]; then
-		build "$out/go/whole" "$gosrc/go.mod $gosrc/main.go" \
-			sh -c 'cd "$1" && exec "$2" build -o "$3" .' sh "$gosrc" "$GO" "$out/go/whole"
-		build "$out/go/whole-N" "$gosrc/go.mod $gosrc/main.go" \
-			sh -c 'cd "$1" && exec "$2" build -gcflags="all=-N -l" -o "$3" .' sh "$gosrc" \
-			"$GO" "$out/go/whole-N"
-	fi
+	[ -e "$gosrc/go.mod" ] && go_pair whole "$gosrc/go.mod $gosrc/main.go"
+	# shapes: maps, embedded pointers, locals moved to the heap, optimized-out bounds and
+	# broken location pieces (tests/e2e/cases/goshapes.cases), optimized and -N -l
+	gosrc=$src/go/shapes
+	[ -e "$gosrc/go.mod" ] && go_pair shapes "$gosrc/go.mod $gosrc/main.go"
 	# dots: a package path whose last element has a dot (yaml.v3): Go escapes it as %2e
 	gosrc=$src/go/dots
 	if [ -e "$gosrc/go.mod" ]; then
