@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* decode-internal.h - what decode*.c share: fields in a record, numbers made of their bytes,
- * whole values' parts, fault checks */
+ * whole values' and Go maps' parts, fault checks */
 #ifndef UPF_DECODE_INTERNAL_H
 #define UPF_DECODE_INTERNAL_H
 
@@ -71,5 +71,12 @@ void decode_whole(struct decoder *dc, const struct dprobe *p, const char *rec, i
  * @a: an argument with a check_field
  */
 bool decode_check_failed(const struct fld *flds, const char *rec, const struct trace_arg *a);
+
+/**
+ * decode_map() - a Go map (VK_MAP): its number of entries, null when nil, and the entries of
+ * the slots in use of the table fetched (decode-map.c); more when not all were read
+ */
+void decode_map(struct decoder *dc, const struct dprobe *p, const char *rec, int size,
+		uint64_t base, const struct trace_arg *a, struct value *v);
 
 #endif

@@ -673,7 +673,9 @@ static bool arg_guard_fault(struct decoder *dc, const struct dprobe *p, const ch
 			v->fault_expr = arena_str(dc, msg, mlen < (int)sizeof(msg) ? (size_t)mlen :
 						  sizeof(msg) - 1);
 			return true;
-		default:
+		default:	/* GUARD_PTR; GUARD_ZERO: NULL is 0, no fault (len() of a nil map) */
+			if (a->guard_kind[k] == GUARD_ZERO && !w)
+				return true;
 			break;
 		}
 		if (decode_fault_addr(w)) {
@@ -974,6 +976,9 @@ void decode_arg(struct decoder *dc, const struct dprobe *p, const char *rec, int
 	case VK_STRUCT:
 	case VK_ARRAY:
 		decode_whole(dc, p, rec, size, base, a, v);
+		break;
+	case VK_MAP:
+		decode_map(dc, p, rec, size, base, a, v);
 		break;
 	case VK_RAW:
 	default:

@@ -65,6 +65,8 @@ enum value_kind {
 			 * named by its member in @expr (NULL: an anonymous member) */
 	VK_ARRAY,	/* a whole array, slice or vector: its elements are the parts; or,
 			 * packed, one kernel array field read through parts[0] */
+	VK_MAP,		/* a Go map: its number of entries and those of the one table of
+			 * slots read (trace_arg.map, parts) */
 };
 
 /* How a whole value (VK_STRUCT, VK_ARRAY) is spelled: as the language's debugger prints it. */
@@ -72,6 +74,24 @@ enum show_style {
 	SHOW_C,		/* gdb: {id = 1, items = {{qty = 2}, {qty = 3}}}, {1, 2, 3...} */
 	SHOW_GO,	/* delve: main.Order {ID: 1, Items: []main.Item len: 2, cap: 2, [...]} */
 	SHOW_RUST,	/* Rust's {:?}: Point { x: 1, y: 2 }, [1, 2, 3] */
+};
+
+/*
+ * VK_MAP: a Go map (lang.h, struct lang_go_map). fields[field] is its number of entries;
+ * parts[2 * i] and parts[2 * i + 1] are the key and the value in slot i of the table read
+ * (a small map's only bucket or group), shown for the slots whose control byte says they
+ * are in use. ctrl -1: no table was read (its layout unknown, or the event's budget).
+ */
+struct trace_map {
+	int ctrl;		/* field: the slots' control bytes, slot i's at bits 8i.. */
+	int small;		/* field: 0 while the table holds every entry (B, dirLen) */
+	int old;		/* field: NULL but while the map grows (oldbuckets), or -1 */
+	int over;		/* field: NULL unless the table overflows (overflow), or -1 */
+	bool swiss;		/* Go 1.24+: the table is read only while small is 0 (else it
+				 * is a directory of tables); up to 1.23 the first bucket */
+	unsigned int used_min;	/* a slot is in use when its byte is >= used_min; 0: when
+				 * its top bit is clear */
+	unsigned int slots;
 };
 
 /*
@@ -131,6 +151,8 @@ enum guard_kind {
 	GUARD_NIL,	/* a pointer that makes the value null, not a fault, when it is NULL
 			 * (the object of a dynamic_cast<>, a Go interface's itab, a C string's
 			 * char *); another address that cannot be one is a fault */
+	GUARD_ZERO,	/* a pointer that makes the value 0 when it is NULL (len() of a nil Go
+			 * map) */
 	GUARD_TYPE,	/* a type word (C++ vtable pointer, Go type word or itab): the value is
 			 * null unless the word less the binary's load base is one of
 			 * guard_words[k]; when it is not, and guard_base[k] >= 0, the word in
@@ -239,6 +261,7 @@ struct trace_arg {
 	int check_field;
 	const char *null_text;		/* a GUARD_NIL that is NULL: the value is null, shown
 					 * as this ("NULL"; static), else as "null" */
+	struct trace_map map;		/* VK_MAP */
 };
 
 /**

@@ -126,6 +126,44 @@ bool lang_go_is_result(Dwarf_Die *die);
  */
 const char *lang_go_heap_name(const char *dwarf_name);
 
+/*
+ * A Go map as its runtime keeps it, found from the DWARF the linker writes for it (member
+ * names, never fixed offsets): behind the map's pointer a header with the number of entries,
+ * and, for a small map, one table of 8 slots that holds every entry: a bucket up to Go 1.23
+ * (runtime.hmap's buckets while B is 0; tophash bytes tell the slots in use), a group from Go
+ * 1.24 on (internal/runtime/maps.Map's dirPtr while dirLen is 0; control bytes tell them).
+ */
+struct lang_go_map {
+	bool swiss;		/* Go 1.24+: internal/runtime/maps */
+	Dwarf_Die hdr;		/* what the map points to: hash<K,V> (hmap), map<K,V> (Map) */
+	Dwarf_Die key, elem;	/* K and V */
+	int64_t count_off;	/* in hdr: the number of entries (hmap.count, Map.used) */
+	Dwarf_Die count_type;
+	unsigned int count_size;
+	/* the small map's table; has_table false: its layout was not found (len() still is) */
+	bool has_table;
+	int64_t table_off;	/* in hdr: the pointer to it (buckets, dirPtr) */
+	int64_t small_off;	/* in hdr: a byte that is 0 while the map is small (B), or */
+	unsigned int small_size;	/* a word (dirLen); its size */
+	int64_t old_off;	/* in hdr: a pointer that is NULL but while the map grows
+				 * (oldbuckets), or -1 */
+	int64_t over_off;	/* in the table: the overflow bucket's pointer (NULL: none), or
+				 * -1 */
+	unsigned int slots;	/* 8 */
+	int64_t ctrl_off;	/* in the table: one control byte per slot, slot i at +i */
+	unsigned int used_min;	/* a slot is in use when its byte is >= used_min (tophash:
+				 * minTopHash 5), or, when 0, when its top bit is clear (swiss) */
+	int64_t key_off, key_stride;	/* in the table: slot i's key at key_off + i * stride */
+	int64_t elem_off, elem_stride;
+};
+
+/**
+ * lang_go_map() - whether @type (typedefs stripped here) is a Go map, and its layout
+ * @m: filled when it is one
+ * Return: true for a map whose header and count the DWARF has.
+ */
+bool lang_go_map(Dwarf_Die *type, struct lang_go_map *m);
+
 /* Type helpers shared by the languages (lang-common.c). */
 
 /**

@@ -260,11 +260,16 @@ static struct expr *parse_cast(struct parser *p, int open, int close)
 	return x;
 }
 
-/* C++'s casts by keyword, "dynamic_cast<T *>(p)", and "typeid(p)"; @k ends the keyword */
+/*
+ * C++'s casts by keyword, "dynamic_cast<T *>(p)", "typeid(p)", and Go's "len(m)", "cap(s)";
+ * @k ends the keyword
+ */
 static struct expr *parse_keyword(struct parser *p, int s, int k, bool *matched)
 {
 	const char *t = p->t;
-	bool dyn = word_is(t, s, k, "dynamic_cast"), tid = word_is(t, s, k, "typeid");
+	bool dyn = word_is(t, s, k, "dynamic_cast"), len = word_is(t, s, k, "len");
+	bool cap = word_is(t, s, k, "cap");
+	bool tid = word_is(t, s, k, "typeid") || len || cap;
 	int lt = -1, gt = -1, open = k, close;
 	struct type_ref *ty = NULL;
 	struct expr *x, *base;
@@ -316,7 +321,8 @@ static struct expr *parse_keyword(struct parser *p, int s, int k, bool *matched)
 		type_ref_free(ty);
 		return NULL;
 	}
-	x = expr_new(tid ? EXPR_TYPEID : dyn ? EXPR_DYNCAST : EXPR_CAST, mkspan(s, close + 1 - s));
+	x = expr_new(len ? EXPR_LEN : cap ? EXPR_CAP : tid ? EXPR_TYPEID : dyn ? EXPR_DYNCAST :
+		     EXPR_CAST, mkspan(s, close + 1 - s));
 	x->type = ty;
 	x->paren = true;
 	x->base = base;
@@ -409,6 +415,15 @@ static struct expr *parse_index(struct parser *p, struct expr *base)
 		diag_error(p->d, mkspan(open, 2), "expected an index inside '[]'");
 		return NULL;
 	}
+	if (t[s] == '"' && k - s >= 2 && t[k - 1] == '"' && !memchr(t + s + 1, '"', k - s - 2)) {
+		/* a map's key: m["Malone"] (no escapes) */
+		x = expr_new(EXPR_INDEX, mkspan(open, k + 1 - open));
+		x->base = base;
+		x->key = true;
+		x->name = xstrndup(t + s + 1, k - s - 2);
+		p->pos = k + 1;
+		return x;
+	}
 	r = parse_num(t, s, k, true, LONG_MAX, &v);
 	if (r == -ERANGE) {
 		diag_error(p->d, mkspan(s, k - s), "index too large");
@@ -461,6 +476,12 @@ static struct expr *parse_postfix(struct parser *p)
 		if (x->kind == EXPR_TYPEID && (t[op] == '[' || t[op] == '.' || t[op] == '-')) {
 			diag_error(p->d, mkspan(op, 1), "typeid() gives a type's name; it has no "
 				   "fields or elements");
+			goto err;
+		}
+		if ((x->kind == EXPR_LEN || x->kind == EXPR_CAP) &&
+		    (t[op] == '[' || t[op] == '.' || t[op] == '-')) {
+			diag_error(p->d, mkspan(op, 1), "%s() gives a number; it has no fields or "
+				   "elements", x->kind == EXPR_LEN ? "len" : "cap");
 			goto err;
 		}
 		if (t[op] == '.' && op + 1 < p->end && t[op + 1] == '(') {
@@ -669,6 +690,8 @@ void expr_format(const struct expr *e, struct strbuf *out)
 		format_postfix_base(e->base, out);
 		if (e->kind == EXPR_MEMBER)
 			strbuf_addf(out, "%s%s", e->arrow ? "->" : ".", e->name);
+		else if (e->key)
+			strbuf_addf(out, "[\"%s\"]", e->name);
 		else
 			strbuf_addf(out, "[%ld]", e->index);
 		break;
@@ -690,7 +713,10 @@ void expr_format(const struct expr *e, struct strbuf *out)
 		strbuf_addch(out, ')');
 		break;
 	case EXPR_TYPEID:
-		strbuf_addstr(out, "typeid(");
+	case EXPR_LEN:
+	case EXPR_CAP:
+		strbuf_addstr(out, e->kind == EXPR_LEN ? "len(" : e->kind == EXPR_CAP ? "cap(" :
+			      "typeid(");
 		expr_format(e->base, out);
 		strbuf_addch(out, ')');
 		break;
@@ -745,6 +771,10 @@ const char *expr_last_name(const struct expr *e)
 	case EXPR_RETVAL:
 	case EXPR_GOID:
 		return expr_special_name(e->kind) + 1;	/* "retval": without the '$' */
+	case EXPR_LEN:
+		return "len";
+	case EXPR_CAP:
+		return "cap";
 	case EXPR_SDT_ARG:
 		return e->name;	/* "arg2", as perf names SDT arguments */
 	default:

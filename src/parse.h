@@ -28,7 +28,8 @@
  * (a type with a '.', or Go's leading '*') and C++'s static_cast<T>(x) are primaries
  * ("(*main.T)(p).f" is a field of the converted p).
  * "dynamic_cast<T *>(x)" (EXPR_DYNCAST) needs a pointer type; "typeid(x)" (EXPR_TYPEID)
- * takes no postfix; Go's "x.(T)" (EXPR_TYPEASSERT) is postfix; "$goid" is EXPR_GOID.
+ * takes no postfix, nor do Go's "len(x)" (EXPR_LEN) and "cap(x)" (EXPR_CAP); Go's "x.(T)"
+ * (EXPR_TYPEASSERT) is postfix; "$goid" is EXPR_GOID.
  *
  * Return: 0, or -EINVAL with @d filled (the first error; its span is in spec->text,
  * which is a copy of @text, so the offsets also index @text).
@@ -54,7 +55,8 @@ void expr_format(const struct expr *e, struct strbuf *out);
  * leading '~' or '.' ("Name" for r->Question[0].Name, "counter" for ns::counter,
  * "r0" for ~r0, "autotmp_5" for .autotmp_5); EXPR_INDEX, EXPR_DEREF, EXPR_CAST,
  * EXPR_DYNCAST, EXPR_TYPEASSERT and EXPR_TYPEID: that of their base ("p" for *p, "a" for
- * a[3], "ptr" for typeid(*ptr)); EXPR_REG: the register ("di"); EXPR_GOID: "goid";
+ * a[3], "ptr" for typeid(*ptr)); EXPR_LEN, EXPR_CAP: "len", "cap"; EXPR_REG: the register
+ * ("di"); EXPR_GOID: "goid";
  * EXPR_RETVAL: "retval"; EXPR_RAW, EXPR_PARAMS, EXPR_VARS: NULL (a raw fetcharg
  * is named by its position, see probe_arg_name(); $params/$vars expand to many).
  * The result may still need sanitize_ident() (Go and C++ names are not always C

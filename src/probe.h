@@ -51,6 +51,8 @@ enum expr_kind {
 	EXPR_TYPEID,	/* typeid(base): the name of base's dynamic type (C++ polymorphic
 			 * object, Go interface value, Rust dyn Trait) */
 	EXPR_GOID,	/* $goid: the current goroutine's id (Go) */
+	EXPR_LEN,	/* len(base): the length of a Go map, slice or string, an array */
+	EXPR_CAP,	/* cap(base): the capacity of a Go slice, an array */
 	EXPR_SDT_ARG,	/* $argN: the Nth argument of an SDT probe (index = N, from 1) */
 };
 
@@ -87,6 +89,8 @@ struct expr {
 	struct type_ref *type;	/* CAST, DYNCAST, TYPEASSERT: the type named */
 	long index;		/* INDEX; SDT_ARG: N */
 	bool arrow;		/* MEMBER written with -> */
+	bool key;		/* INDEX by a quoted key, m["Malone"]: @name holds it (a Go map's
+				 * key; refused, see val_index()) */
 	bool paren;		/* CAST: the operand was parenthesized, "(T)(p)": postfix after it
 				 * applies to the cast, as in Go's conversion "(*main.T)(p).x" */
 	struct span span;	/* the token this node came from (for a MEMBER: the field name;

@@ -197,6 +197,38 @@ static void json_whole(struct strbuf *sb, const struct value *v)
 		strbuf_addch(sb, '}');
 }
 
+/*
+ * A Go map: {"len":3,"entries":{"alice":31,"bob":42}}, and "more":true when not every entry
+ * was read; a key that is not a string is written as its text ("1", "true"), as Go's
+ * encoding/json writes map keys
+ */
+static void json_map(struct strbuf *sb, const struct value *v)
+{
+	struct strbuf key = STRBUF_INIT;
+
+	strbuf_init(&key);
+	strbuf_addstr(sb, "{\"len\":");
+	render_u64(sb, v->num.u);
+	strbuf_addstr(sb, ",\"entries\":{");
+	for (size_t i = 0; i + 1 < v->nr_parts; i += 2) {
+		const struct value *k = &v->parts[i];
+
+		if (i)
+			strbuf_addch(sb, ',');
+		if (!k->fault && (k->kind == VK_LSTRING || k->kind == VK_CSTRING)) {
+			json_str(sb, k->str ? k->str : "", k->len);
+		} else {
+			strbuf_reset(&key);
+			render_value_text(&key, k);
+			json_str(sb, key.buf, key.len);
+		}
+		strbuf_addch(sb, ':');
+		json_value(sb, &v->parts[i + 1]);
+	}
+	strbuf_addstr(sb, v->more ? "},\"more\":true}" : "}}");
+	strbuf_release(&key);
+}
+
 static void json_value(struct strbuf *sb, const struct value *v)
 {
 	if (v->fault) {
@@ -260,6 +292,9 @@ static void json_value(struct strbuf *sb, const struct value *v)
 	case VK_STRUCT:
 	case VK_ARRAY:
 		json_whole(sb, v);
+		break;
+	case VK_MAP:
+		json_map(sb, v);
 		break;
 	case VK_SYM:
 	case VK_TYPENAME:

@@ -383,6 +383,27 @@ static void whole_rust(struct strbuf *sb, const struct value *v)
 	strbuf_addstr(sb, tuple ? ")" : " }");
 }
 
+/* A Go map as delve shows it: map[string]int ["alice": 31, "bob": 42]; the entries not read
+ * are counted: map[int]int [0: 0, 1: 1, ...+38 more] */
+static void render_map_text(struct strbuf *sb, const struct value *v)
+{
+	const char *tn = v->arg && v->arg->type_name ? v->arg->type_name : "map";
+
+	escape_untrusted(sb, tn, strlen(tn));
+	strbuf_addstr(sb, " [");
+	for (size_t i = 0; i + 1 < v->nr_parts; i += 2) {
+		if (i)
+			strbuf_addstr(sb, ", ");
+		render_value_text(sb, &v->parts[i]);
+		strbuf_addstr(sb, ": ");
+		render_value_text(sb, &v->parts[i + 1]);
+	}
+	if (v->more)
+		strbuf_addf(sb, "%s...+%" PRIu64 " more", v->nr_parts ? ", " : "",
+			    v->num.u - v->nr_parts / 2);
+	strbuf_addch(sb, ']');
+}
+
 void render_value_text(struct strbuf *sb, const struct value *v)
 {
 	if (v->fault) {
@@ -468,6 +489,9 @@ void render_value_text(struct strbuf *sb, const struct value *v)
 			whole_rust(sb, v);
 		else
 			whole_c(sb, v);
+		break;
+	case VK_MAP:
+		render_map_text(sb, v);
 		break;
 	case VK_RAW:
 	default:

@@ -87,7 +87,7 @@ static int variant_rank(const char *type)
 	return 200;
 }
 
-static size_t event_bytes(const struct trace_probe *tp)
+size_t emit_event_bytes(const struct trace_probe *tp)
 {
 	size_t n = 0;
 
@@ -274,7 +274,7 @@ static void emit_iface_values(struct rctx *rc, const struct emit *em, const stru
 		Dwarf_Die tdie;
 		struct strlist one = STRLIST_INIT;
 
-		if (nvars >= IFACE_MAX_VARIANTS || event_bytes(rc->tp) > IFACE_BUDGET)
+		if (nvars >= IFACE_MAX_VARIANTS || emit_event_bytes(rc->tp) > IFACE_BUDGET)
 			break;
 		if (!type_index_find(ti, types.v[i], 0, NULL, &tdie) ||
 		    !dyntypes_go_type(dt, &tdie, &var.type))

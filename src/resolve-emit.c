@@ -1208,6 +1208,12 @@ int emit_val(struct rctx *rc, const struct emit *em, struct val *v)
 		return emit_synth_pointer(rc, em, v);
 	if (!v->has_type)	/* registers, raw fetchargs, void: as the kernel reads them */
 		return emit_scalar(rc, em, v, "u64", VK_RAW, 8, false, NULL);
+	if (rc->lang == &lang_go) {
+		struct lang_go_map m;
+
+		if (lang_go_map(&v->type, &m))
+			return emit_go_map(rc, em, v, &m);
+	}
 	if (vlayout_whole(&v->type, v->dim))
 		return emit_whole(rc, em, v);
 	tag = lang_strip(&v->type, &t);

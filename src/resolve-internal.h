@@ -178,6 +178,26 @@ int rctx_var_loc(struct rctx *rc, Dwarf_Die *var, struct loc *out, struct strbuf
 int rctx_abi_param_loc(struct rctx *rc, Dwarf_Die *var, struct loc *out, struct strbuf *err);
 
 /**
+ * rctx_var_pieces() - check the location pieces of variable @var's value @out against the
+ * size of its type: pieces that do not add up cannot say which bytes are where (Go 1.19's
+ * golang/go#61700). A parameter read where the function is entered, before anything but
+ * Go's stack check has run, is then where the ABI passed it; anything else is refused,
+ * naming the compiler.
+ * @what: the expression for messages
+ * Return: 0 (@out's location replaced when it was broken), or -EINVAL with rc->d filled.
+ */
+int rctx_var_pieces(struct rctx *rc, Dwarf_Die *var, const char *what, struct span sp,
+		    struct val *out);
+
+/**
+ * rctx_heap_local() - a Go local that escaped to the heap: its DWARF variable "&x" is the
+ * pointer to it, which is followed (and guarded) so that x is the value
+ * @out: the pointer, replaced by x; left alone for any other variable
+ * Return: 0, or a negative errno with rc->d filled.
+ */
+int rctx_heap_local(struct rctx *rc, Dwarf_Die *var, struct span sp, struct val *out);
+
+/**
  * rctx_locals_visit() - call @fn for each named parameter and local visible at the pc,
  * innermost scope first; a name @fn took hides the same name in outer scopes (shadowing).
  * A Go local that escaped to the heap ("&x" in DWARF) is given by its own name, x; its
@@ -439,6 +459,28 @@ char *go_iface_itab_type(Dwarf_Die *iface, const char *tab_fetch);
  */
 char *expr_text(const struct expr *e);
 
+/* ---- len() and cap() (resolve-len.c) ---- */
+
+/**
+ * val_eval_len() - EXPR_LEN, EXPR_CAP @e: the length of a Go map (its entry count, 0 when
+ * nil), slice or string, the capacity of a Go slice, an array's element count
+ * @out: filled (release with val_release() in any case)
+ * Return: 0, or a negative errno with rc->d naming the token.
+ */
+int val_eval_len(struct rctx *rc, const struct expr *e, struct val *out);
+
+/**
+ * val_is_go_map() - whether @v is a Go map (the site's language is Go)
+ */
+bool val_is_go_map(struct rctx *rc, const struct val *v);
+
+/**
+ * val_map_key_error() - the refusal of EXPR_INDEX @e on @v: a lookup by key in a Go map
+ * (which needs the key's hash, made with the map's random seed), or a quoted key on
+ * something else; returns -EINVAL with rc->d filled
+ */
+int val_map_key_error(struct rctx *rc, const struct expr *e, const struct val *v);
+
 /* ---- types named in the probe (resolve-type.c) ---- */
 
 /**
@@ -636,6 +678,17 @@ void pop_arg(struct rctx *rc, struct trace_arg **parts, size_t *nr);
  */
 void check_attach(struct rctx *rc, struct trace_arg *a);
 
+/* ---- Go maps as kernel fields (resolve-emit-map.c) ---- */
+
+/**
+ * emit_go_map() - Go map @v (layout @m) alone: its number of entries (null when nil) and,
+ * for a small map whose table layout is known, its table's slots (VK_MAP); the entries are
+ * left out (shown as more) when a key or value cannot be read or they pass the budget
+ * Return: 0, or a negative errno with rc->d filled.
+ */
+int emit_go_map(struct rctx *rc, const struct emit *em, struct val *v,
+		const struct lang_go_map *m);
+
 /* ---- dynamic values as kernel fields (resolve-emit-dyn.c) ---- */
 
 /**
@@ -650,6 +703,12 @@ int emit_typeid(struct rctx *rc, const struct emit *em, struct val *v);
  * Return: 0, or a negative errno with rc->d filled.
  */
 int emit_addr_of(struct rctx *rc, const struct emit *em, struct val *v);
+
+/**
+ * emit_event_bytes() - the bytes @tp's fields take in a record so far (8 for a type whose
+ * size is not fixed): what the values made of many fields (Go interfaces, maps) budget by
+ */
+size_t emit_event_bytes(const struct trace_probe *tp);
 
 /**
  * emit_go_iface() - a Go interface value alone (struct type @t, type word member @word):

@@ -546,3 +546,81 @@ int rctx_var_loc(struct rctx *rc, Dwarf_Die *var, struct loc *out, struct strbuf
 		ret = wide_param_loc(rc, var, out, err);
 	return ret;
 }
+
+/*
+ * Location pieces that do not add up to the size of the variable's type cannot say which
+ * bytes are where: Go 1.19 describes some parameters with 32 bytes of pieces for a 24-byte
+ * slice, its pointer twice, or for a 16-byte interface, its data word three times
+ * (golang/go#61700); read in order, a slice's length shows its data pointer. More pieces than
+ * bytes are broken in any language, fewer in Go (elsewhere a part with no piece is refused
+ * when it is read, loc_part()).
+ */
+static bool pieces_broken(struct rctx *rc, const struct loc *l, Dwarf_Die *type)
+{
+	int64_t size = lang_type_size(type), total = 0;
+
+	if (l->nr < 2 || size <= 0)
+		return false;
+	for (size_t i = 0; i < l->nr; i++)
+		total += l->pieces[i].size;
+	return total != size && (total > size || rc->lang == &lang_go);
+}
+
+int rctx_var_pieces(struct rctx *rc, Dwarf_Die *var, const char *what, struct span sp,
+		    struct val *out)
+{
+	const struct probe_site *s = rc->site;
+	int64_t total = 0, size = lang_type_size(&out->type);
+	const char *producer = NULL;
+	struct strbuf err = STRBUF_INIT;
+	Dwarf_Attribute attr;
+	struct loc abi = { NULL, 0 };
+	char *tn;
+
+	if (!out->has_type || !pieces_broken(rc, &out->loc, &out->type))
+		return 0;
+	strbuf_init(&err);
+	if (dwarf_tag(var) == DW_TAG_formal_parameter && s->ret_at_sp && !s->is_return &&
+	    !s->at_ret_insn && rc->has_here && dwarf_tag(&rc->here) == DW_TAG_subprogram &&
+	    !rctx_abi_param_loc(rc, var, &abi, &err)) {
+		pr_info("%s: its DWARF location pieces are broken; where the ABI passed it",
+			what);
+		loc_release(&out->loc);
+		out->loc = abi;
+		strbuf_release(&err);
+		return 0;
+	}
+	loc_release(&abi);
+	strbuf_release(&err);
+	for (size_t i = 0; i < out->loc.nr; i++)
+		total += out->loc.pieces[i].size;
+	if (rc->has_cu && dwarf_attr(&rc->cu, DW_AT_producer, &attr))
+		producer = dwarf_formstring(&attr);
+	tn = rctx_type_name(rc, &out->type, true);
+	diag_error(rc->d, sp, "'%s' cannot be read at %s: the compiler's DWARF for it is broken, "
+		   "its location pieces cover %" PRId64 " bytes of a %" PRId64 "-byte %s (%s%s)",
+		   what, rc->where, total, size, tn, producer ? producer : "unknown producer",
+		   rc->lang == &lang_go ? "; golang/go#61700" : "");
+	free(tn);
+	return -EINVAL;
+}
+
+int rctx_heap_local(struct rctx *rc, Dwarf_Die *var, struct span sp, struct val *out)
+{
+	Dwarf_Die pt, to;
+	struct val n;
+	char *what;
+	int ret;
+
+	if (rc->lang != &lang_go || !lang_go_heap_name(dwarf_diename(var)) || !out->has_type ||
+	    lang_strip(&out->type, &pt) != DW_TAG_pointer_type || !lang_type_of(&pt, &to))
+		return 0;
+	what = out->what;
+	out->what = xasprintf("&%s", what);
+	ret = val_deref(rc, out, 0, &to, true, what, sp, &n);
+	free(what);
+	if (ret)
+		return ret;
+	val_move(out, &n);
+	return 0;
+}

@@ -903,92 +903,6 @@ static void loc_undouble(struct loc *l, Dwarf_Die *type)
 	*l = half;
 }
 
-/*
- * Location pieces that do not add up to the size of the variable's type cannot say which
- * bytes are where: Go 1.19 describes some parameters with 32 bytes of pieces for a 24-byte
- * slice, its pointer twice, or for a 16-byte interface, its data word three times
- * (golang/go#61700); read in order, a slice's length shows its data pointer. More pieces than
- * bytes are broken in any language, fewer in Go (elsewhere a part with no piece is refused
- * when it is read, loc_part()).
- */
-static bool pieces_broken(struct rctx *rc, const struct loc *l, Dwarf_Die *type)
-{
-	int64_t size = lang_type_size(type), total = 0;
-
-	if (l->nr < 2 || size <= 0)
-		return false;
-	for (size_t i = 0; i < l->nr; i++)
-		total += l->pieces[i].size;
-	return total != size && (total > size || rc->lang == &lang_go);
-}
-
-/*
- * @var's pieces are broken (@out's location): a parameter read where the function is
- * entered, before anything but Go's stack check has run, is where the ABI passed it;
- * anything else is refused, naming the compiler. Return: 0 with @out's location replaced,
- * or -EINVAL with rc->d filled.
- */
-static int broken_from_abi(struct rctx *rc, Dwarf_Die *var, const char *what, struct span sp,
-			   struct val *out)
-{
-	const struct probe_site *s = rc->site;
-	int64_t total = 0, size = lang_type_size(&out->type);
-	const char *producer = NULL;
-	struct strbuf err = STRBUF_INIT;
-	Dwarf_Attribute attr;
-	struct loc abi = { NULL, 0 };
-	char *tn;
-
-	strbuf_init(&err);
-	if (dwarf_tag(var) == DW_TAG_formal_parameter && s->ret_at_sp && !s->is_return &&
-	    !s->at_ret_insn && rc->has_here && dwarf_tag(&rc->here) == DW_TAG_subprogram &&
-	    !rctx_abi_param_loc(rc, var, &abi, &err)) {
-		pr_info("%s: its DWARF location pieces are broken; where the ABI passed it",
-			what);
-		loc_release(&out->loc);
-		out->loc = abi;
-		strbuf_release(&err);
-		return 0;
-	}
-	loc_release(&abi);
-	strbuf_release(&err);
-	for (size_t i = 0; i < out->loc.nr; i++)
-		total += out->loc.pieces[i].size;
-	if (rc->has_cu && dwarf_attr(&rc->cu, DW_AT_producer, &attr))
-		producer = dwarf_formstring(&attr);
-	tn = rctx_type_name(rc, &out->type, true);
-	diag_error(rc->d, sp, "'%s' cannot be read at %s: the compiler's DWARF for it is broken, "
-		   "its location pieces cover %" PRId64 " bytes of a %" PRId64 "-byte %s (%s%s)",
-		   what, rc->where, total, size, tn, producer ? producer : "unknown producer",
-		   rc->lang == &lang_go ? "; golang/go#61700" : "");
-	free(tn);
-	return -EINVAL;
-}
-
-/*
- * A Go local that escaped to the heap: its DWARF variable "&x" is the pointer to it, which
- * is followed (and guarded) so that x is the value. @out: the pointer, replaced by x.
- */
-static int heap_local(struct rctx *rc, Dwarf_Die *var, struct span sp, struct val *out)
-{
-	Dwarf_Die pt, to;
-	struct val n;
-	char *what;
-	int ret;
-
-	if (rc->lang != &lang_go || !lang_go_heap_name(dwarf_diename(var)) || !out->has_type ||
-	    lang_strip(&out->type, &pt) != DW_TAG_pointer_type || !lang_type_of(&pt, &to))
-		return 0;
-	what = out->what;
-	out->what = xasprintf("&%s", what);
-	ret = val_deref(rc, out, 0, &to, true, what, sp, &n);
-	free(what);
-	if (ret)
-		return ret;
-	val_move(out, &n);
-	return 0;
-}
-
 int val_from_die(struct rctx *rc, Dwarf_Die *var, const char *what, struct span sp,
 			struct val *out)
 {
@@ -1003,7 +917,7 @@ int val_from_die(struct rctx *rc, Dwarf_Die *var, const char *what, struct span 
 		loc_add_piece(&out->loc, &p);
 		out->has_type = lang_type_of(var, &out->type);
 		out->what = xstrdup(what);
-		return heap_local(rc, var, sp, out);
+		return rctx_heap_local(rc, var, sp, out);
 	}
 	strbuf_init(&err);
 	ret = rctx_var_loc(rc, var, &out->loc, &err);
@@ -1017,10 +931,9 @@ int val_from_die(struct rctx *rc, Dwarf_Die *var, const char *what, struct span 
 	out->what = xstrdup(what);
 	if (out->has_type && rc->lang == &lang_go)
 		loc_undouble(&out->loc, &out->type);
-	if (out->has_type && pieces_broken(rc, &out->loc, &out->type) &&
-	    broken_from_abi(rc, var, what, sp, out))
+	if (rctx_var_pieces(rc, var, what, sp, out))
 		return -EINVAL;
-	return heap_local(rc, var, sp, out);
+	return rctx_heap_local(rc, var, sp, out);
 }
 
 /* A Go result named at a return instruction ("~r1", "lo"): from the ABI's registers */
@@ -1220,6 +1133,8 @@ int val_eval(struct rctx *rc, const struct expr *e, struct val *out)
 		ret = val_eval(rc, e->base, out);
 		if (ret)
 			return ret;
+		if (e->key || val_is_go_map(rc, out))
+			return val_map_key_error(rc, e, out);
 		what = expr_text(e);
 		ret = val_index(rc, out, e->index, what, e->span);
 		free(what);
@@ -1265,6 +1180,9 @@ int val_eval(struct rctx *rc, const struct expr *e, struct val *out)
 	}
 	case EXPR_CAST:
 		return val_eval_cast(rc, e, out);
+	case EXPR_LEN:
+	case EXPR_CAP:
+		return val_eval_len(rc, e, out);
 	case EXPR_DYNCAST:
 	case EXPR_TYPEASSERT:
 	case EXPR_TYPEID:

@@ -505,6 +505,18 @@ static void test_dynamic(void)
 	TEST_EQ(parse("f typeid dynamic_cast.x"), 0);
 	TEST_EQ(spec.args[0].expr->kind, EXPR_VAR);
 	TEST_EQ(spec.args[1].expr->base->kind, EXPR_VAR);
+
+	/* Go's len(), cap() (len and cap alone are variables) and a map's quoted key */
+	TEST_EQ(parse("main.f len(m) cap(s.b) len m[\"Malone\"] cap"), 0);
+	TEST_EQ(spec.args[0].expr->kind, EXPR_LEN);
+	TEST_STREQ(expr_last_name(spec.args[0].expr), "len");
+	TEST_EQ(spec.args[1].expr->kind, EXPR_CAP);
+	TEST_EQ(spec.args[1].expr->base->kind, EXPR_MEMBER);
+	TEST_EQ(spec.args[2].expr->kind, EXPR_VAR);
+	TEST_EQ(spec.args[3].expr->kind, EXPR_INDEX);
+	TEST_EQ(spec.args[3].expr->key, true);
+	TEST_STREQ(spec.args[3].expr->name, "Malone");
+	TEST_EQ(spec.args[4].expr->kind, EXPR_VAR);
 }
 
 static void test_errors(void)
@@ -594,6 +606,8 @@ static void test_errors(void)
 	TEST_BAD("f typeid(p q)", " ", "unexpected blank");
 	TEST_BAD("f typeid(p]", "(", "unterminated '('");
 	TEST_BAD("f typeid(p).name", ".", "has no fields");
+	TEST_BAD("f len(m)[0]", "[", "len() gives a number");
+	TEST_BAD("f cap()", "()", "expected an expression inside");
 	TEST_BAD("f err.(", "(", "unterminated '('");
 	TEST_BAD("f err.()", "(", "expected a type");
 	TEST_BAD("f $goid:u8x", "u8x", "unknown type");
@@ -620,7 +634,7 @@ static void test_round_trip(void)
 		"((struct inner *)o->opaque)->weight", "(*main.T)(p).x", "(main.T)(p).x",
 		"*(int *)p", "((T *)p)[2]", "(T)(U)x", "dynamic_cast<ns::D *>(b)->x", "typeid(*b)",
 		"err.(*main.E).Code", "err.(main.V)", "$goid", "(T *)%si",
-		"(caf::(anonymous namespace)::w *)p",
+		"(caf::(anonymous namespace)::w *)p", "len(m)", "cap(o.s)", "m[\"Malone\"]",
 	};
 	size_t i;
 
