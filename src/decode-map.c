@@ -27,6 +27,47 @@ static bool slot_used(const struct trace_map *m, uint64_t ctrl, unsigned int i)
 	return m->used_min ? b >= m->used_min : !(b & 0x80);
 }
 
+/* whether decoded key @k is the key @m looks up */
+static bool key_is(const struct trace_map *m, const struct value *k)
+{
+	if (k->fault)
+		return false;
+	if (m->key)
+		return (k->kind == VK_LSTRING || k->kind == VK_CSTRING) && !k->cut &&
+		       k->len == strlen(m->key) && !memcmp(k->str, m->key, k->len);
+	return (k->kind == VK_SIGNED || k->kind == VK_UNSIGNED) && k->num.u == m->key_num;
+}
+
+/*
+ * m[key]: the value of the entry with that key among the slots in use, found here (where
+ * the runtime keeps it depends on a hash a uprobe cannot compute); when the table read holds
+ * every entry, a key not in it is absent (null), else unknown
+ */
+static void map_lookup(struct decoder *dc, const struct dprobe *p, const char *rec, int size,
+		       uint64_t base, const struct trace_arg *a, struct value *v, bool scan,
+		       bool whole)
+{
+	const struct trace_map *m = &a->map;
+	const char *name = v->name;
+	uint64_t ctrl = field_u(p, rec, m->ctrl);
+	struct value k;
+
+	for (unsigned int i = 0; scan && i < m->slots; i++) {
+		if (!slot_used(m, ctrl, i))
+			continue;
+		decode_arg(dc, p, rec, size, base, &a->parts[2 * i], &k);
+		if (!key_is(m, &k))
+			continue;
+		decode_arg(dc, p, rec, size, base, &a->parts[2 * i + 1], v);
+		v->name = name;
+		return;
+	}
+	v->kind = a->parts[1].kind;
+	v->fault = true;
+	v->null = whole;
+	v->unknown = !whole;
+}
+
 void decode_map(struct decoder *dc, const struct dprobe *p, const char *rec, int size,
 		uint64_t base, const struct trace_arg *a, struct value *v)
 {
@@ -37,13 +78,19 @@ void decode_map(struct decoder *dc, const struct dprobe *p, const char *rec, int
 
 	v->num.u = field_u(p, rec, a->field);
 	v->more = v->num.u > 0;
-	if (m->ctrl < 0 || !v->num.u || a->nr_parts < 2 * (size_t)m->slots)
+	if (m->ctrl < 0 || a->nr_parts < 2 * (size_t)m->slots)
 		return;
 	/* while the map grows or the table overflows, entries are elsewhere too */
 	small = !field_u(p, rec, m->small) && !field_u(p, rec, m->old) &&
 		!field_u(p, rec, m->over);
-	/* a large swiss map's pointer is to a directory of tables, not to a group */
-	if (m->swiss && field_u(p, rec, m->small))
+	if (m->lookup) {
+		/* an empty map has no key; a large swiss map's pointer is to a directory of
+		 * tables, not to a group */
+		map_lookup(dc, p, rec, size, base, a, v, v->num.u && (small || !m->swiss),
+			   small || !v->num.u);
+		return;
+	}
+	if (!v->num.u || (m->swiss && field_u(p, rec, m->small)))
 		return;
 	ctrl = field_u(p, rec, m->ctrl);
 	parts = decode_values(dc, 2 * (size_t)m->slots);

@@ -50,7 +50,11 @@ struct value {
 	uint64_t slice_cap;
 	bool null;			/* with fault: there is no value, and that is no error:
 					 * a dynamic type other than the one asked for (text
-					 * "null"), a nil interface, a NULL cast */
+					 * "null"), a nil interface, a NULL cast, a key a Go map
+					 * does not have */
+	bool unknown;			/* with fault: not read, and no error either (a key not
+					 * among the entries read of a large Go map): text
+					 * "(unknown)" */
 };
 
 /* One decoded event; values point into the event's own storage. */

@@ -104,6 +104,7 @@ static void trace_arg_release(struct trace_arg *a)
 	for (i = 0; i < a->nr_parts; i++)
 		trace_arg_release(&a->parts[i]);
 	free(a->parts);
+	free(a->map.key);
 }
 
 /* deep copy of @s into @a */
@@ -114,6 +115,7 @@ static void trace_arg_copy(struct trace_arg *a, const struct trace_arg *s)
 	*a = *s;
 	a->name = dup_or_null(s->name);
 	a->expr = dup_or_null(s->expr);
+	a->map.key = dup_or_null(s->map.key);
 	a->type_name = dup_or_null(s->type_name);
 	a->dyn_class = dup_or_null(s->dyn_class);
 	for (j = 0; j < (size_t)s->nr_guards && j < TRACE_ARG_MAX_GUARDS; j++) {

@@ -92,6 +92,11 @@ struct trace_map {
 	unsigned int used_min;	/* a slot is in use when its byte is >= used_min; 0: when
 				 * its top bit is clear */
 	unsigned int slots;
+	/* m["Malone"], m[5]: the value of the entry whose key is @key (a string) or @key_num
+	 * (an integer), found when decoded; absent: null; not among the entries read: unknown */
+	bool lookup;
+	char *key;		/* owned; NULL: @key_num */
+	uint64_t key_num;
 };
 
 /*

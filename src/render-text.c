@@ -412,7 +412,8 @@ void render_value_text(struct strbuf *sb, const struct value *v)
 		    (v->kind == VK_STRUCT || v->kind == VK_ARRAY))
 			strbuf_addstr(sb, "nil");
 		else
-			strbuf_addstr(sb, !v->null ? "(fault)" : v->text ? v->text : "null");
+			strbuf_addstr(sb, v->null ? (v->text ? v->text : "null") :
+				      v->unknown ? "(unknown)" : "(fault)");
 		return;
 	}
 	switch (v->kind) {

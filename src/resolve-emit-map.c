@@ -11,8 +11,8 @@
 #include "log.h"
 #include "resolve-internal.h"
 
-#define MAP_BUDGET 2048		/* no entries once the event's fixed fields would pass this */
-#define MAP_FIELDS 80		/* ... or its fields this many (the kernel takes 128) */
+#define MAP_BUDGET 2560		/* no entries once the event's fixed fields would pass this */
+#define MAP_FIELDS 110		/* ... or its fields this many (the kernel takes 128) */
 #define MAP_STRING 64		/* bytes read of each string key or value */
 
 /* A hidden field reading the word at pointer @ptr + @off as @type, named @name; -1 on error */
@@ -161,10 +161,26 @@ int emit_go_map(struct rctx *rc, const struct emit *em, struct val *v,
 	diag_init(&scratch, rc->spec->text);
 	rc->d = &scratch;	/* a key or value that cannot be read leaves the entries out */
 	emit_table(rc, em, v, m, idx);
+	rc->d = save;
+	a = &rc->tp->args[idx];
+	if (a->map.ctrl < 0 && v->map_key) {
+		diag_error(rc->d, em->sp, "cannot look up a key in Go map '%s': its entries cannot "
+			   "be read (%s)", v->what, scratch.msg ? scratch.msg :
+			   "past the event's budget");
+		diag_release(&scratch);
+		return -EINVAL;
+	}
 	if (diag_has_error(&scratch))
 		pr_info("%s: its entries are left out: %s", em->expr,
 			scratch.msg ? scratch.msg : "?");
-	rc->d = save;
 	diag_release(&scratch);
+	if (v->map_key) {
+		/* the entry's value, shown with the value type's name */
+		a->map.lookup = true;
+		a->map.key = v->map_key->key ? xstrdup(v->map_key->name) : NULL;
+		a->map.key_num = (uint64_t)v->map_key->index;
+		free(a->type_name);
+		a->type_name = rctx_type_name(rc, (Dwarf_Die *)&m->elem, true);
+	}
 	return 0;
 }

@@ -75,6 +75,8 @@ struct val {
 					 * for: a cast to "T *" where the binary never names T *
 					 * (1: a T *; @has_type false: a void *) */
 	char *what;			/* the expression so far, for messages ("r->Question") */
+	const struct expr *map_key;	/* a Go map looked up by this EXPR_INDEX's key, decided
+					 * when the event is decoded (emit_go_map()) */
 };
 
 /* Everything about one probe site while its arguments are resolved. */
@@ -111,6 +113,7 @@ struct rctx {
 	const char *abi_why;
 	bool in_part;			/* emitting the fields of a Go interface's dynamic value:
 					 * they are hidden fields, shared where they read the same */
+	const struct expr *arg_expr;	/* the whole expression of the argument resolved */
 	unsigned int part_string_size;	/* inside a whole value: bytes of each string with a
 					 * length (0: resolve_opts.string_size) */
 	bool in_whole;			/* emitting a whole value's leaves: a C string past the
@@ -475,11 +478,12 @@ int val_eval_len(struct rctx *rc, const struct expr *e, struct val *out);
 bool val_is_go_map(struct rctx *rc, const struct val *v);
 
 /**
- * val_map_key_error() - the refusal of EXPR_INDEX @e on @v: a lookup by key in a Go map
- * (which needs the key's hash, made with the map's random seed), or a quoted key on
- * something else; returns -EINVAL with rc->d filled
+ * val_map_key() - EXPR_INDEX @e on Go map @v: a lookup by key, made when the event is decoded
+ * among the entries of a small map's table (v->map_key set): only as a whole argument, by a
+ * string or integer key of the map's key type. A quoted key on something else is refused.
+ * Return: 0, or -EINVAL with rc->d filled.
  */
-int val_map_key_error(struct rctx *rc, const struct expr *e, const struct val *v);
+int val_map_key(struct rctx *rc, const struct expr *e, struct val *v);
 
 /* ---- types named in the probe (resolve-type.c) ---- */
 

@@ -74,8 +74,10 @@ int val_eval_len(struct rctx *rc, const struct expr *e, struct val *out)
 		ret = array_len(rc, out, &t, what, e->span);
 		goto done;
 	}
-	if (tag_is_struct(tag) && (type_layout(&t, true, &l) || (!cap && type_layout(&t, false, &l))) &&
-	    (cap ? l.cap : l.len)) {
+	/* a capacity that is a count (beside a length; std::vector's is an end pointer) */
+	if (tag_is_struct(tag) &&
+	    (type_layout(&t, true, &l) || (!cap && type_layout(&t, false, &l))) &&
+	    l.len && (!cap || l.cap)) {
 		val_from(&n, out);
 		ret = val_path(rc, &n, cap ? l.cap : l.len, e->span);
 		if (!ret) {
@@ -107,8 +109,27 @@ bool val_is_go_map(struct rctx *rc, const struct val *v)
 	       lang_go_map((Dwarf_Die *)&v->type, &m);
 }
 
-int val_map_key_error(struct rctx *rc, const struct expr *e, const struct val *v)
+/* Whether key type @kt takes the literal of @e: a string for a string key, a number for an
+ * integer key (Go's string and integer types, named ones too) */
+static bool key_fits(const struct expr *e, Dwarf_Die *kt)
 {
+	struct lang_layout l;
+	Dwarf_Attribute attr;
+	Dwarf_Word enc = 0;
+	Dwarf_Die t;
+	int tag = lang_strip(kt, &t);
+
+	if (e->key)
+		return tag_is_struct(tag) && type_layout(&t, false, &l) && l.len;
+	if (tag != DW_TAG_base_type || !dwarf_attr(&t, DW_AT_encoding, &attr) ||
+	    dwarf_formudata(&attr, &enc))
+		return false;
+	return enc == DW_ATE_signed || enc == DW_ATE_unsigned;
+}
+
+int val_map_key(struct rctx *rc, const struct expr *e, struct val *v)
+{
+	struct lang_go_map m;
 	char *tn;
 
 	if (!val_is_go_map(rc, v)) {
@@ -118,10 +139,22 @@ int val_map_key_error(struct rctx *rc, const struct expr *e, const struct val *v
 		free(tn);
 		return -EINVAL;
 	}
-	diag_error(rc->d, e->span, "cannot look up a key in Go map '%s': where its entry is "
-		   "depends on the key's hash (the runtime's, with the map's own seed), which a "
-		   "uprobe's fetch arguments cannot compute", v->what);
-	diag_hint(rc->d, "'%s' alone shows the entries of a map of up to 8, and its length "
-		  "('len(%s)') at any size", v->what, v->what);
-	return -EINVAL;
+	lang_go_map(&v->type, &m);
+	if (e != rc->arg_expr)
+		return diag_error(rc->d, e->span, "a lookup by key in Go map '%s' is made when the "
+				  "event is decoded, among the entries read: it must be the whole "
+				  "argument, not a part of one", v->what);
+	if (!m.has_table)
+		return diag_error(rc->d, e->span, "cannot look up a key in Go map '%s': the layout "
+				  "of its table is not in the DWARF", v->what);
+	if (!key_fits(e, &m.key)) {
+		tn = rctx_type_name(rc, &m.key, true);
+		diag_error(rc->d, e->span, "cannot look up %s in Go map '%s': its keys are of type "
+			   "%s; a key is a quoted string for string keys, a number for integer "
+			   "keys", e->key ? "a quoted key" : "a number", v->what, tn);
+		free(tn);
+		return -EINVAL;
+	}
+	v->map_key = e;
+	return 0;
 }

@@ -1134,7 +1134,7 @@ int val_eval(struct rctx *rc, const struct expr *e, struct val *out)
 		if (ret)
 			return ret;
 		if (e->key || val_is_go_map(rc, out))
-			return val_map_key_error(rc, e, out);
+			return val_map_key(rc, e, out);
 		what = expr_text(e);
 		ret = val_index(rc, out, e->index, what, e->span);
 		free(what);

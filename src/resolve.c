@@ -186,7 +186,9 @@ static int resolve_arg_limited(struct rctx *rc, const struct probe_arg *pa)
 	default:
 		break;
 	}
+	rc->arg_expr = pa->expr;
 	ret = val_eval(rc, pa->expr, &v);
+	rc->arg_expr = NULL;
 	if (ret) {
 		val_release(&v);
 		rctx_guards_clear(rc);

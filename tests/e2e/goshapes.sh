@@ -31,5 +31,9 @@ for b in shapes shapes-N; do
 		"[$b] fields promoted through an embedded pointer"
 	t_like "$UPFT_OUT" " promoted S=\(fault\) N=\(fault\)\$" "[$b] ... a nil one is a fault"
 	t_like "$UPFT_OUT" " escaped i1=41\$" "[$b] a local moved to the heap"
+	# a key not among a larger map's entries read is unknown, not absent
+	upft_run --stdio 'main.maps ages["bob"] x=ages["zed"] z=big[1000]' -- "$bin"
+	t_like "$UPFT_OUT" " maps ages=42 x=null z=\(unknown\)\$" \
+		"[$b] lookups: found, absent, unknown"
 done
 t_done

@@ -51,8 +51,8 @@ func promoted(o *Outer) int {
 
 //go:noinline
 func maps(ages map[string]int, names map[int]string, pts map[string]Point, big map[int]int,
-	empty map[string]int, none map[string]int) int {
-	return len(ages) + len(names) + len(pts) + len(big) + len(empty) + len(none)
+	empty map[string]int, none map[string]int, at map[Point]string) int {
+	return len(ages) + len(names) + len(pts) + len(big) + len(empty) + len(none) + len(at)
 }
 
 //go:noinline
@@ -110,7 +110,7 @@ func main() {
 	for i := 0; i < 40; i++ {
 		big[i] = i * i
 	}
-	total := maps(ages, names, pts, big, map[string]int{}, nil)
+	total := maps(ages, names, pts, big, map[string]int{}, nil, map[Point]string{{1, 2}: "a"})
 	total += promoted(&Outer{Base{7}, &Inner{"inner", 5}, "set"})
 	total += promoted(&Outer{Base{8}, nil, "nil"})
 	total += escaped(20)
