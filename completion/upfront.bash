@@ -219,8 +219,9 @@ _upfront_label()
 		[[ ${#fields[@]} -gt 0 && ${line#* } == *' '* ]] || fields=()
 		for f in "${fields[@]}"; do
 			name=${f%%=*}
-			# NAME_p1, NAME_n2, NAME_1, NAME_len of an argument NAME: helpers
-			if [[ $name =~ ^(.+)_(p[0-9]+|n[0-9]+|[0-9]+|len)$ &&
+			# NAME_p1, NAME_n2, NAME_1, NAME_len, NAME_cap, NAME_ptr, NAME_c of an
+			# argument NAME: helpers (upfront(1), Helper fields)
+			if [[ $name =~ ^(.+)_(p[0-9]+|n[0-9]+|[0-9]+|len|cap|ptr|c)$ &&
 			      " ${fields[*]%%=*} " == *" ${BASH_REMATCH[1]} "* ]]; then
 				continue
 			fi
