@@ -25,7 +25,7 @@ void lang_set_completer(bool (*complete)(Dwarf_Die *decl, Dwarf_Die *out))
 	completer = complete;
 }
 
-int lang_strip(Dwarf_Die *type, Dwarf_Die *out)
+static int strip(Dwarf_Die *type, Dwarf_Die *out, bool complete)
 {
 	Dwarf_Die cur = *type;
 	int i;
@@ -37,7 +37,7 @@ int lang_strip(Dwarf_Die *type, Dwarf_Die *out)
 		    tag != DW_TAG_volatile_type && tag != DW_TAG_restrict_type &&
 		    tag != DW_TAG_atomic_type && tag != DW_TAG_immutable_type) {
 			/* a declaration: its definition, where one is known (type-complete.c) */
-			if (completer && (tag == DW_TAG_structure_type || tag == DW_TAG_class_type ||
+			if (complete && completer && (tag == DW_TAG_structure_type || tag == DW_TAG_class_type ||
 					  tag == DW_TAG_union_type ||
 					  tag == DW_TAG_enumeration_type) &&
 			    dwarf_hasattr(&cur, DW_AT_declaration) && completer(&cur, out))
@@ -49,6 +49,17 @@ int lang_strip(Dwarf_Die *type, Dwarf_Die *out)
 			return 0;
 	}
 	return 0;
+}
+
+int lang_strip(Dwarf_Die *type, Dwarf_Die *out)
+{
+	return strip(type, out, true);
+}
+
+int lang_strip_tag(Dwarf_Die *type, Dwarf_Die *out)
+{
+	/* a declaration's tag is its definition's: nothing to look up for what it is */
+	return strip(type, out, false);
 }
 
 int64_t lang_type_size(Dwarf_Die *type)
@@ -263,7 +274,17 @@ bool lang_member_ambiguous(Dwarf_Die *type, const char *name, struct strlist *wh
 	struct mcand c[16];
 	size_t nr = 0, i;
 	int best = INT_MAX, n = 0;
+	Dwarf_Die t, child;
 
+	/* the class's own member hides every base's: its bases need not be looked at */
+	if (lang_strip(type, &t) && dwarf_child(&t, &child) == 0) {
+		do {
+			const char *cn = dwarf_diename(&child);
+
+			if (dwarf_tag(&child) == DW_TAG_member && cn && !strcmp(cn, name))
+				return false;
+		} while (dwarf_siblingof(&child, &child) == 0);
+	}
 	all_members(type, name, NULL, 0, 0, c, &nr, ARRAY_SIZE(c));
 	for (i = 0; i < nr; i++)
 		if (c[i].depth < best)
@@ -347,7 +368,7 @@ bool lang_promoted_path(Dwarf_Die *type, const char *name, struct strbuf *path)
 static bool same_type(Dwarf_Die *a, Dwarf_Die *b)
 {
 	Dwarf_Die sa, sb;
-	int ta = lang_strip(a, &sa), tb = lang_strip(b, &sb);
+	int ta = lang_strip_tag(a, &sa), tb = lang_strip_tag(b, &sb);
 	const char *na, *nb;
 
 	if (!ta || ta != tb)

@@ -183,6 +183,14 @@ int lang_strip(Dwarf_Die *type, Dwarf_Die *out);
 void lang_set_completer(bool (*complete)(Dwarf_Die *decl, Dwarf_Die *out));
 
 /**
+ * lang_strip_tag() - lang_strip() for what @type is, not what it holds: a declaration is not
+ * completed (its tag is its definition's), so asking costs no lookup in the type index
+ * @out: the stripped type, a declaration left as it is
+ * Return: its DW_TAG, or 0 for void
+ */
+int lang_strip_tag(Dwarf_Die *type, Dwarf_Die *out);
+
+/**
  * lang_type_of() - the DW_AT_type of @die, integrating abstract origins
  * @out: filled with the type
  * Return: false when @die has no type (void).

@@ -517,7 +517,7 @@ static bool is_char_type(Dwarf_Die *type)
 	Dwarf_Attribute attr;
 	Dwarf_Word enc = 0, size = 0;
 
-	if (lang_strip(type, &t) != DW_TAG_base_type)
+	if (lang_strip_tag(type, &t) != DW_TAG_base_type)
 		return false;
 	if (dwarf_attr(&t, DW_AT_encoding, &attr))
 		dwarf_formudata(&attr, &enc);
@@ -832,7 +832,7 @@ static int emit_pointer(struct rctx *rc, const struct emit *em, struct val *v, D
 		return emit_scalar(rc, em, v, "x64", VK_SYM, 8, false, NULL);
 	if (lang_type_of(t, &to)) {
 		Dwarf_Die ts;
-		int ttag = lang_strip(&to, &ts);
+		int ttag = lang_strip_tag(&to, &ts);
 
 		if (rc->lang->char_ptr_is_string && lang_of_die(t)->char_ptr_is_string &&
 		    is_char_type(&to))
