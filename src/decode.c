@@ -624,6 +624,9 @@ static bool arg_guard_fault(struct decoder *dc, const struct dprobe *p, const ch
 		const struct fld *g = &p->flds[a->guards[k]];
 		uint64_t w = rd_u(rec + g->off, g->size), len;
 
+		if (a->guard_kind[k] == GUARD_PTR || a->guard_kind[k] == GUARD_NIL)
+			w += a->guard_index[k];	/* a pointer computed as a word plus this */
+
 		switch (a->guard_kind[k]) {
 		case GUARD_TYPE:
 			switch (type_guard_ok(dc, p, rec, a, k, w, base)) {
@@ -869,6 +872,20 @@ static void decode_iface(struct decoder *dc, const struct dprobe *p, const char 
 	v->tuple = var->value;
 }
 
+/* @u plus @add, wrapped to @size bytes (sign-extended from them when @sg) */
+static uint64_t add_wrapped(uint64_t u, int64_t add, int size, bool sg)
+{
+	unsigned int bits = (unsigned int)size * 8;
+
+	u += (uint64_t)add;
+	if (bits && bits < 64) {
+		u &= ((uint64_t)1 << bits) - 1;
+		if (sg && (u >> (bits - 1)) & 1)
+			u |= ~(uint64_t)0 << bits;
+	}
+	return u;
+}
+
 const char *decode_field(const struct dprobe *p, const char *rec, int field, int *size)
 {
 	*size = p->flds[field].size;
@@ -895,6 +912,8 @@ void decode_arg(struct decoder *dc, const struct dprobe *p, const char *rec, int
 	switch (a->kind) {
 	case VK_SIGNED:
 		v->num.s = rd_bits_s(at, fl->size, a->bit_width);
+		if (a->value_add)
+			v->num.u = add_wrapped(v->num.u, a->value_add, fl->size, true);
 		break;
 	case VK_CHAR:
 	case VK_ENUM:
@@ -912,9 +931,11 @@ void decode_arg(struct decoder *dc, const struct dprobe *p, const char *rec, int
 	case VK_HEX:
 	case VK_BOOL:
 		v->num.u = rd_u(at, fl->size);
+		if (a->value_add)
+			v->num.u = add_wrapped(v->num.u, a->value_add, fl->size, false);
 		break;
 	case VK_POINTER:
-		v->num.u = rd_u(at, fl->size);
+		v->num.u = add_wrapped(rd_u(at, fl->size), a->value_add, fl->size, false);
 		if (v->num.u)
 			v->num.u += (uint64_t)a->addend;
 		break;

@@ -195,7 +195,9 @@ struct trace_arg {
 	 * All zero: every guard is a GUARD_PTR.
 	 */
 	enum guard_kind guard_kind[TRACE_ARG_MAX_GUARDS];
-	uint64_t guard_index[TRACE_ARG_MAX_GUARDS];	/* GUARD_LEN, GUARD_END: the index */
+	uint64_t guard_index[TRACE_ARG_MAX_GUARDS];	/* GUARD_LEN, GUARD_END: the index;
+							 * GUARD_PTR, GUARD_NIL: added to the
+							 * pointer fetched before it is judged */
 	int guard_base[TRACE_ARG_MAX_GUARDS];		/* GUARD_END: field of the data pointer;
 							 * GUARD_TYPE: of a second word, or -1 */
 	unsigned int guard_elem[TRACE_ARG_MAX_GUARDS];	/* GUARD_END: bytes of an element */
@@ -267,6 +269,9 @@ struct trace_arg {
 	const char *null_text;		/* a GUARD_NIL that is NULL: the value is null, shown
 					 * as this ("NULL"; static), else as "null" */
 	struct trace_map map;		/* VK_MAP */
+	int64_t value_add;		/* integers and pointers: added to what the field holds,
+					 * wrapped to the value's size (DWARF computes the value
+					 * as a register or a word plus a constant) */
 };
 
 /**

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "callsite.h"
+#include "dwarf-aux.h"
 #include "leb128.h"
 #include "loc.h"
 #include "log.h"
@@ -23,12 +25,22 @@ struct sel {
 
 #define STACK_MAX 8
 
+/* The frame an expression runs in: the probed function's at the pc, or a caller's at a call. */
+struct frame {
+	Dwarf_Die *func;	/* DW_AT_frame_base, or NULL */
+	Dwarf_Addr pc;
+	uint64_t vaddr;
+	bool caller;		/* a caller's at its call: its registers are caller_reg()'s */
+};
+
 struct machine {
 	struct sel st[STACK_MAX];
 	int sp;
 	const struct loc_ctx *ctx;
 	struct strbuf *err;
 	int depth;
+	const struct frame *fr;	/* where the expression runs */
+	struct frame own;	/* the probed function's frame at the pc */
 };
 
 static const struct {
@@ -153,11 +165,15 @@ static int m_push(struct machine *m, char *fetch, int64_t add, bool file)
 	return 0;
 }
 
+static int caller_reg(struct machine *m, int reg, int64_t off);
+
 static int push_reg(struct machine *m, int reg, int64_t off)
 {
 	const char *name = regs_kernel_name(reg);
 	char buf[16];
 
+	if (m->fr->caller)
+		return caller_reg(m, reg, off);
 	if (!name) {
 		strbuf_addf(m->err, "is addressed through register %s, which uprobes cannot read",
 			    regs_describe(reg, buf));
@@ -183,15 +199,15 @@ static int push_cfa(struct machine *m)
 	size_t nops;
 	int ret;
 
-	if (!c->cfi || dwarf_cfi_addrframe(c->cfi, c->vaddr, &frame) != 0 ||
+	if (!c->cfi || dwarf_cfi_addrframe(c->cfi, m->fr->vaddr, &frame) != 0 ||
 	    dwarf_frame_cfa(frame, &ops, &nops) != 0) {
 		free(frame);
-		if (c->cfa_fallback == LOC_CFA_BP)
+		if (c->cfa_fallback == LOC_CFA_BP && !m->fr->caller)
 			return push_reg(m, 6, 16);	/* rbp: saved rbp, return address */
-		if (c->cfa_fallback == LOC_CFA_SP)
+		if (c->cfa_fallback == LOC_CFA_SP && !m->fr->caller)
 			return push_reg(m, 7, 8);	/* rsp: the return address */
 		strbuf_addf(m->err, "needs the frame's CFA, but there is no call frame "
-			    "information for 0x%" PRIx64, c->vaddr);
+			    "information for 0x%" PRIx64, m->fr->vaddr);
 		return -EINVAL;
 	}
 	if (++m->depth > 4) {
@@ -210,17 +226,17 @@ static int decode_block(Dwarf_Attribute *attr, Dwarf_Op *ops, size_t max, size_t
 /* DW_AT_frame_base of the function at the pc, pushed as an address. */
 static int push_frame_base(struct machine *m)
 {
-	const struct loc_ctx *c = m->ctx;
+	const struct frame *f = m->fr;
 	Dwarf_Attribute attr;
 	Dwarf_Op *ops, own[16];
 	size_t nops;
 	int ret, nloc;
 
-	if (!c->func || !dwarf_attr(c->func, DW_AT_frame_base, &attr)) {
+	if (!f->func || !dwarf_attr(f->func, DW_AT_frame_base, &attr)) {
 		strbuf_addstr(m->err, "uses DW_OP_fbreg, but the function has no frame base");
 		return -EINVAL;
 	}
-	nloc = dwarf_getlocation_addr(&attr, c->pc, &ops, &nops, 1);
+	nloc = dwarf_getlocation_addr(&attr, f->pc, &ops, &nops, 1);
 	if (nloc <= 0) {
 		/* Go writes DW_OP_call_frame_cfa as a block, which libdw refuses for DWARF 4 */
 		switch (dwarf_whatform(&attr)) {
@@ -239,7 +255,7 @@ static int push_frame_base(struct machine *m)
 	}
 	if (nloc <= 0) {
 		strbuf_addf(m->err, "uses DW_OP_fbreg, but the frame base is unknown at 0x%" PRIx64,
-			    c->vaddr);
+			    f->vaddr);
 		return -EINVAL;
 	}
 	if (++m->depth > 4) {
@@ -288,9 +304,10 @@ static int finish_piece(struct machine *m, int reg, bool stack_value, bool empty
 			if (!t->fetch && !t->file) {
 				p.kind = LOC_IMM;
 				p.imm = (uint64_t)t->add;
-			} else if (t->fetch && t->add == 0) {
+			} else if (t->fetch) {
 				p.kind = LOC_VAL;
 				p.fetch = xstrdup(t->fetch);
+				p.off = t->add;
 			} else {
 				p.kind = LOC_BAD;
 				p.why = xstrdup("is a computed value (an address plus an offset), "
@@ -323,6 +340,293 @@ static void bad_piece(struct loc *out, unsigned int size, char *why)
 
 	loc_add_piece(out, &p);
 	free(why);
+}
+
+/* ---- values the function was entered with (DW_OP_entry_value, DW_OP_GNU_parameter_ref) ---- */
+
+/* Run @ops on @m's stack as a value, hiding what a failure says (the caller says it better). */
+static int run_quiet(struct machine *m, const Dwarf_Op *ops, size_t n)
+{
+	struct strbuf *saved = m->err, e = STRBUF_INIT;
+	int ret;
+
+	m->err = &e;
+	ret = run_nested(m, ops, n);
+	m->err = saved;
+	strbuf_release(&e);
+	return ret;
+}
+
+/*
+ * Push the value register @reg held when the function was entered (the caller's at its call;
+ * for %sp the caller's, the CFA): from the register itself while @entry_regs says it is
+ * unchanged, else where the CFI at the pc says it was saved (callee-saved registers).
+ */
+static int entry_reg(struct machine *m, int reg)
+{
+	const struct loc_ctx *c = m->ctx;
+	Dwarf_Frame *frame = NULL;
+	Dwarf_Op mem[3], *ops;
+	size_t nops;
+	char buf[16];
+	int ret;
+
+	if (reg == 7)
+		return push_cfa(m);
+	if (reg < 32 && (c->entry_regs >> reg) & 1)
+		return push_reg(m, reg, 0);
+	if (!c->cfi || dwarf_cfi_addrframe(c->cfi, m->own.vaddr, &frame) != 0 ||
+	    dwarf_frame_register(frame, reg, mem, &ops, &nops) != 0) {
+		free(frame);
+		strbuf_addf(m->err, "the CFI does not say where %s is", regs_describe(reg, buf));
+		return -EINVAL;
+	}
+	if (nops == 0) {
+		free(frame);
+		if (!ops)	/* "same value": the function has not changed it */
+			return push_reg(m, reg, 0);
+		strbuf_addf(m->err, "%s holds it only at the function's entry",
+			    regs_describe(reg, buf));
+		return -EINVAL;
+	}
+	if (ops[nops - 1].atom == DW_OP_stack_value) {
+		ret = run_quiet(m, ops, nops - 1);
+	} else {
+		ret = run_quiet(m, ops, nops);
+		if (!ret) {
+			struct sel *t = &m->st[m->sp - 1];
+			char *f = t->fetch ? loc_mem_fetch(t->fetch, t->add) : NULL;
+
+			free(t->fetch);
+			*t = (struct sel){ .fetch = f };
+			ret = f ? 0 : -EINVAL;
+		}
+	}
+	free(frame);
+	if (ret)
+		strbuf_addf(m->err, "the CFI saves %s where uprobes cannot read it",
+			    regs_describe(reg, buf));
+	return ret;
+}
+
+/* Register @reg of a caller at its call, read in the probed function's frame at the pc. */
+static int caller_reg(struct machine *m, int reg, int64_t off)
+{
+	const struct frame *saved = m->fr;
+	int ret;
+
+	m->fr = &m->own;
+	ret = entry_reg(m, reg);
+	m->fr = saved;
+	if (!ret)
+		m->st[m->sp - 1].add += off;
+	return ret;
+}
+
+static void sel_describe(const struct sel *s, struct strbuf *out)
+{
+	if (s->file)
+		strbuf_addf(out, "the address at file offset 0x%" PRIx64, (uint64_t)s->add);
+	else if (!s->fetch)
+		strbuf_addf(out, "%" PRId64, s->add);
+	else if (s->add)
+		strbuf_addf(out, "%s%+" PRId64, s->fetch, s->add);
+	else
+		strbuf_addstr(out, s->fetch);
+}
+
+static bool sel_same(const struct sel *a, const struct sel *b)
+{
+	return a->add == b->add && a->file == b->file &&
+	       (a->fetch ? b->fetch && !strcmp(a->fetch, b->fetch) : !b->fetch);
+}
+
+/* "main+0x1e": where call @s returns to */
+static void site_describe(const struct callsite *s, struct strbuf *out)
+{
+	char *name = die_func_name((Dwarf_Die *)&s->caller);
+	Dwarf_Addr entry;
+
+	if (dwarf_entrypc((Dwarf_Die *)&s->caller, &entry) != 0 || entry > s->ret_pc)
+		entry = s->ret_pc;
+	strbuf_addf(out, "%s+0x%" PRIx64, name ? name : "?", s->ret_pc - entry);
+	free(name);
+}
+
+/* What call @s passes, as seen from the probed function at the pc, into @out. */
+static int site_sel(struct machine *m, const struct callsite *s, struct sel *out,
+		    struct strbuf *why)
+{
+	const struct loc_ctx *c = m->ctx;
+	struct frame cf = { .func = (Dwarf_Die *)&s->caller, .pc = s->ret_pc - 1, .caller = true };
+	struct machine sm = { .ctx = c, .err = why, .own = m->own };
+	Dwarf_Attribute attr = s->value;
+	Dwarf_Op *ops;
+	size_t nops;
+	int ret;
+
+	cf.vaddr = s->ret_pc - 1 + (c->vaddr - c->pc);
+	sm.fr = &cf;
+	if (s->tail) {
+		strbuf_addstr(why, "it is tail-called (the caller's frame is gone)");
+		return -EINVAL;
+	}
+	if (!s->has_value) {
+		strbuf_addstr(why, "the call does not say what it passes");
+		return -EINVAL;
+	}
+	if (dwarf_getlocation(&attr, &ops, &nops) != 0 || !nops) {
+		strbuf_addstr(why, "the call's value cannot be decoded");
+		return -EINVAL;
+	}
+	if (nops > 1 && ops[nops - 1].atom == DW_OP_stack_value)
+		nops--;
+	ret = run_ops(&sm, ops, nops, NULL);
+	if (!ret) {
+		*out = sm.st[sm.sp - 1];
+		out->fetch = out->fetch ? xstrdup(out->fetch) : NULL;
+	}
+	m_clear(&sm);
+	return ret;
+}
+
+/*
+ * Push what every described call of the function passes for @key, when they all pass the
+ * same readable thing; else say why not in @why.
+ */
+static int push_from_callers(struct machine *m, const struct callsite_key *key,
+			     struct strbuf *why)
+{
+	const struct loc_ctx *c = m->ctx;
+	struct callsite *sites = NULL;
+	struct sel first = { 0 }, cur;
+	size_t n = 0, i;
+	int ret = -EINVAL;
+
+	if (!c->func || !c->callers_known) {
+		strbuf_addstr(why, "not every caller of the function is known (a gcc clone's are: "
+			      ".isra, .constprop, .part)");
+		return -EINVAL;
+	}
+	if (callsite_find(c->func, key, &sites, &n, why))
+		return -EINVAL;
+	if (!n) {
+		strbuf_addstr(why, "no call of the function is described");
+		return -EINVAL;
+	}
+	for (i = 0; i < n; i++) {
+		struct strbuf e = STRBUF_INIT;
+
+		if (site_sel(m, &sites[i], &cur, &e)) {
+			strbuf_addstr(why, "the call at ");
+			site_describe(&sites[i], why);
+			strbuf_addf(why, " passes it in a way uprobes cannot read here (%s)",
+				    strbuf_cstr(&e));
+			strbuf_release(&e);
+			goto out;
+		}
+		strbuf_release(&e);
+		if (i == 0) {
+			first = cur;
+			continue;
+		}
+		if (!sel_same(&first, &cur)) {
+			strbuf_addstr(why, "its callers pass different values (at ");
+			site_describe(&sites[0], why);
+			strbuf_addstr(why, ": ");
+			sel_describe(&first, why);
+			strbuf_addstr(why, "; at ");
+			site_describe(&sites[i], why);
+			strbuf_addstr(why, ": ");
+			sel_describe(&cur, why);
+			strbuf_addstr(why, ")");
+			free(cur.fetch);
+			goto out;
+		}
+		free(cur.fetch);
+	}
+	pr_debug("%zu calls pass the same value", n);
+	ret = m_push(m, first.fetch, first.add, first.file);
+	first.fetch = NULL;
+out:
+	free(first.fetch);
+	free(sites);
+	return ret;
+}
+
+/*
+ * The register DW_OP_entry_value @op names (DW_OP_regN, DW_OP_regx), or -1. libdw gives the
+ * operand's length in number and in number2 the operand as written: that length (ULEB128),
+ * then the expression.
+ */
+static int entry_value_reg(const Dwarf_Op *op)
+{
+	const unsigned char *p = (const unsigned char *)(uintptr_t)op->number2, *end;
+
+	if (!p || op->number == 0 || leb128_u(&p, p + 10) != op->number)
+		return -1;
+	end = p + op->number;
+	if (*p >= DW_OP_reg0 && *p <= DW_OP_reg31 && op->number == 1)
+		return *p - DW_OP_reg0;
+	if (*p == DW_OP_regx) {
+		p++;
+		return (int)leb128_u(&p, end);
+	}
+	return -1;
+}
+
+/*
+ * DW_OP_entry_value(DW_OP_regN) or DW_OP_GNU_parameter_ref at @op: push the value from the
+ * register while it is unchanged or saved, else from the callers.
+ * @why: on failure, the message for the whole location (a string to free())
+ */
+static int push_entry(struct machine *m, const Dwarf_Op *op, char **why)
+{
+	struct callsite_key key = { .reg = -1 };
+	struct strbuf w = STRBUF_INIT, *saved = m->err;
+	bool param = op->atom == DW_OP_GNU_parameter_ref;
+	char buf[24];
+	int ret = -EINVAL;
+
+	if (param)
+		strbuf_addstr(&w, "is a parameter the clone does not take (DW_OP_GNU_parameter_ref)"
+			      ", known only from its callers: ");
+	else
+		strbuf_addstr(&w, "is only known as its value at the function's entry "
+			      "(DW_OP_entry_value), which uprobes cannot read here: ");
+	if (m->fr->caller) {
+		strbuf_addf(&w, "a caller passes a value it only knows from its own caller (%s)",
+			    loc_op_name(op->atom, buf));
+		goto out;
+	}
+	if (param) {
+		Dwarf_Die cu;
+
+		if (!m->own.func || !dwarf_diecu(m->own.func, &cu, NULL, NULL)) {
+			strbuf_addstr(&w, "its unit is unknown");
+			goto out;
+		}
+		key.param = dwarf_dieoffset(&cu) - dwarf_cuoffset(&cu) + op->number;
+		ret = push_from_callers(m, &key, &w);
+		goto out;
+	}
+	key.reg = entry_value_reg(op);
+	if (key.reg < 0) {
+		strbuf_addstr(&w, "the entry value of an expression, not of a register");
+		goto out;
+	}
+	m->err = &w;
+	ret = entry_reg(m, key.reg);
+	m->err = saved;
+	if (ret) {
+		strbuf_addstr(&w, "; ");
+		ret = push_from_callers(m, &key, &w);
+	}
+out:
+	m->err = saved;
+	*why = ret ? strbuf_detach(&w) : NULL;
+	strbuf_release(&w);
+	return ret;
 }
 
 static int run_ops(struct machine *m, const Dwarf_Op *ops, size_t n, struct loc *out)
@@ -424,12 +728,20 @@ static int run_ops(struct machine *m, const Dwarf_Op *ops, size_t n, struct loc 
 			memcpy(&v, (const void *)(uintptr_t)ops[i].number2, ops[i].number);
 			ret = m_push(m, NULL, (int64_t)v, false);
 			stack_value = true;
-		} else if (a == DW_OP_entry_value || a == DW_OP_GNU_entry_value) {
-			bad_piece(out, 0, xstrdup("is only known as its value at the function's "
-						  "entry (DW_OP_entry_value), which uprobes cannot "
-						  "read here"));
-			skip_piece = true;
-			m_clear(m);
+		} else if (a == DW_OP_entry_value || a == DW_OP_GNU_entry_value ||
+			   a == DW_OP_GNU_parameter_ref) {
+			char *why = NULL;
+
+			ret = push_entry(m, &ops[i], &why);
+			if (ret && out) {
+				bad_piece(out, 0, why);
+				skip_piece = true;
+				m_clear(m);
+				ret = 0;
+			} else if (ret) {
+				strbuf_addstr(m->err, why);
+				free(why);
+			}
 		} else if (a == DW_OP_nop) {
 			;
 		} else {
@@ -472,6 +784,8 @@ int loc_from_ops(const Dwarf_Op *ops, size_t n, const struct loc_ctx *ctx, struc
 	struct machine m = { .ctx = ctx, .err = err };
 	int ret;
 
+	m.own = (struct frame){ .func = ctx->func, .pc = ctx->pc, .vaddr = ctx->vaddr };
+	m.fr = &m.own;
 	out->pieces = NULL;
 	out->nr = 0;
 	ret = run_ops(&m, ops, n, out);

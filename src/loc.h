@@ -10,7 +10,9 @@
 #include "util.h"
 
 enum loc_kind {
-	LOC_VAL,	/* the value itself is what @fetch reads ("%ax", "+8(%sp)") */
+	LOC_VAL,	/* the value is what @fetch reads ("%ax", "+8(%sp)") plus @off: a DWARF
+			 * value computed as a register plus a constant ("%sp" + 16, the address
+			 * of a caller's local) has @off, which the decoder adds */
 	LOC_MEM,	/* the value is in memory at @base + @off; @base NULL: file offset @off */
 	LOC_IMM,	/* a constant @imm (DW_OP_stack_value of a literal, DW_AT_const_value) */
 	LOC_NONE,	/* optimized out here (no location at the pc, an empty piece) */
@@ -22,7 +24,7 @@ struct loc_piece {
 	enum loc_kind kind;
 	char *fetch;		/* LOC_VAL */
 	char *base;		/* LOC_MEM: fetch giving the base address; NULL: @off is a file offset */
-	int64_t off;		/* LOC_MEM */
+	int64_t off;		/* LOC_MEM; LOC_VAL: added to what @fetch reads (usually 0) */
 	uint64_t imm;		/* LOC_IMM */
 	char *why;		/* LOC_BAD */
 	int reg;		/* LOC_VAL of a plain register: its DWARF number; else -1 */
@@ -47,7 +49,20 @@ struct loc_ctx {
 	 * PUSHQ BP; MOVQ SP, BP); LOC_CFA_SP: %sp+8 (at its entry or a RET); 0: an error.
 	 */
 	int cfa_fallback;
+	/*
+	 * Values the function was entered with (DW_OP_entry_value, DW_OP_GNU_parameter_ref):
+	 * @entry_regs has bit N set for each DWARF register N that still holds at the pc the
+	 * value it had at the entry (all of them at the entry itself; 0: none known). Callee-
+	 * saved registers are also found where the CFI says they were saved. Anything else
+	 * comes from the callers (callsite.h), when @callers_known says every call of @func is
+	 * a direct call its unit describes: a gcc clone (.isra, .constprop, .part) is local and
+	 * its address is never taken.
+	 */
+	uint32_t entry_regs;
+	bool callers_known;
 };
+
+#define LOC_ENTRY_ALL 0x1ffff	/* entry_regs at the entry: rax..r15 and the return address */
 
 #define LOC_CFA_BP 1
 #define LOC_CFA_SP 2

@@ -2,6 +2,7 @@
 /* main.c - command line: modes, options, the one error line and the exit status */
 #include <ctype.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
@@ -980,6 +981,28 @@ static void print_filters(const struct probes *p, bool added)
 	}
 }
 
+/*
+ * print_sums() - the fields whose value is what the kernel reads plus a constant (a caller's
+ * local's address, "%sp" + 16: trace_arg.value_add), which the kernel cannot add: as a
+ * comment after the -D lines
+ */
+static void print_sums(const struct probes *p)
+{
+	for (size_t i = 0; i < p->nr; i++) {
+		const struct trace_probe *tp = &p->tps[i];
+
+		for (size_t k = 0; k < tp->nr_args; k++) {
+			const struct trace_arg *a = &tp->args[k];
+
+			if (a->value_add)
+				printf("# %s/%s: %s is the field %s %" PRId64 " (the kernel cannot "
+				       "add; upfront adds it)\n", tp->group, tp->event, a->name,
+				       a->value_add < 0 ? "minus" : "plus",
+				       a->value_add < 0 ? -a->value_add : a->value_add);
+		}
+	}
+}
+
 static void print_definitions(const struct probes *p, struct debuginfo *dbg)
 {
 	struct strbuf line = STRBUF_INIT;
@@ -994,6 +1017,7 @@ static void print_definitions(const struct probes *p, struct debuginfo *dbg)
 		puts(strbuf_cstr(&line));
 	}
 	print_filters(p, false);
+	print_sums(p);
 	strbuf_release(&line);
 }
 

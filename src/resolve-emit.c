@@ -176,12 +176,22 @@ int emit_scalar(struct rctx *rc, const struct emit *em, struct val *v, const cha
 {
 	char *fetch, *type = NULL, *name;
 	struct trace_arg *a;
+	int64_t add = 0;
 	int field;
 
-	if (v->bit_size && v->loc.nr == 1 && v->loc.pieces[0].kind == LOC_VAL)
+	if (v->bit_size && v->loc.nr == 1 && v->loc.pieces[0].kind == LOC_VAL &&
+	    !v->loc.pieces[0].off)
 		fetch = xstrdup(v->loc.pieces[0].fetch);	/* a part of a register */
-	else if (val_word_fetch(rc, v, em->sp, &fetch))
+	else if (val_word_fetch_add(rc, v, em->sp, &fetch, &add))
 		return -EINVAL;
+	if (add && (v->bit_size || !(kind == VK_SIGNED || kind == VK_UNSIGNED ||
+				     kind == VK_HEX || kind == VK_POINTER))) {
+		diag_error(rc->d, em->sp, "'%s' is %s %s %" PRId64 ", a sum upfront adds only to "
+			   "integers and pointers", v->what, fetch, add < 0 ? "minus" : "plus",
+			   add < 0 ? -add : add);
+		free(fetch);
+		return -EINVAL;
+	}
 	if (v->bit_size && (kind == VK_SIGNED || kind == VK_UNSIGNED || kind == VK_HEX ||
 			    kind == VK_BOOL || kind == VK_ENUM || kind == VK_CHAR))
 		type = xasprintf("b%u@%u/%u", v->bit_size, v->bit_off, v->bit_container);
@@ -189,6 +199,7 @@ int emit_scalar(struct rctx *rc, const struct emit *em, struct val *v, const cha
 	field = value_field(rc, name, fetch, type ? type : ktype);
 	a = new_arg(rc, em, v, kind, size, field);
 	a->is_signed = is_signed;
+	a->value_add = add;
 	if (type)
 		a->bit_width = v->bit_size;	/* signed values are sign-extended from it */
 	free(name);
@@ -305,16 +316,17 @@ static int emit_cstring_ptr(struct rctx *rc, const struct emit *em, struct val *
 {
 	struct trace_arg *a = NULL;
 	char *pf, *f;
+	int64_t add;
 	int ret;
 
 	if (rc->in_whole && rc->o->kf.max_strings > 0 && nr_strings(rc->tp) >= rc->o->kf.max_strings)
 		return emit_scalar(rc, em, v, "x64", VK_POINTER, 8, false, NULL);
 
-	if (val_word_fetch(rc, v, em->sp, &pf))
+	if (val_word_fetch_add(rc, v, em->sp, &pf, &add))
 		return -EINVAL;
-	f = loc_mem_fetch(pf, 0);
+	f = loc_mem_fetch(pf, add);
 	/* NULL is a value of a char *, not a fault: the pointer is fetched to tell them apart */
-	rctx_add_guard(rc, GUARD_NIL, pf, v->what, 0);
+	rctx_add_guard(rc, GUARD_NIL, pf, v->what, (uint64_t)add);
 	ret = emit_cstring_at(rc, em, v, f, &a);
 	a->null_text = rc->lang->null_name;
 	free(pf);

@@ -36,7 +36,8 @@ struct guard {
 	char *fetch;
 	char *expr;
 	uint64_t index;		/* GUARD_LEN, GUARD_END; GUARD_TYPE: tells guards on one word
-				 * apart */
+				 * apart; GUARD_PTR, GUARD_NIL: added to the word fetched (the
+				 * pointer is a register plus a constant) */
 	char *base;		/* GUARD_END: fetch of the data pointer; GUARD_TYPE: of a second
 				 * type word (a Go itab's _type), or NULL */
 	unsigned int elem;	/* GUARD_END: element size */
@@ -363,6 +364,15 @@ int val_path(struct rctx *rc, struct val *v, const char *path, struct span sp);
  * Return: 0, or a negative errno with rc->d filled.
  */
 int val_word_fetch(struct rctx *rc, const struct val *v, struct span sp, char **fetch);
+
+/**
+ * val_word_fetch_add() - val_word_fetch() of a word that may be what the fetch reads plus a
+ * constant (a LOC_VAL with an off: a caller's local's address, "%sp" + 16)
+ * @add: gets the constant, which the caller adds where the kernel cannot (the decoder adds
+ *       trace_arg.value_add; a dereference adds it to its offset)
+ */
+int val_word_fetch_add(struct rctx *rc, const struct val *v, struct span sp, char **fetch,
+		       int64_t *add);
 
 /**
  * val_piece_error() - the error for a location piece that cannot be read (optimized out, or an

@@ -12,6 +12,7 @@
 #include "lang.h"
 #include "log.h"
 #include "resolve-internal.h"
+#include "symtab.h"
 
 char *rctx_type_name(struct rctx *rc, Dwarf_Die *type, bool has_type)
 {
@@ -135,6 +136,31 @@ static void concrete_scopes(struct rctx *rc)
 	rc->nscopes = n;
 }
 
+/*
+ * An inlined copy probed at its entry pc where that pc lies outside its ranges (gcc gives a
+ * copy an empty first range and an entry pc where its first instructions are mixed with the
+ * caller's: Redis's lookupKeyReadWithFlags in typeCommand): the scopes at the pc miss the
+ * copy, whose parameters have locations there. It becomes the innermost scope.
+ */
+static void copy_scope(struct rctx *rc)
+{
+	Dwarf_Off here;
+
+	if (!rc->has_here || dwarf_tag(&rc->here) != DW_TAG_inlined_subroutine ||
+	    !rc->site->has_die)
+		return;
+	here = dwarf_dieoffset(&rc->here);
+	for (int i = 0; i < rc->nscopes; i++)
+		if (dwarf_dieoffset(&rc->scopes[i]) == here)
+			return;
+	rc->scopes = xrealloc(rc->scopes, sizeof(*rc->scopes) * (rc->nscopes + 1));
+	memmove(rc->scopes + 1, rc->scopes, sizeof(*rc->scopes) * rc->nscopes);
+	rc->scopes[0] = rc->here;
+	rc->nscopes++;
+	pr_debug("the inlined copy at 0x%" PRIx64 " is not in the scopes there: added",
+		 rc->site->vaddr);
+}
+
 /* The scopes at the pc, innermost first, and the subprogram holding it. */
 static void ensure_scopes(struct rctx *rc)
 {
@@ -149,6 +175,7 @@ static void ensure_scopes(struct rctx *rc)
 		rc->nscopes = own_scopes(&rc->cu, rc->lc.pc, &rc->scopes);
 	}
 	concrete_scopes(rc);
+	copy_scope(rc);
 	for (int i = 0; i < rc->nscopes; i++) {
 		int tag = dwarf_tag(&rc->scopes[i]);
 
@@ -190,6 +217,26 @@ static bool inlined_where(struct rctx *rc)
 	rc->where = xasprintf("%s+0x%" PRIx64, name, site->vaddr - (entry + rc->bias));
 	free(name);
 	return true;
+}
+
+/*
+ * What loc.c needs for the values the function was entered with (DW_OP_entry_value,
+ * DW_OP_GNU_parameter_ref): at its entry every register still holds them; a gcc clone's
+ * callers are all in its unit, where their DWARF says what they pass.
+ */
+static void entry_ctx(struct rctx *rc)
+{
+	uint64_t entry, end;
+	struct symtab *st;
+	struct sym *s;
+
+	if (!rc->has_func || !die_code_range(&rc->func, &entry, &end))
+		return;
+	if (entry == rc->lc.pc && !rc->site->is_return)
+		rc->lc.entry_regs = LOC_ENTRY_ALL;
+	st = debuginfo_symtab(rc->dbg);
+	s = st ? symtab_func_covering(st, entry + rc->bias) : NULL;
+	rc->lc.callers_known = s && s->addr == entry + rc->bias && sym_is_clone(s);
 }
 
 int rctx_init(struct rctx *rc, const struct probe_spec *spec, struct debuginfo *dbg,
@@ -249,6 +296,7 @@ int rctx_init(struct rctx *rc, const struct probe_spec *spec, struct debuginfo *
 		if (site->at_ret_insn || (dwarf_lowpc(&rc->func, &lo) == 0 && lo == rc->lc.pc))
 			rc->lc.cfa_fallback = LOC_CFA_SP;
 	}
+	entry_ctx(rc);
 	if (rc->has_here && dwarf_entrypc(&rc->here, &entry) == 0)
 		fentry = entry + rc->bias;
 	if (inlined_where(rc))

@@ -117,7 +117,7 @@ static int loc_part(struct rctx *rc, const struct val *v, int64_t off, int64_t s
 			break;
 		case LOC_VAL:
 			if (rel || (v->bit_size && size * 8 < 64)) {
-				if (rel + size > 8)
+				if (rel + size > 8 || p->off)
 					goto misaligned;
 				out->bit_off = (unsigned int)(rel * 8);
 				out->bit_size = (unsigned int)(size * 8);
@@ -168,12 +168,14 @@ int val_bytes(struct rctx *rc, const struct val *v, int64_t off, int64_t size, s
 	return 0;
 }
 
-/* The fetcharg that reads @v as a word (a pointer, a length). */
-int val_word_fetch(struct rctx *rc, const struct val *v, struct span sp, char **fetch)
+/* The fetcharg that reads @v as a word (a pointer, a length), less @add (LOC_VAL's off). */
+int val_word_fetch_add(struct rctx *rc, const struct val *v, struct span sp, char **fetch,
+		       int64_t *add)
 {
 	const struct loc_piece *p;
 
 	*fetch = NULL;
+	*add = 0;
 	if (v->loc.nr != 1)
 		return diag_error(rc->d, sp, "'%s' is split over several registers here", v->what);
 	p = &v->loc.pieces[0];
@@ -186,6 +188,7 @@ int val_word_fetch(struct rctx *rc, const struct val *v, struct span sp, char **
 			return diag_error(rc->d, sp, "'%s' is a part of register %s, which cannot "
 					  "be followed", v->what, p->fetch);
 		*fetch = xstrdup(p->fetch);
+		*add = p->off;
 		return 0;
 	case LOC_IMM:
 		*fetch = xasprintf("\\%" PRIu64, p->imm);
@@ -193,6 +196,20 @@ int val_word_fetch(struct rctx *rc, const struct val *v, struct span sp, char **
 	default:
 		return val_piece_error(rc, p, v->what, sp);
 	}
+}
+
+int val_word_fetch(struct rctx *rc, const struct val *v, struct span sp, char **fetch)
+{
+	int64_t add;
+	int ret = val_word_fetch_add(rc, v, sp, fetch, &add);
+
+	if (ret || !add)
+		return ret;
+	diag_error(rc->d, sp, "'%s' is %s %s %" PRId64 ", a sum uprobes cannot fetch here",
+		   v->what, *fetch, add < 0 ? "minus" : "plus", add < 0 ? -add : add);
+	free(*fetch);
+	*fetch = NULL;
+	return -EINVAL;
 }
 
 struct guard *rctx_add_guard(struct rctx *rc, enum guard_kind kind, const char *fetch,
@@ -215,12 +232,14 @@ struct guard *rctx_add_guard(struct rctx *rc, enum guard_kind kind, const char *
 	return g;
 }
 
-static void add_guard(struct rctx *rc, const char *fetch, const char *expr)
+/* @add: the pointer is what @fetch reads plus @add (the guard judges their sum) */
+static void add_guard(struct rctx *rc, const char *fetch, int64_t add, const char *expr)
 {
 	for (int i = 0; i < rc->nr_guards; i++)
-		if (rc->guards[i].kind == GUARD_PTR && !strcmp(rc->guards[i].fetch, fetch))
+		if (rc->guards[i].kind == GUARD_PTR && !strcmp(rc->guards[i].fetch, fetch) &&
+		    rc->guards[i].index == (uint64_t)add)
 			return;
-	rctx_add_guard(rc, GUARD_PTR, fetch, expr, 0);
+	rctx_add_guard(rc, GUARD_PTR, fetch, expr, (uint64_t)add);
 }
 
 /* @v is a pointer: @out is what it points to, plus @off bytes, of type @to. */
@@ -229,13 +248,14 @@ int val_deref(struct rctx *rc, const struct val *v, int64_t off, Dwarf_Die *to,
 {
 	struct loc_piece p = { .kind = LOC_MEM, .reg = -1 };
 	char *fetch;
-	int ret = val_word_fetch(rc, v, sp, &fetch);
+	int64_t add;
+	int ret = val_word_fetch_add(rc, v, sp, &fetch, &add);
 
 	if (ret)
 		return ret;
-	add_guard(rc, fetch, v->what);
+	add_guard(rc, fetch, add, v->what);
 	p.base = fetch;
-	p.off = off + v->adj;
+	p.off = off + v->adj + add;
 	memset(out, 0, sizeof(*out));
 	loc_add_piece(&out->loc, &p);
 	free(fetch);

@@ -582,6 +582,15 @@ static void name_events(const struct probe_spec *spec, const struct resolve_opts
 	name_table_release(&taken);
 }
 
+/* diag_take() - @from's error (the first failure of several sites) as @d's */
+static void diag_take(struct diag *d, const struct diag *from)
+{
+	d->span = from->span;
+	diag_error(d, from->span, "%s", from->msg ? from->msg : "no probe site");
+	if (from->hints.len)
+		diag_hint(d, "%s", from->hints.buf);
+}
+
 int resolve_probe(const struct probe_spec *spec, struct debuginfo *dbg,
 		  const struct resolve_opts *o, struct trace_probe **tps, size_t *nr,
 		  struct strlist *skipped, struct diag *d)
@@ -606,15 +615,29 @@ int resolve_probe(const struct probe_spec *spec, struct debuginfo *dbg,
 	for (size_t i = 0; i < nsites; i++) {
 		struct diag one;
 		struct probe_site *s = &sites[i];
+		/* an inlined copy of a function that has other copies */
+		bool copy = nsites > 1 && s->has_die &&
+			    dwarf_tag(&s->die) == DW_TAG_inlined_subroutine;
 
 		diag_init(&one, d->input);
-		ret = resolve_site(spec, dbg, o, s, &out[n], glob ? &one : d);
-		if (ret && !glob) {
+		ret = resolve_site(spec, dbg, o, s, &out[n],
+				   glob || copy || diag_has_error(&first) ? &one : d);
+		if (ret && !glob && !copy) {
+			/* the first reason, also when copies before it were skipped */
+			if (diag_has_error(&first))
+				diag_take(d, &first);
 			diag_release(&one);
 			goto err;
 		}
 		if (ret) {
-			/* a glob skips the functions where an argument does not exist */
+			/*
+			 * a glob skips the functions where an argument does not exist, a function
+			 * the inlined copies where it cannot be read (optimized out there, or
+			 * computed from two registers: Redis's lookupKeyReadWithFlags in
+			 * existsCommand); when none is left, the first reason is the error
+			 */
+			if (copy && skipped)
+				strlist_add(skipped, one.msg ? one.msg : "?");
 			pr_info("%s: %s", s->func ? s->func : "?", one.msg ? one.msg : "?");
 			if (!diag_has_error(&first)) {
 				diag_release(&first);
@@ -631,10 +654,7 @@ int resolve_probe(const struct probe_spec *spec, struct debuginfo *dbg,
 	}
 	if (!n) {
 		/* every match failed: the first reason */
-		d->span = first.span;
-		diag_error(d, first.span, "%s", first.msg ? first.msg : "no probe site");
-		if (first.hints.len)
-			diag_hint(d, "%s", first.hints.buf);
+		diag_take(d, &first);
 		ret = -EINVAL;
 		goto err;
 	}

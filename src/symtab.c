@@ -41,6 +41,12 @@ static bool is_cold_part(const char *name)
 		       (dot > name && !strncmp(dot - 5, ".cold.", 6)));
 }
 
+bool sym_is_clone(const struct sym *s)
+{
+	return strstr(s->raw, ".isra.") || strstr(s->raw, ".constprop.") ||
+	       strstr(s->raw, ".part.");
+}
+
 /* symbol @i of @mod as a struct sym; false for what the table leaves out */
 static bool sym_read(Dwfl_Module *mod, int i, struct sym *out)
 {

@@ -100,4 +100,12 @@ const char *sym_name(struct sym *s);
  */
 const char *sym_signature(struct sym *s);
 
+/**
+ * sym_is_clone() - whether @s is a copy gcc made of a function for its own direct calls
+ * (interprocedural SRA "f.isra.0", constant propagation "f.constprop.0", a split-off part
+ * "f.part.0"): a local symbol whose address the program never takes, called only from code
+ * in its own unit
+ */
+bool sym_is_clone(const struct sym *s);
+
 #endif

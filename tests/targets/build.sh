@@ -144,6 +144,12 @@ if wants c/ && need "$CC"; then
 				-o "$out/c/nums-$o" "$src/c/nums.c" -lm
 		done
 	fi
+	# clones.c: gcc -O2 clones (.isra, .constprop) whose parameters the callers give, and an
+	# inline function whose copies start outside their ranges (tests/e2e/cases/clones.cases)
+	if [ -e "$src/c/clones.c" ]; then
+		build "$out/c/clones-O2" "$src/c/clones.c" $CC -g -O2 -Wall \
+			-o "$out/c/clones-O2" "$src/c/clones.c"
+	fi
 	if [ -e "$out/c/orders-O2" ]; then
 		build "$out/c/orders-stripped" "$out/c/orders-O2" \
 			strip -o "$out/c/orders-stripped" "$out/c/orders-O2"
@@ -187,6 +193,11 @@ if wants cpp/ && need "$CXX"; then
 			build "$out/cpp/whole-$o" "$src/cpp/whole.cpp" $CXX -g -$o -Wall \
 				-o "$out/cpp/whole-$o" "$src/cpp/whole.cpp"
 		done
+	fi
+	# clones.cpp: g++ -O2 .isra clones of methods (CAF's enqueue shape)
+	if [ -e "$src/cpp/clones.cpp" ]; then
+		build "$out/cpp/clones-O2" "$src/cpp/clones.cpp" $CXX -g -O2 -Wall \
+			-o "$out/cpp/clones-O2" "$src/cpp/clones.cpp"
 	fi
 	# zoo.cpp: dynamic types (typeid, dynamic_cast<>): a hierarchy with an anonymous-namespace
 	# class and multiple inheritance

@@ -90,6 +90,14 @@ static int make_record(unsigned char *rec, uint64_t ip, const char *str, const c
 	return size;
 }
 
+static struct trace_arg *arg_named(struct trace_probe *tp, const char *name)
+{
+	for (size_t i = 0; i < tp->nr_args; i++)
+		if (!strcmp(tp->args[i].name, name))
+			return &tp->args[i];
+	return NULL;
+}
+
 int main(void)
 {
 	struct tep_handle *tep = tep_alloc();
@@ -136,6 +144,20 @@ int main(void)
 		   "\"probe\":\"w\",\"args\":{\"a\":-5,\"b\":\"0x1f\",\"s\":\"hi\\u001b\\n\","
 		   "\"name\":\"hello world\",\"f\":3.5,\"e\":\"GREEN\",\"bo\":true,\"ch\":\"x\","
 		   "\"fl\":1.25,\"by\":\"ab\",\"sy\":\"0x401000\",\"u\":65535}}\n");
+
+	/* a value the DWARF computes as a field plus a constant (a caller's register minus 1,
+	 * its frame's address plus 8): added, wrapped to the value's size */
+	arg_named(&tp, "a")->value_add = -3;
+	arg_named(&tp, "b")->value_add = 16;
+	arg_named(&tp, "u")->value_add = 1;
+	size = make_record(rec, base + 0x1100, "hi", "hello", 5, 0x7fff0000);
+	TEST_EQ(decode_record(dc, rec, size, 1000, 1, &ev), 0);
+	TEST_STREQ(text_of(val(&ev, "a")), "-8");
+	TEST_STREQ(text_of(val(&ev, "b")), "0x2f");
+	TEST_STREQ(text_of(val(&ev, "u")), "0");
+	arg_named(&tp, "a")->value_add = 0;
+	arg_named(&tp, "b")->value_add = 0;
+	arg_named(&tp, "u")->value_add = 0;
 
 	/* a record shorter than the event's fixed fields is refused, never read past its end
 	 * (found by fuzz-decode: 22 bytes of a 104-byte event) */
