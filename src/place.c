@@ -279,6 +279,36 @@ static void site_alts(struct debuginfo *dbg, struct probe_site *s, uint64_t fsta
 		qsort(s->alts, s->nr_alts, sizeof(*s->alts), alt_cmp);
 }
 
+uint32_t place_entry_regs(struct debuginfo *dbg, uint64_t fstart, uint64_t fend, uint64_t vaddr)
+{
+	struct x86_insn_info win[WINDOW];
+	Elf *elf = debuginfo_elf(dbg);
+	uint64_t *targets = NULL;
+	uint32_t clobbered = 0, regs = 0;
+	size_t nw = 0, nt = 0;
+	bool indirect;
+
+	if (vaddr == fstart)
+		return ~0u;
+	if (!fend || vaddr < fstart || vaddr >= fend ||
+	    x86_insn_straight(elf, fstart, fend, win, WINDOW, &nw) ||
+	    x86_insn_jump_targets(elf, fstart, fend, &targets, &nt, &indirect))
+		return 0;
+	for (size_t k = 0; k < nw && win[k].addr <= vaddr && !indirect; k++) {
+		if (k && addr_in(win[k].addr, targets, nt))
+			break;
+		if (win[k].addr == vaddr) {
+			regs = ~clobbered;
+			break;
+		}
+		if (win[k].ends_straight)
+			break;
+		clobbered |= win[k].regs_written;
+	}
+	free(targets);
+	return regs;
+}
+
 /* the registers a fetch reads (x86_insn_info.regs_written bits); %ip: all of them */
 static uint32_t fetch_regs(const char *fetch)
 {

@@ -107,6 +107,14 @@ void place_take_alt(struct probe_site *s, const struct site_alt *alt, struct tra
 void place_share_flags_field(struct trace_probe *tps, size_t nr);
 
 /**
+ * place_entry_regs() - the registers that hold at @vaddr the values they had at the entry
+ * @fstart of the function [@fstart, @fend): every register at the entry; past it, those no
+ * instruction writes in the straight code from the entry to @vaddr that no jump enters
+ * Return: bit N for DWARF register N (x86_insn_info.regs_written bits), 0 when unknown.
+ */
+uint32_t place_entry_regs(struct debuginfo *dbg, uint64_t fstart, uint64_t fend, uint64_t vaddr);
+
+/**
  * place_event_filter() - the kernel filter the event of @tp needs so that each call is seen
  * once, combined with @user's (--filter; may be NULL): "(USER) && FILTER"
  * Return: a string to free(), or NULL when neither is needed.

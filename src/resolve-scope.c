@@ -226,13 +226,18 @@ static bool inlined_where(struct rctx *rc)
  */
 static void entry_ctx(struct rctx *rc)
 {
-	uint64_t entry, end;
+	uint64_t entry, end, fstart, fend;
+	const char *name;
 	struct symtab *st;
 	struct sym *s;
 
 	if (!rc->has_func || !die_code_range(&rc->func, &entry, &end))
 		return;
-	if (entry == rc->lc.pc && !rc->site->is_return)
+	if (!rc->site->is_return && !rc->site->at_ret_insn &&
+	    debuginfo_func_extent(rc->dbg, entry + rc->bias, &fstart, &fend, &name))
+		rc->lc.entry_regs = place_entry_regs(rc->dbg, fstart, fend, rc->site->vaddr) &
+				    LOC_ENTRY_ALL;
+	else if (entry == rc->lc.pc && !rc->site->is_return)
 		rc->lc.entry_regs = LOC_ENTRY_ALL;
 	st = debuginfo_symtab(rc->dbg);
 	s = st ? symtab_func_covering(st, entry + rc->bias) : NULL;
