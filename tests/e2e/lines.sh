@@ -250,9 +250,14 @@ for ((i = 1; i <= n; i++)); do
 	[ "$pair" = 11/5 ] || [ "$pair" = 19/6 ] || bad=$((bad + 1))
 done
 t_is "$bad" 0 "each inlined copy's scaled is v * f + 1 (11 for v 5, 19 for v 6) (O2)"
+# the first copy's line comes before scaled is computed: that copy is skipped with a warning;
+# the second copy's scaled is computed already (gcc scheduled it up), in rdx there
 upft_run -x "$o2" -D "scale:$((l_scaled - sc)) scaled"
-t_is "$UPFT_RC" 2 "scaled at its own line, before it is computed, is an error (O2)"
-t_like "$UPFT_ERR" "'scaled' is optimized out at" "the error says scaled is optimized out there"
+t_is "$UPFT_RC" 0 "scaled at its own line: the copy where it is computed is probed (O2)"
+t_like "$UPFT_ERR" "skipped 1 match: 'scaled' is optimized out at twice\\+0x0" \
+	"the copy before it is computed is skipped, with the reason (O2)"
+t_like "$UPFT_OUT" '^p:probe_lines/scale [^ ]+ scaled=%dx:s32$' \
+	"the other copy reads scaled where DWARF says it is (O2)"
 upft_run --json --max-events 2 -x "$o2" "scale:$((l_scaled - sc)) v f" -- "$o2" 5
 t_is "$(upft_json_arg "$UPFT_OUT" 1 v)/$(upft_json_arg "$UPFT_OUT" 1 f) $(upft_json_arg \
 	"$UPFT_OUT" 2 v)/$(upft_json_arg "$UPFT_OUT" 2 f)" "5/2 6/3" \
