@@ -193,7 +193,7 @@ _upfront_probe_word()
 }
 
 # _upfront_label BINARY - PROBE:ARG for --metrics-label: the events and argument names of
-# upfront -D of the probe words on the line (helper fields NAME_p1, NAME_len ... left out)
+# upfront -D of the probe words on the line (helper fields NAME_p1, NAME_len, NAME_c ... left out)
 _upfront_label()
 {
 	local bin=$1 i w n=$((${#_upfront_w[@]} - 1)) line ev f name
@@ -219,9 +219,9 @@ _upfront_label()
 		[[ ${#fields[@]} -gt 0 && ${line#* } == *' '* ]] || fields=()
 		for f in "${fields[@]}"; do
 			name=${f%%=*}
-			# NAME_p1, NAME_n2, NAME_1, NAME_len, NAME_cap, NAME_ptr, NAME_c of an
+			# NAME_p1, NAME_n2, NAME_1, NAME_len, NAME_cap, NAME_ptr, NAME_c, NAME_hi of an
 			# argument NAME: helpers (upfront(1), Helper fields)
-			if [[ $name =~ ^(.+)_(p[0-9]+|n[0-9]+|[0-9]+|len|cap|ptr|c)$ &&
+			if [[ $name =~ ^(.+)_(p[0-9]+|n[0-9]+|[0-9]+|len|cap|ptr|c|hi)$ &&
 			      " ${fields[*]%%=*} " == *" ${BASH_REMATCH[1]} "* ]]; then
 				continue
 			fi

@@ -186,6 +186,7 @@ void trace_probe_release(struct trace_probe *tp)
 	free(tp->kpath);
 	free(tp->build_id);
 	free(tp->func);
+	free(tp->note);
 	for (i = 0; i < tp->nr_fields; i++) {
 		free(tp->fields[i].name);
 		free(tp->fields[i].fetch);
@@ -209,6 +210,7 @@ void trace_probe_copy(struct trace_probe *dst, const struct trace_probe *src)
 	dst->kpath = dup_or_null(src->kpath);
 	dst->build_id = dup_or_null(src->build_id);
 	dst->func = dup_or_null(src->func);
+	dst->note = dup_or_null(src->note);
 	dst->fields = NULL;
 	dst->args = NULL;
 	if (src->nr_fields) {

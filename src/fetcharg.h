@@ -312,6 +312,8 @@ struct trace_probe {
 	size_t nr_fields;
 	struct trace_arg *args;
 	size_t nr_args;
+	char *note;		/* what -D says about the probe as a comment (a float followed out
+				 * of an xmm register), or NULL */
 };
 
 /* trace_probe_add_field() - append a field; returns its index; strings are copied */

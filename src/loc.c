@@ -292,6 +292,7 @@ static int finish_piece(struct machine *m, int reg, bool stack_value, bool empty
 			p.reg = reg;
 		} else {
 			p.kind = LOC_BAD;
+			p.reg = reg;	/* xmm: floatcopy.c may find a copy */
 			p.why = xasprintf("is in register %s, which uprobes cannot read",
 					  regs_describe(reg, buf));
 		}

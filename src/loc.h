@@ -27,7 +27,8 @@ struct loc_piece {
 	int64_t off;		/* LOC_MEM; LOC_VAL: added to what @fetch reads (usually 0) */
 	uint64_t imm;		/* LOC_IMM */
 	char *why;		/* LOC_BAD */
-	int reg;		/* LOC_VAL of a plain register: its DWARF number; else -1 */
+	int reg;		/* LOC_VAL of a plain register: its DWARF number; LOC_BAD in a
+				 * register uprobes cannot read (xmm0): its DWARF number; else -1 */
 	unsigned int size;	/* bytes the piece covers; 0: the whole value (single piece) */
 };
 

@@ -1015,6 +1015,8 @@ static void print_definitions(const struct probes *p, struct debuginfo *dbg)
 		strbuf_reset(&line);
 		fetcharg_format(&p->tps[i], &line);
 		puts(strbuf_cstr(&line));
+		if (p->tps[i].note)
+			printf("# %s/%s: %s\n", p->tps[i].group, p->tps[i].event, p->tps[i].note);
 	}
 	print_filters(p, false);
 	print_sums(p);

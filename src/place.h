@@ -63,6 +63,9 @@ struct probe_site {
 	char *insn;		/* its text for -v, or NULL when it could not be decoded */
 	struct site_alt *alts;	/* cheaper addresses for this point, best first */
 	size_t nr_alts;
+	uint64_t copy_die;	/* a float parameter read where the code copied it out of an
+				 * xmm register (floatcopy_param()): its DIE offset, or 0 */
+	struct x86_xmm_copy copy;	/* that copy: the register or stack slot it is in */
 	bool has_frame_func;	/* frame_func valid */
 	Dwarf_Die frame_func;	/* the out-of-line subprogram whose code holds vaddr: for an
 				 * inlined copy its caller, which has DW_AT_frame_base

@@ -45,3 +45,17 @@ const char *regs_describe(int regno, char *buf)
 		snprintf(buf, 16, "reg%d", regno);
 	return buf;
 }
+
+int regs_xmm(int regno)
+{
+	if (regno >= 17 && regno <= 32)
+		return regno - 17;
+	if (regno >= 67 && regno <= 82)
+		return regno - 67 + 16;
+	return -1;
+}
+
+int regs_xmm_dwarf(int n)
+{
+	return n < 16 ? 17 + n : 67 + n - 16;
+}

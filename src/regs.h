@@ -17,4 +17,15 @@ const char *regs_kernel_name(int regno);
  */
 const char *regs_describe(int regno, char *buf);
 
+/**
+ * regs_xmm() - which vector register a DWARF register is
+ * Return: N for xmmN (0-31), -1 for any other register.
+ */
+int regs_xmm(int regno);
+
+/**
+ * regs_xmm_dwarf() - the DWARF number of register xmm@n (0-31)
+ */
+int regs_xmm_dwarf(int n);
+
 #endif

@@ -117,6 +117,14 @@ struct rctx {
 	const struct expr *arg_expr;	/* the whole expression of the argument resolved */
 	unsigned int part_string_size;	/* inside a whole value: bytes of each string with a
 					 * length (0: resolve_opts.string_size) */
+	/*
+	 * The first parameter whose value is a float in an xmm register here (floatcopy.c may
+	 * find where the code copies it): its DIE offset (0: none), register and bytes
+	 */
+	uint64_t float_die;
+	int float_xmm;
+	unsigned int float_size;
+	char float_name[64];
 	bool in_whole;			/* emitting a whole value's leaves: a C string past the
 					 * :string limit is shown as its address */
 	bool in_expansion;		/* emitting one of many values ($params, $vars, a Go
@@ -241,6 +249,14 @@ bool rctx_go_regabi(struct rctx *rc);
  * Return: true when the DWARF has it.
  */
 bool rctx_go_g_member(struct rctx *rc, const char *path, Dwarf_Die *type, int64_t *off);
+
+/**
+ * rctx_float_result() - a float result @l (one piece) in an xmm register, which uprobes cannot
+ * read: where the code copied it from before returning (floatcopy_result()), else the piece's
+ * reason says what that walk found
+ * @size: the result's bytes
+ */
+void rctx_float_result(struct rctx *rc, struct loc *l, unsigned int size);
 
 /**
  * rctx_list_locals() - "a, b, c": the names visible at the pc, for the "no variable" hint

@@ -4,13 +4,16 @@
 #include <dwarf.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "abi-x86_64.h"
 #include "dwarf-aux.h"
+#include "floatcopy.h"
 #include "lang.h"
 #include "log.h"
+#include "regs.h"
 #include "resolve-internal.h"
 #include "symtab.h"
 
@@ -382,7 +385,15 @@ static enum visit local_is(struct rctx *rc, Dwarf_Die *scope, Dwarf_Die *var, co
 bool rctx_find_local(struct rctx *rc, const char *name, Dwarf_Die *out)
 {
 	struct local_query q = { name, out };
+	const char *cn;
 
+	/*
+	 * a probe moved to a float parameter's copy (floatcopy.c): its name is still the
+	 * parameter, not one of a function inlined there (AtomicU64::store's val: u64)
+	 */
+	if (rc->site->copy_die && dwarf_offdie(rc->dw, rc->site->copy_die, out) &&
+	    (cn = dwarf_diename(out)) && !strcmp(cn, name))
+		return true;
 	return rctx_locals_visit(rc, local_is, &q);
 }
 
@@ -588,15 +599,61 @@ static int wide_param_loc(struct rctx *rc, Dwarf_Die *var, struct loc *out, stru
 	return -EINVAL;
 }
 
+/* @l holds @v where the site's code copied it out of an xmm register (floatcopy_param()) */
+static void copied_loc(const struct x86_xmm_copy *c, struct loc *l)
+{
+	struct loc_piece p = { .reg = -1 };	/* not "a float in a register": its bits */
+	const char *name = regs_kernel_name(c->reg >= 0 ? c->reg : c->base);
+	char buf[16];
+
+	loc_release(l);
+	snprintf(buf, sizeof(buf), "%%%s", name ? name : "?");
+	if (c->reg >= 0) {
+		p.kind = LOC_VAL;
+		p.fetch = buf;
+	} else {
+		p.kind = LOC_MEM;
+		p.base = buf;
+		p.off = c->disp;
+	}
+	loc_add_piece(l, &p);
+}
+
+/* the first float parameter found in an xmm register: floatcopy.c may follow it */
+static void float_note(struct rctx *rc, Dwarf_Die *var, const struct loc *l)
+{
+	Dwarf_Die t;
+	int64_t size;
+
+	if (rc->float_die || dwarf_tag(var) != DW_TAG_formal_parameter || l->nr != 1 ||
+	    l->pieces[0].kind != LOC_BAD || regs_xmm(l->pieces[0].reg) < 0 ||
+	    !lang_type_of(var, &t) || (size = lang_type_size(&t)) <= 0 || size > 8)
+		return;
+	rc->float_die = dwarf_dieoffset(var);
+	rc->float_xmm = regs_xmm(l->pieces[0].reg);
+	rc->float_size = (unsigned int)size;
+	snprintf(rc->float_name, sizeof(rc->float_name), "%s",
+		 dwarf_diename(var) ? dwarf_diename(var) : "?");
+}
+
 int rctx_var_loc(struct rctx *rc, Dwarf_Die *var, struct loc *out, struct strbuf *err)
 {
 	int ret;
 
+	if (rc->site->copy_die && rc->site->copy_die == dwarf_dieoffset(var)) {
+		out->pieces = NULL;
+		out->nr = 0;
+		copied_loc(&rc->site->copy, out);
+		return 0;
+	}
 	if (rc->site->entry_abi)
-		return entry_loc(rc, var, out, err);
-	ret = loc_from_die(var, &rc->lc, out, err);
+		ret = entry_loc(rc, var, out, err);
+	else
+		ret = loc_from_die(var, &rc->lc, out, err);
 	if (!ret && wide_reg_param(rc, var, out))
 		ret = wide_param_loc(rc, var, out, err);
+	if (!ret)
+		float_note(rc, var, out);
 	return ret;
 }
 
@@ -676,4 +733,28 @@ int rctx_heap_local(struct rctx *rc, Dwarf_Die *var, struct span sp, struct val 
 		return ret;
 	val_move(out, &n);
 	return 0;
+}
+
+void rctx_float_result(struct rctx *rc, struct loc *l, unsigned int size)
+{
+	struct strbuf why = STRBUF_INIT;
+	struct x86_xmm_copy c;
+	struct loc_piece *p = l->nr == 1 ? &l->pieces[0] : NULL;
+	char *w;
+
+	if (!p || p->kind != LOC_BAD || regs_xmm(p->reg) < 0 || size > 8 ||
+	    (!rc->site->is_return && !rc->site->at_ret_insn))
+		return;
+	strbuf_init(&why);
+	if (!floatcopy_result(rc->dbg, rc->site, regs_xmm(p->reg), size, &c, &why)) {
+		pr_info("%s: the float result in xmm%d is read from %s, which '%s' at 0x%" PRIx64
+			" copied it from", rc->where, regs_xmm(p->reg),
+			regs_kernel_name(c.reg >= 0 ? c.reg : c.base), c.text, c.copy);
+		copied_loc(&c, l);
+	} else {
+		w = xasprintf("%s (followed back %s)", p->why, strbuf_cstr(&why));
+		free(p->why);
+		p->why = w;
+	}
+	strbuf_release(&why);
 }

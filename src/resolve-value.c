@@ -1047,6 +1047,8 @@ static int eval_retval(struct rctx *rc, struct span sp, struct val *out)
 			out->has_type = abi_sysv_return(fn, rc->lang, &out->type, &out->loc);
 		else
 			loc_add_piece(&out->loc, &p);
+		if (out->has_type)
+			rctx_float_result(rc, &out->loc, (unsigned int)lang_type_size(&out->type));
 		out->what = xstrdup("$retval");
 		return 0;
 	}
@@ -1064,6 +1066,8 @@ static int eval_retval(struct rctx *rc, struct span sp, struct val *out)
 		loc_copy(&out->loc, &res[0].loc);
 		out->type = res[0].type;
 		out->has_type = res[0].has_type;
+		if (out->has_type)
+			rctx_float_result(rc, &out->loc, (unsigned int)lang_type_size(&out->type));
 		out->what = xstrdup("$retval");
 		abi_values_free(res, nr);
 		return 0;

@@ -5,11 +5,13 @@
 #include <dwarf.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "abi-x86_64.h"
 #include "lang.h"
+#include "floatcopy.h"
 #include "log.h"
 #include "parse.h"
 #include "place.h"
@@ -108,6 +110,8 @@ static int emit_go_results(struct rctx *rc, const struct probe_arg *pa)
 		loc_copy(&v.loc, &res[i].loc);
 		v.type = res[i].type;
 		v.has_type = res[i].has_type;
+		if (v.has_type)
+			rctx_float_result(rc, &v.loc, (unsigned int)lang_type_size(&v.type));
 		v.what = xstrdup(res[i].name);
 		rctx_guards_clear(rc);
 		rc->in_expansion = nr > 1;
@@ -236,12 +240,23 @@ static enum call_role call_role_of(const struct probe_spec *spec, const struct p
 		return CALL_RETURN;
 	if (site->has_die && dwarf_tag((Dwarf_Die *)&site->die) == DW_TAG_inlined_subroutine)
 		return CALL_NONE;
+	/* moved to a float's copy past a change of %sp: its height is not the call's */
+	if (site->copy_die && !site->ret_at_sp)
+		return CALL_NONE;
 	return pl->is_return ? CALL_NONE : CALL_ENTRY;
 }
 
+/* A float parameter the site could not read (rctx.float_die): floatcopy.c may follow it. */
+struct float_miss {
+	uint64_t die;
+	int xmm;
+	unsigned int size;
+	char name[64];
+};
+
 static int resolve_site_at(const struct probe_spec *spec, struct debuginfo *dbg,
 			const struct resolve_opts *o, const struct probe_site *site,
-			struct trace_probe *tp, struct diag *d)
+			struct trace_probe *tp, struct diag *d, struct float_miss *fm)
 {
 	struct rctx rc;
 	const char *bid;
@@ -269,8 +284,64 @@ static int resolve_site_at(const struct probe_spec *spec, struct debuginfo *dbg,
 		tp->goroutines = true;
 	for (size_t i = 0; i < spec->nr_args && !ret; i++)
 		ret = resolve_arg(&rc, &spec->args[i]);
+	if (fm) {
+		*fm = (struct float_miss){ rc.float_die, rc.float_xmm, rc.float_size, "" };
+		snprintf(fm->name, sizeof(fm->name), "%s", rc.float_name);
+	}
 	rctx_release(&rc);
 	return ret;
+}
+
+/*
+ * resolve_float_copy() - the probe at @site failed on a float parameter in an xmm register
+ * (@fm): moved to where the code copies it to a general register or the stack (floatcopy.c),
+ * read there; else the error says what the walk found. -v and -D say where it went.
+ */
+static int resolve_float_copy(const struct probe_spec *spec, struct debuginfo *dbg,
+			      const struct resolve_opts *o, struct probe_site *site,
+			      const struct float_miss *fm, struct trace_probe *tp, struct diag *d)
+{
+	struct strbuf why = STRBUF_INIT;
+	struct x86_xmm_copy copy;
+	struct probe_site at;
+	struct diag ad;
+	int ret;
+
+	strbuf_init(&why);
+	if (floatcopy_param(dbg, site, fm->xmm, fm->size, &at, &copy, &why)) {
+		diag_hint(d, "followed xmm%d from there: %s", fm->xmm, strbuf_cstr(&why));
+		strbuf_release(&why);
+		return -EINVAL;
+	}
+	strbuf_release(&why);
+	at.copy = copy;
+	at.copy_die = fm->die;
+	diag_init(&ad, d->input);
+	trace_probe_release(tp);
+	ret = resolve_site_at(spec, dbg, o, &at, tp, &ad, NULL);
+	if (ret) {
+		diag_release(d);
+		*d = ad;
+		floatcopy_site_release(&at);
+		return ret;
+	}
+	diag_release(&ad);
+	tp->note = xasprintf("'%s' was in xmm%d: read where '%s' at 0x%" PRIx64 " copied it, "
+			     "the probe is at 0x%" PRIx64, fm->name, fm->xmm, at.copy.text,
+			     at.copy.copy, at.vaddr);
+	pr_info("%s: %s (%s, %s)", site->func ? site->func : "probe", tp->note,
+		at.insn ? at.insn : "?", x86_probe_cost_name(at.cost));
+	free(site->insn);
+	site->insn = at.insn;
+	site->entry_abi = false;
+	site->go_split = false;
+	site->vaddr = at.vaddr;
+	site->offset = at.offset;
+	site->cost = at.cost;
+	site->ret_at_sp = at.ret_at_sp;
+	site->copy_die = at.copy_die;
+	site->copy = at.copy;
+	return 0;
 }
 
 /*
@@ -282,8 +353,11 @@ static int resolve_site(const struct probe_spec *spec, struct debuginfo *dbg,
 			const struct resolve_opts *o, struct probe_site *site,
 			struct trace_probe *tp, struct diag *d)
 {
-	int ret = resolve_site_at(spec, dbg, o, site, tp, d);
+	struct float_miss fm = { 0 };
+	int ret = resolve_site_at(spec, dbg, o, site, tp, d, &fm);
 
+	if (ret && fm.die && !site->copy_die)
+		return resolve_float_copy(spec, dbg, o, site, &fm, tp, d);
 	if (ret)
 		return ret;
 	for (size_t i = 0; i < site->nr_alts; i++) {
@@ -299,7 +373,8 @@ static int resolve_site(const struct probe_spec *spec, struct debuginfo *dbg,
 		if (!site->is_return)
 			at.ret_at_sp = a->ret_at_sp;
 		diag_init(&ad, d->input);
-		ok = !resolve_site_at(spec, dbg, o, &at, &atp, &ad) && place_alt_agrees(a, tp, &atp);
+		ok = !resolve_site_at(spec, dbg, o, &at, &atp, &ad, NULL) &&
+		     place_alt_agrees(a, tp, &atp);
 		if (!ok)
 			pr_debug("%s: not at 0x%" PRIx64 " (%s): %s", site->func ? site->func : "?",
 				 a->vaddr, a->insn, ad.msg ? ad.msg : "other values there");

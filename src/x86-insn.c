@@ -5,6 +5,7 @@
 #include <capstone/capstone.h>
 #include <errno.h>
 #include <gelf.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -549,8 +550,15 @@ static void insn_info(csh cs, const cs_insn *insn, struct x86_insn_info *out)
 		out->ends_straight = true;
 }
 
-int x86_insn_straight_code(const struct x86_code *c, struct x86_insn_info *out, size_t max,
-			   size_t *nr)
+/*
+ * att_decode() - @c's instructions from its start (with details, AT&T syntax), each handed to
+ * @fn with its index until @fn returns true (that one counted) or @max were seen
+ * @nr: how many were handed over
+ * Return: 0, or -EIO when capstone cannot start.
+ */
+static int att_decode(const struct x86_code *c, size_t max,
+		      bool (*fn)(csh cs, const cs_insn *insn, size_t i, void *arg), void *arg,
+		      size_t *nr)
 {
 	const uint8_t *p = c->bytes;
 	size_t size = c->len, n = 0;
@@ -562,14 +570,26 @@ int x86_insn_straight_code(const struct x86_code *c, struct x86_insn_info *out, 
 	if (!disasm_open(&cs, &insn, true))
 		return -EIO;
 	cs_option(cs, CS_OPT_SYNTAX, CS_OPT_SYNTAX_ATT);
-	while (n < max && cs_disasm_iter(cs, &p, &size, &pc, insn)) {
-		insn_info(cs, insn, &out[n]);
-		if (out[n++].ends_straight)
+	while (n < max && cs_disasm_iter(cs, &p, &size, &pc, insn))
+		if (fn(cs, insn, n++, arg))
 			break;
-	}
 	disasm_close(&cs, insn);
 	*nr = n;
 	return 0;
+}
+
+static bool straight_one(csh cs, const cs_insn *insn, size_t i, void *arg)
+{
+	struct x86_insn_info *out = arg;
+
+	insn_info(cs, insn, &out[i]);
+	return out[i].ends_straight;
+}
+
+int x86_insn_straight_code(const struct x86_code *c, struct x86_insn_info *out, size_t max,
+			   size_t *nr)
+{
+	return att_decode(c, max, straight_one, out, nr);
 }
 
 int x86_insn_straight(Elf *elf, uint64_t start, uint64_t end, struct x86_insn_info *out,
@@ -641,4 +661,281 @@ int x86_insn_jump_targets(Elf *elf, uint64_t start, uint64_t end, uint64_t **add
 	if (x86_insn_code(elf, start, end, &c))
 		return -ENOENT;
 	return x86_insn_jump_targets_code(&c, addrs, nr, indirect);
+}
+
+/* ---- floats in xmm registers: where a value is copied to, where a result comes from ---- */
+
+/* xmm, ymm or zmm register N (its low 64 bits are xmmN's), else -1 */
+static int xmm_num(unsigned int r)
+{
+	if (r >= X86_REG_XMM0 && r <= X86_REG_XMM31)
+		return (int)(r - X86_REG_XMM0);
+	if (r >= X86_REG_YMM0 && r <= X86_REG_YMM31)
+		return (int)(r - X86_REG_YMM0);
+	if (r >= X86_REG_ZMM0 && r <= X86_REG_ZMM31)
+		return (int)(r - X86_REG_ZMM0);
+	return -1;
+}
+
+/* the DWARF number (0-15) of a 64-bit or 32-bit general register (its @bytes), else -1 */
+static int gp_num(unsigned int r, unsigned int *bytes)
+{
+	static const unsigned int r64[16] = {
+		X86_REG_RAX, X86_REG_RDX, X86_REG_RCX, X86_REG_RBX, X86_REG_RSI, X86_REG_RDI,
+		X86_REG_RBP, X86_REG_RSP, X86_REG_R8, X86_REG_R9, X86_REG_R10, X86_REG_R11,
+		X86_REG_R12, X86_REG_R13, X86_REG_R14, X86_REG_R15,
+	};
+	static const unsigned int r32[16] = {
+		X86_REG_EAX, X86_REG_EDX, X86_REG_ECX, X86_REG_EBX, X86_REG_ESI, X86_REG_EDI,
+		X86_REG_EBP, X86_REG_ESP, X86_REG_R8D, X86_REG_R9D, X86_REG_R10D, X86_REG_R11D,
+		X86_REG_R12D, X86_REG_R13D, X86_REG_R14D, X86_REG_R15D,
+	};
+
+	for (int i = 0; i < 16; i++) {
+		if (r64[i] == r || r32[i] == r) {
+			*bytes = r64[i] == r ? 8 : 4;
+			return i;
+		}
+	}
+	return -1;
+}
+
+/* One instruction as the float walks see it. */
+struct fl_insn {
+	uint64_t addr;
+	unsigned int size;
+	char text[200];
+	uint32_t xmm_written;	/* bit N: xmmN (any width) written */
+	uint32_t gp_written;	/* x86_insn_info.regs_written */
+	bool stores, ends_straight;
+	bool move;		/* a plain move of bits (movq, movd, movsd, movss, movap*, ...) */
+	cs_x86_op src, dst;	/* its operands, when move */
+};
+
+static bool is_move(unsigned int id)
+{
+	static const unsigned int ids[] = {
+		X86_INS_MOVQ, X86_INS_MOVD, X86_INS_MOVSD, X86_INS_MOVSS, X86_INS_MOVAPD,
+		X86_INS_MOVAPS, X86_INS_MOVUPD, X86_INS_MOVUPS, X86_INS_MOVDQA, X86_INS_MOVDQU,
+		X86_INS_VMOVQ, X86_INS_VMOVD, X86_INS_VMOVSD, X86_INS_VMOVSS, X86_INS_VMOVAPD,
+		X86_INS_VMOVAPS, X86_INS_VMOVUPD, X86_INS_VMOVUPS,
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(ids); i++)
+		if (ids[i] == id)
+			return true;
+	return false;
+}
+
+static void fl_info(csh cs, const cs_insn *insn, struct fl_insn *out)
+{
+	const cs_x86 *x = &insn->detail->x86;
+	struct x86_insn_info in;
+	cs_regs rd, wr;
+	uint8_t nrd = 0, nwr = 0;
+	int w = 0, r = 0;
+
+	insn_info(cs, insn, &in);
+	memset(out, 0, sizeof(*out));
+	out->addr = in.addr;
+	out->size = in.size;
+	memcpy(out->text, in.text, sizeof(out->text));
+	out->gp_written = in.regs_written;
+	out->stores = in.stores;
+	out->ends_straight = in.ends_straight;
+	if (cs_regs_access(cs, insn, rd, &nrd, wr, &nwr) == CS_ERR_OK) {
+		for (uint8_t i = 0; i < nwr; i++)
+			if (xmm_num(wr[i]) >= 0)
+				out->xmm_written |= 1u << xmm_num(wr[i]);
+	} else {
+		out->xmm_written = ~0u;
+	}
+	for (uint8_t i = 0; i < x->op_count; i++) {
+		const cs_x86_op *op = &x->operands[i];
+
+		if (op->type == X86_OP_REG && (op->access & CS_AC_WRITE) && xmm_num(op->reg) >= 0)
+			out->xmm_written |= 1u << xmm_num(op->reg);
+		if (op->access & CS_AC_WRITE) {
+			out->dst = *op;
+			w++;
+		} else if (op->access & CS_AC_READ) {
+			out->src = *op;
+			r++;
+		}
+	}
+	out->move = is_move(insn->id) && x->op_count == 2 && w == 1 && r == 1;
+	/* a call may change every xmm register (caller-saved in System V and Go's ABIs) */
+	for (uint8_t i = 0; i < insn->detail->groups_count; i++)
+		if (insn->detail->groups[i] == CS_GRP_CALL)
+			out->xmm_written = ~0u;
+}
+
+static bool fl_one(csh cs, const cs_insn *insn, size_t i, void *arg)
+{
+	fl_info(cs, insn, &((struct fl_insn *)arg)[i]);
+	return false;
+}
+
+/* the instructions of @c from its start (at most @max), each with fl_info(); -EIO */
+static int fl_decode(const struct x86_code *c, struct fl_insn *out, size_t max, size_t *nr)
+{
+	return att_decode(c, max, fl_one, out, nr);
+}
+
+/*
+ * where operand @op (the destination of a move) leaves a copy uprobes can read: a general
+ * register of @size bytes or more, or a stack slot (%rsp or %rbp based, no index: memory no
+ * other thread writes); false for others
+ */
+static bool fl_target(const cs_x86_op *op, unsigned int size, struct x86_xmm_copy *out)
+{
+	unsigned int bytes = 0, bb = 0;
+
+	out->reg = out->base = -1;
+	if (op->type == X86_OP_REG) {
+		out->reg = gp_num(op->reg, &bytes);
+		return out->reg >= 0 && bytes >= size;
+	}
+	if (op->type != X86_OP_MEM || op->mem.index != X86_REG_INVALID ||
+	    op->mem.segment != X86_REG_INVALID)
+		return false;
+	out->base = gp_num(op->mem.base, &bb);
+	out->disp = op->mem.disp;
+	return bb == 8 && (out->base == 6 || out->base == 7);
+}
+
+static bool fl_stop(uint64_t a, const uint64_t *stop, size_t nstop)
+{
+	for (size_t i = 0; i < nstop; i++)
+		if (stop[i] == a)
+			return true;
+	return false;
+}
+
+#define FL_MAX 64	/* instructions a walk looks at */
+
+int x86_insn_xmm_copy_code(const struct x86_code *c, unsigned int xmm, unsigned int size,
+			   const uint64_t *stop, size_t nstop, struct x86_xmm_copy *out,
+			   struct strbuf *why)
+{
+	struct fl_insn *in = xcalloc(FL_MAX, sizeof(*in));
+	uint32_t have = 1u << xmm;
+	size_t n = 0;
+	int ret = -ENOENT;
+
+	if (fl_decode(c, in, FL_MAX, &n)) {
+		free(in);
+		return -EIO;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct fl_insn *k = &in[i];
+		uint64_t off = k->addr - c->addr;
+
+		if (i && fl_stop(k->addr, stop, nstop)) {
+			strbuf_addf(why, "a jump lands at +0x%" PRIx64 " before it is copied", off);
+			break;
+		}
+		if (k->move && k->src.type == X86_OP_REG && xmm_num(k->src.reg) >= 0 &&
+		    (have >> xmm_num(k->src.reg) & 1)) {
+			if (k->dst.type == X86_OP_REG && xmm_num(k->dst.reg) >= 0) {
+				have |= 1u << xmm_num(k->dst.reg);	/* one more copy in xmm */
+				continue;
+			}
+			if (fl_target(&k->dst, size, out)) {
+				if (i + 1 >= n || fl_stop(k->addr + k->size, stop, nstop)) {
+					strbuf_addf(why, "'%s' at +0x%" PRIx64 " copies it, but a jump "
+						    "lands right after", k->text, off);
+					break;
+				}
+				out->copy = k->addr;
+				out->at = k->addr + k->size;
+				memcpy(out->text, k->text, sizeof(out->text));
+				ret = 0;
+				break;
+			}
+		}
+		have &= ~k->xmm_written;
+		if (!have) {
+			strbuf_addf(why, "'%s' at +0x%" PRIx64 " overwrites it before any copy",
+				    k->text, off);
+			break;
+		}
+		if (k->ends_straight) {
+			strbuf_addf(why, "'%s' at +0x%" PRIx64 " comes before any copy", k->text,
+				    off);
+			break;
+		}
+	}
+	if (ret && !why->len)
+		strbuf_addf(why, "no copy in its first %zu instructions", n);
+	free(in);
+	return ret;
+}
+
+int x86_insn_xmm_source_code(const struct x86_code *c, uint64_t ret_at, unsigned int xmm,
+			     unsigned int size, const uint64_t *stop, size_t nstop,
+			     struct x86_xmm_copy *out, struct strbuf *why)
+{
+	struct fl_insn *in = xcalloc(FL_MAX * 64, sizeof(*in));
+	size_t n = 0, r;
+	unsigned int want = xmm;
+	int ret = -ENOENT;
+
+	if (fl_decode(c, in, FL_MAX * 64, &n)) {
+		free(in);
+		return -EIO;
+	}
+	for (r = 0; r < n && in[r].addr != ret_at; r++)
+		;
+	for (size_t i = r; i-- > 0 && r < n;) {
+		const struct fl_insn *k = &in[i];
+		uint32_t after = 0;
+		bool stored = false;
+
+		if (k->ends_straight) {
+			strbuf_addf(why, "'%s' at +0x%" PRIx64 " %s", k->text, k->addr - c->addr,
+				    k->xmm_written >> want & 1 ? "sets it (a call's result)" :
+				    "comes between the return and what sets it");
+			break;
+		}
+		if (!(k->xmm_written >> want & 1)) {
+			if (fl_stop(k->addr, stop, nstop)) {
+				strbuf_addf(why, "a jump lands at +0x%" PRIx64 " after it is set",
+					    k->addr - c->addr);
+				break;
+			}
+			continue;
+		}
+		/* the instruction that sets it: a copy from a register or a stack slot? */
+		for (size_t j = i + 1; j < r; j++) {
+			after |= in[j].gp_written;
+			stored |= in[j].stores;
+		}
+		if (k->move && k->src.type == X86_OP_REG && xmm_num(k->src.reg) >= 0) {
+			want = (unsigned int)xmm_num(k->src.reg);	/* from another xmm */
+			continue;
+		}
+		if (!k->move) {
+			strbuf_addf(why, "'%s' at +0x%" PRIx64 " sets it", k->text,
+				    k->addr - c->addr);
+		} else if (!fl_target(&k->src, size, out)) {
+			strbuf_addf(why, "'%s' at +0x%" PRIx64 " loads it from memory that is not "
+				    "the stack (another thread may change it)", k->text,
+				    k->addr - c->addr);
+		} else if ((out->reg >= 0 && (after >> out->reg & 1)) ||
+			   (out->base >= 0 && ((after >> out->base & 1) || stored))) {
+			strbuf_addf(why, "'%s' at +0x%" PRIx64 " sets it, and what it copies from "
+				    "is changed before the return", k->text, k->addr - c->addr);
+		} else {
+			out->copy = k->addr;
+			out->at = ret_at;
+			memcpy(out->text, k->text, sizeof(out->text));
+			ret = 0;
+		}
+		break;
+	}
+	if (ret && !why->len)
+		strbuf_addstr(why, r == n ? "the return is not in the code" : "nothing sets it");
+	free(in);
+	return ret;
 }

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "diag.h"
+#include "util.h"
 
 /*
  * Two levels: the x86_insn_*_code() functions decode bytes in memory (unit-tested on byte
@@ -206,5 +207,49 @@ int x86_insn_jump_targets_code(const struct x86_code *c, uint64_t **addrs, size_
 /* x86_insn_jump_targets() - the same on [@start, @end) of @elf; -ENOENT: not in the file */
 int x86_insn_jump_targets(Elf *elf, uint64_t start, uint64_t end, uint64_t **addrs,
 			  size_t *nr, bool *indirect);
+
+/* ---- floats in xmm registers, which uprobes cannot read ---- */
+
+/* A float's copy in a general register or a stack slot, found by the walks below. */
+struct x86_xmm_copy {
+	uint64_t copy;		/* the instruction that copies it (to or from the xmm register) */
+	uint64_t at;		/* where a probe reads the copy: the instruction after a copy out
+				 * of xmm; the return instruction for a result */
+	int reg;		/* the general register holding it (DWARF number 0-15), or -1 */
+	int base;		/* else a stack slot: its base register (6 %rbp or 7 %rsp) */
+	int64_t disp;		/* and displacement */
+	char text[200];		/* the copy, "movq %xmm0, %rcx" (AT&T) */
+};
+
+/**
+ * x86_insn_xmm_copy_code() - where the float in register xmm@xmm at @c's first instruction
+ * is copied to a general register or a stack slot, in the code that runs straight on from
+ * there (moves between xmm registers followed)
+ * @size: its bytes (4 float, 8 double): a 32-bit register holds a float, not a double
+ * @stop: addresses a jump goes to: the walk stops there (a probe past one could be missed,
+ *        or hit again by a loop)
+ * @out: filled on success; out->at is the instruction after the copy
+ * @why: on failure, what the walk ran into ("'addsd %xmm0, %xmm1' at +0x8 overwrites it")
+ * Return: 0, -ENOENT with @why filled, or -EIO when capstone cannot start.
+ */
+int x86_insn_xmm_copy_code(const struct x86_code *c, unsigned int xmm, unsigned int size,
+			   const uint64_t *stop, size_t nstop, struct x86_xmm_copy *out,
+			   struct strbuf *why);
+
+/**
+ * x86_insn_xmm_source_code() - where the float a function returns in xmm@xmm at its return
+ * instruction @ret_at came from: a move from a general register or a stack slot that nothing
+ * changes between it and the return (moves between xmm registers followed back), in the
+ * straight code before @ret_at
+ * @c: the function's code from its entry (decoded from there up to @ret_at)
+ * @size: its bytes (4 float, 8 double)
+ * @stop: addresses a jump goes to: the walk back stops at one
+ * @out: filled on success (out->at is @ret_at)
+ * @why: on failure, what sets it ("'mulsd %xmm1, %xmm0' at +0xc sets it")
+ * Return: 0, -ENOENT with @why filled, or -EIO.
+ */
+int x86_insn_xmm_source_code(const struct x86_code *c, uint64_t ret_at, unsigned int xmm,
+			     unsigned int size, const uint64_t *stop, size_t nstop,
+			     struct x86_xmm_copy *out, struct strbuf *why);
 
 #endif

@@ -25,4 +25,16 @@ for b in nums nums-N; do
 	t_like "$UPFT_OUT" " check C64=\\(1 \\+ 2i\\) C128=\\(-1.5 \\+ 0.25i\\) u=\\(fault\\) PInf=inf\$" \
 		"Go $b: complex64, complex128, *unread a fault"
 done
+# a float parameter in xmm0 followed to its copy: -D and -v say where the probe went
+upft_run -x "$T/go/nums" -D 'main.(*gauge).Set val'
+t_like "$UPFT_OUT" " val=%cx:x64\$" "Go: -D reads Set's val from %rcx"
+t_like "$UPFT_OUT" "^# probe_nums/Set: 'val' was in xmm0: read where 'movd %xmm0, %rcx' at 0x[0-9a-f]+ copied it, the probe is at 0x[0-9a-f]+\$" \
+	"Go: ... and says so in a comment"
+upft_run -v -x "$T/go/nums" -D 'main.(*gauge).Set val'
+t_like "$UPFT_ERR" "main.\\(\\*gauge\\).Set: 'val' was in xmm0: read where 'movd %xmm0, %rcx' at 0x[0-9a-f]+ copied it, the probe is at 0x[0-9a-f]+ \\(xchg" \
+	"Go: -v says it too, with the instruction probed"
+upft_run --stdio 'main.(*gauge).Set val' 'main.(*gauge).Value%return $retval' -- "$T/go/nums"
+t_like "$UPFT_OUT" " Set val=42.5\$" "Go: Set(42.5)"
+t_like "$UPFT_OUT" " Value__return r0=-inf\$" "Go: Value() returns -inf, from %rax"
+t_like "$UPFT_OUT" " Set val=0.10000000000000001\$" "Go: Set(0.1), every digit"
 t_done

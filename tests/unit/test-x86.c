@@ -453,9 +453,87 @@ out:
 	bin_close(&b);
 }
 
+/* floats in xmm: the copies a probe can read, and what the walks refuse */
+static void test_xmm(void)
+{
+	/* client_golang's (*gauge).Set, Go 1.19: movq %xmm0,%rcx; xchg %rcx,(%rax); ret */
+	static const uint8_t set[] = { 0x66, 0x48, 0x0f, 0x7e, 0xc1, 0x48, 0x87, 0x08, 0xc3 };
+	/* its Add: jmp +3; mov %rbx,%rax; mov (%rax),%rcx; movq %rcx,%xmm1; addsd %xmm0,%xmm1;
+	 * movq %xmm1,%rdx: val stays in xmm0 (the jmp's target comes first) */
+	static const uint8_t add[] = { 0xeb, 0x03, 0x48, 0x89, 0xd8, 0x48, 0x8b, 0x08, 0x66, 0x48,
+				       0x0f, 0x6e, 0xc9, 0xf2, 0x0f, 0x58, 0xc8, 0x66, 0x48, 0x0f,
+				       0x7e, 0xca };
+	/* -N -l: mov %rax,0x28(%rsp); movsd %xmm0,0x30(%rsp); nop */
+	static const uint8_t spill[] = { 0x48, 0x89, 0x44, 0x24, 0x28, 0xf2, 0x0f, 0x11, 0x44,
+					 0x24, 0x30, 0x90 };
+	/* movapd %xmm0,%xmm1; pxor %xmm0,%xmm0; movq %xmm1,%rax; nop: through another xmm */
+	static const uint8_t via[] = { 0x66, 0x0f, 0x28, 0xc8, 0x66, 0x0f, 0xef, 0xc0, 0x66, 0x48,
+				       0x0f, 0x7e, 0xc8, 0x90 };
+	/* movd %xmm0,%eax; nop: a float in a 32-bit register */
+	static const uint8_t f32[] = { 0x66, 0x0f, 0x7e, 0xc0, 0x90 };
+	/* gauge_value -O2: mov (%rdi),%rax; movq %rax,%xmm0; ret */
+	static const uint8_t value[] = { 0x48, 0x8b, 0x07, 0x66, 0x48, 0x0f, 0x6e, 0xc0, 0xc3 };
+	/* scale -O2: movapd %xmm0,%xmm1; pxor %xmm0,%xmm0; cvtsi2sd %edi,%xmm0;
+	 * mulsd %xmm1,%xmm0; ret */
+	static const uint8_t scale[] = { 0x66, 0x0f, 0x28, 0xc8, 0x66, 0x0f, 0xef, 0xc0, 0xf2, 0x0f,
+					 0x2a, 0xc7, 0xf2, 0x0f, 0x59, 0xc1, 0xc3 };
+	/* movq %rax,%xmm0; mov $1,%eax; ret: the register changes after the copy */
+	static const uint8_t clobbered[] = { 0x66, 0x48, 0x0f, 0x6e, 0xc0, 0xb8, 0x01, 0x00, 0x00,
+					     0x00, 0xc3 };
+	struct strbuf why = STRBUF_INIT;
+	struct x86_xmm_copy cp;
+	uint64_t stop[] = { BASE + 5 };
+	struct x86_code c = code(set, sizeof(set));
+
+	TEST_EQ(x86_insn_xmm_copy_code(&c, 0, 8, NULL, 0, &cp, &why), 0);
+	TEST_EQ(cp.at - BASE, 5);
+	TEST_EQ(cp.reg, 2);
+	TEST_STREQ(cp.text, "movd %xmm0, %rcx");	/* capstone 4 says movd */
+	TEST_EQ(x86_insn_xmm_copy_code(&c, 1, 8, NULL, 0, &cp, &why), -ENOENT);
+	TEST_STREQ(strbuf_cstr(&why), "'retq' at +0x8 comes before any copy");
+	strbuf_reset(&why);
+	c = code(add, sizeof(add));
+	TEST_EQ(x86_insn_xmm_copy_code(&c, 0, 8, stop, 1, &cp, &why), -ENOENT);
+	TEST_STREQ(strbuf_cstr(&why), "'jmp 0x401005' at +0x0 comes before any copy");
+	strbuf_reset(&why);
+	c = code(add + 5, sizeof(add) - 5);
+	TEST_EQ(x86_insn_xmm_copy_code(&c, 0, 8, NULL, 0, &cp, &why), -ENOENT);
+	TEST_STREQ(strbuf_cstr(&why), "no copy in its first 4 instructions");
+	strbuf_reset(&why);
+	c = code(spill, sizeof(spill));
+	TEST_EQ(x86_insn_xmm_copy_code(&c, 0, 8, NULL, 0, &cp, &why), 0);
+	TEST_EQ(cp.at - BASE, 11);
+	TEST_EQ(cp.reg, -1);
+	TEST_EQ(cp.base, 7);
+	TEST_EQ(cp.disp, 0x30);
+	c = code(via, sizeof(via));
+	TEST_EQ(x86_insn_xmm_copy_code(&c, 0, 8, NULL, 0, &cp, &why), 0);
+	TEST_EQ(cp.at - BASE, 13);
+	TEST_EQ(cp.reg, 0);
+	c = code(f32, sizeof(f32));
+	TEST_EQ(x86_insn_xmm_copy_code(&c, 0, 4, NULL, 0, &cp, &why), 0);
+	TEST_EQ(cp.reg, 0);
+	TEST_EQ(x86_insn_xmm_copy_code(&c, 0, 8, NULL, 0, &cp, &why), -ENOENT);
+	strbuf_reset(&why);
+	c = code(value, sizeof(value));
+	TEST_EQ(x86_insn_xmm_source_code(&c, BASE + 8, 0, 8, NULL, 0, &cp, &why), 0);
+	TEST_EQ(cp.reg, 0);
+	TEST_EQ(cp.copy - BASE, 3);
+	c = code(scale, sizeof(scale));
+	TEST_EQ(x86_insn_xmm_source_code(&c, BASE + 16, 0, 8, NULL, 0, &cp, &why), -ENOENT);
+	TEST_STREQ(strbuf_cstr(&why), "'mulsd %xmm1, %xmm0' at +0xc sets it");
+	strbuf_reset(&why);
+	c = code(clobbered, sizeof(clobbered));
+	TEST_EQ(x86_insn_xmm_source_code(&c, BASE + 10, 0, 8, NULL, 0, &cp, &why), -ENOENT);
+	TEST_STREQ(strbuf_cstr(&why), "'movd %rax, %xmm0' at +0x0 sets it, and what it copies "
+		   "from is changed before the return");
+	strbuf_release(&why);
+}
+
 int main(void)
 {
 	elf_version(EV_CURRENT);
+	test_xmm();
 	test_rets();
 	test_boundary();
 	test_lea();
