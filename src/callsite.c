@@ -9,9 +9,12 @@
 #include "callsite.h"
 #include "dwarf-aux.h"
 #include "log.h"
+#include "x86-insn.h"
 
 struct walk {
 	Dwarf_Off callee;
+	uint64_t callee_vaddr;		/* its entry, where direct calls go */
+	const struct callsite_code *code;
 	const struct callsite_key *key;
 	struct callsite *v;
 	size_t nr;
@@ -91,6 +94,38 @@ static bool has_code(Dwarf_Die *die)
 	return dwarf_hasattr(die, DW_AT_low_pc) || dwarf_hasattr(die, DW_AT_ranges);
 }
 
+/*
+ * Whether function @fn, which does not say that its DWARF describes all its calls, calls the
+ * callee no more than the @described times it does describe: its direct calls and jumps to
+ * the callee's entry, counted in its code (a clone is never called through a pointer).
+ */
+static bool calls_described(struct walk *w, Dwarf_Die *fn, size_t described)
+{
+	Dwarf_Addr base, start, end;
+	ptrdiff_t off = 0;
+	long n, total = 0;
+
+	if (!w->code || !w->code->elf)
+		return false;
+	while ((off = dwarf_ranges(fn, off, &base, &start, &end)) > 0) {
+		n = x86_insn_branches_to(w->code->elf, start + w->code->delta,
+					 end + w->code->delta, w->callee_vaddr);
+		if (n < 0)
+			return false;
+		total += n;
+	}
+	return off == 0 && (size_t)total == described;
+}
+
+static size_t sites_of(struct walk *w, Dwarf_Die *fn)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < w->nr; i++)
+		n += dwarf_dieoffset(&w->v[i].caller) == dwarf_dieoffset(fn);
+	return n;
+}
+
 /* The DIEs under @parent; @caller: the out-of-line function whose frame they run in. */
 static void walk_children(struct walk *w, Dwarf_Die *parent, Dwarf_Die *caller, int depth)
 {
@@ -111,13 +146,14 @@ static void walk_children(struct walk *w, Dwarf_Die *parent, Dwarf_Die *caller, 
 				walk_children(w, &c, NULL, depth + 1);	/* in-class definitions */
 				break;
 			}
+			walk_children(w, &c, &c, depth + 1);
 			if (!w->blind && !dwarf_hasattr(&c, DW_AT_call_all_calls) &&
-			    !dwarf_hasattr(&c, DW_AT_GNU_all_call_sites)) {
+			    !dwarf_hasattr(&c, DW_AT_GNU_all_call_sites) &&
+			    !calls_described(w, &c, sites_of(w, &c))) {
 				w->blind = die_func_name(&c);
 				if (!w->blind)
 					w->blind = xstrdup("a function without a name");
 			}
-			walk_children(w, &c, &c, depth + 1);
 			break;
 		case DW_TAG_lexical_block:
 		case DW_TAG_inlined_subroutine:
@@ -133,10 +169,12 @@ static void walk_children(struct walk *w, Dwarf_Die *parent, Dwarf_Die *caller, 
 	} while (dwarf_siblingof(&c, &c) == 0);
 }
 
-int callsite_find(Dwarf_Die *callee, const struct callsite_key *key, struct callsite **sites,
-		  size_t *nr, struct strbuf *err)
+int callsite_find(Dwarf_Die *callee, const struct callsite_key *key,
+		  const struct callsite_code *code, struct callsite **sites, size_t *nr,
+		  struct strbuf *err)
 {
-	struct walk w = { .callee = dwarf_dieoffset(callee), .key = key };
+	struct walk w = { .callee = dwarf_dieoffset(callee), .key = key, .code = code };
+	uint64_t entry, end;
 	Dwarf_Die cu;
 
 	*sites = NULL;
@@ -145,6 +183,10 @@ int callsite_find(Dwarf_Die *callee, const struct callsite_key *key, struct call
 		strbuf_addstr(err, "its compilation unit is unknown");
 		return -EINVAL;
 	}
+	if (code && die_code_range(callee, &entry, &end))
+		w.callee_vaddr = entry + code->delta;
+	else
+		w.code = NULL;
 	walk_children(&w, &cu, NULL, 0);
 	if (w.blind) {
 		strbuf_addf(err, "%s makes calls its DWARF does not describe", w.blind);

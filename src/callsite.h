@@ -13,7 +13,9 @@
  */
 
 #include <elfutils/libdw.h>
+#include <libelf.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "util.h"
 
@@ -22,6 +24,12 @@ struct callsite_key {
 	int reg;		/* DWARF register (DW_AT_location DW_OP_regN), or -1 */
 	Dwarf_Off param;	/* reg < 0: the formal parameter's DIE offset (DW_AT_call_parameter,
 				 * DW_AT_abstract_origin in the GNU form) */
+};
+
+/* The machine code, to count the calls of a function its DWARF leaves undescribed. */
+struct callsite_code {
+	Elf *elf;
+	int64_t delta;		/* virtual address in @elf = DWARF address + delta */
 };
 
 /* One call of the function. */
@@ -37,15 +45,20 @@ struct callsite {
  * callsite_find() - every call of @callee that the DWARF of its compilation unit describes
  * (its DW_AT_call_origin is @callee), with what each passes for @key
  * @callee: an out-of-line subprogram (a clone's concrete DIE)
+ * @code: when not NULL, a function whose calls the DWARF may leave undescribed (no
+ *        DW_AT_call_all_calls: g++ writes only DW_AT_call_all_tail_calls on some) is
+ *        disassembled: it is fine when its direct calls and jumps to @callee are as many as
+ *        its described calls of it
  * @sites: array for free(), NULL when @nr is 0; DIEs and attributes in it live as long as the
  *         Dwarf
  * @err: on failure why the list would not be every call
  *
  * Only the callee's unit is searched: the callers of a local function (a gcc clone) are there.
- * Return: 0 (also with @nr 0), or -EINVAL when a function of the unit has calls its DWARF
- * does not describe (no DW_AT_call_all_calls): a call of @callee could be among them.
+ * Return: 0 (also with @nr 0), or -EINVAL when a function of the unit may call @callee where
+ * its DWARF does not say.
  */
-int callsite_find(Dwarf_Die *callee, const struct callsite_key *key, struct callsite **sites,
-		  size_t *nr, struct strbuf *err);
+int callsite_find(Dwarf_Die *callee, const struct callsite_key *key,
+		  const struct callsite_code *code, struct callsite **sites, size_t *nr,
+		  struct strbuf *err);
 
 #endif

@@ -499,6 +499,7 @@ static int push_from_callers(struct machine *m, const struct callsite_key *key,
 			     struct strbuf *why)
 {
 	const struct loc_ctx *c = m->ctx;
+	struct callsite_code code;
 	struct callsite *sites = NULL;
 	struct sel first = { 0 }, cur;
 	size_t n = 0, i;
@@ -509,7 +510,9 @@ static int push_from_callers(struct machine *m, const struct callsite_key *key,
 			      ".isra, .constprop, .part)");
 		return -EINVAL;
 	}
-	if (callsite_find(c->func, key, &sites, &n, why))
+	code.elf = c->elf;
+	code.delta = (int64_t)(c->vaddr - c->pc);
+	if (callsite_find(c->func, key, &code, &sites, &n, why))
 		return -EINVAL;
 	if (!n) {
 		strbuf_addstr(why, "no call of the function is described");

@@ -4,6 +4,7 @@
 #define UPF_LOC_H
 
 #include <elfutils/libdw.h>
+#include <libelf.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -61,6 +62,7 @@ struct loc_ctx {
 	 */
 	uint32_t entry_regs;
 	bool callers_known;
+	Elf *elf;		/* the binary's code (callsite_find()), or NULL */
 };
 
 #define LOC_ENTRY_ALL 0x1ffff	/* entry_regs at the entry: rax..r15 and the return address */

@@ -245,6 +245,7 @@ static void entry_ctx(struct rctx *rc)
 	st = debuginfo_symtab(rc->dbg);
 	s = st ? symtab_func_covering(st, entry + rc->bias) : NULL;
 	rc->lc.callers_known = s && s->addr == entry + rc->bias && sym_is_clone(s);
+	rc->lc.elf = debuginfo_elf(rc->dbg);
 }
 
 int rctx_init(struct rctx *rc, const struct probe_spec *spec, struct debuginfo *dbg,

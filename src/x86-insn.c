@@ -650,6 +650,45 @@ int x86_insn_jump_targets_code(const struct x86_code *c, uint64_t **addrs, size_
 	return 0;
 }
 
+struct branch_count {
+	uint64_t target;
+	size_t n;
+};
+
+static void count_branch(const cs_insn *insn, void *arg)
+{
+	const cs_x86 *x = &insn->detail->x86;
+	struct branch_count *b = arg;
+
+	for (uint8_t i = 0; i < insn->detail->groups_count; i++)
+		if ((insn->detail->groups[i] == CS_GRP_JUMP ||
+		     insn->detail->groups[i] == CS_GRP_CALL) && x->op_count == 1 &&
+		    x->operands[0].type == X86_OP_IMM &&
+		    (uint64_t)x->operands[0].imm == b->target) {
+			b->n++;
+			return;
+		}
+}
+
+long x86_insn_branches_to_code(const struct x86_code *c, uint64_t target)
+{
+	struct branch_count b = { .target = target };
+	long ret = disasm_walk(c, true, count_branch, &b);
+
+	if (ret < 0)
+		return ret;
+	return ret ? -EINVAL : (long)b.n;
+}
+
+long x86_insn_branches_to(Elf *elf, uint64_t start, uint64_t end, uint64_t target)
+{
+	struct x86_code c;
+
+	if (x86_insn_code(elf, start, end, &c))
+		return -ENOENT;
+	return x86_insn_branches_to_code(&c, target);
+}
+
 int x86_insn_jump_targets(Elf *elf, uint64_t start, uint64_t end, uint64_t **addrs,
 			  size_t *nr, bool *indirect)
 {

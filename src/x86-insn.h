@@ -138,6 +138,19 @@ uint64_t x86_insn_go_split_end_code(const struct x86_code *c, struct x86_go_chec
 uint64_t x86_insn_go_split_end(Elf *elf, uint64_t start, uint64_t end,
 			       struct x86_go_check *chk);
 
+/**
+ * x86_insn_branches_to_code() - how many direct calls and jumps in @c go to @target
+ * Return: the count, -EINVAL when some bytes of @c do not decode (a branch could hide there),
+ * -EIO when capstone cannot start.
+ */
+long x86_insn_branches_to_code(const struct x86_code *c, uint64_t target);
+
+/**
+ * x86_insn_branches_to() - x86_insn_branches_to_code() on the code at [@start, @end) of @elf
+ * Return: the count, or a negative errno (-ENOENT: the code is not in the file).
+ */
+long x86_insn_branches_to(Elf *elf, uint64_t start, uint64_t end, uint64_t target);
+
 /* ---- what probing an instruction costs, what it changes ---- */
 
 /*

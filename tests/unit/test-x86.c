@@ -63,6 +63,22 @@ static void test_rets(void)
 	TEST_TRUE(a == NULL);
 }
 
+static void test_branches_to(void)
+{
+	/* call +0x100 (to BASE+0x105); jmp +0xfb (BASE+0x105 again); call +0 (BASE+0xf); ret */
+	static const uint8_t b[] = { 0xe8, 0x00, 0x01, 0x00, 0x00, 0xe9, 0xfb, 0x00, 0x00, 0x00,
+				     0xe8, 0x00, 0x00, 0x00, 0x00, 0xc3 };
+	/* call into BASE+0x105, then a two-byte opcode cut short: a branch could hide there */
+	static const uint8_t bad[] = { 0xe8, 0x00, 0x01, 0x00, 0x00, 0x0f };
+	struct x86_code c = code(b, sizeof(b));
+
+	TEST_EQ(x86_insn_branches_to_code(&c, BASE + 0x105), 2);
+	TEST_EQ(x86_insn_branches_to_code(&c, BASE + 0xf), 1);
+	TEST_EQ(x86_insn_branches_to_code(&c, BASE + 0x200), 0);
+	c = code(bad, sizeof(bad));
+	TEST_EQ(x86_insn_branches_to_code(&c, BASE + 0x105), -EINVAL);
+}
+
 static void test_boundary(void)
 {
 	/* mov 8(%rdi),%rax; movzwl 0x68(%rdi),%ebx; add $1,%rbx; xor %eax,%eax; ret */
@@ -535,6 +551,7 @@ int main(void)
 	elf_version(EV_CURRENT);
 	test_xmm();
 	test_rets();
+	test_branches_to();
 	test_boundary();
 	test_lea();
 	test_go_split();
