@@ -187,8 +187,9 @@ void agg_count_value(struct agg_arg *a, const struct value *v)
 		top_count(a, v->kind, v->str ? v->str : "", v->len, 0);
 		return;
 	case VK_STRUCT:
-	case VK_ARRAY: {
-		/* a whole value: counted by the text it is shown as (kept as a VK_TYPENAME) */
+	case VK_ARRAY:
+	case VK_MAP: {
+		/* a whole value, a Go map: counted by the text it is shown as (a VK_TYPENAME) */
 		struct strbuf sb = STRBUF_INIT;
 
 		render_value_text(&sb, v);

@@ -35,5 +35,9 @@ for b in shapes shapes-N; do
 	upft_run --stdio 'main.maps ages["bob"] x=ages["zed"] z=big[1000]' -- "$bin"
 	t_like "$UPFT_OUT" " maps ages=42 x=null z=\(unknown\)\$" \
 		"[$b] lookups: found, absent, unknown"
+	# the summary counts a map by its text
+	upft_run --summary-only 'main.maps ages' -- "$bin"
+	t_like "$UPFT_ERR$UPFT_OUT" "1  map\[string\]int \[\"alice\": 31, \"bob\": 42, \"carol\": 27\]" \
+		"[$b] --summary: a map's entries"
 done
 t_done
