@@ -188,8 +188,11 @@ void agg_count_value(struct agg_arg *a, const struct value *v)
 		return;
 	case VK_STRUCT:
 	case VK_ARRAY:
-	case VK_MAP: {
-		/* a whole value, a Go map: counted by the text it is shown as (a VK_TYPENAME) */
+	case VK_MAP:
+	case VK_COMPLEX:
+	case VK_INT128: {
+		/* a whole value, a Go map, a number of two words: counted by the text it is shown
+		 * as (a VK_TYPENAME) */
 		struct strbuf sb = STRBUF_INIT;
 
 		render_value_text(&sb, v);

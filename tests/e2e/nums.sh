@@ -25,6 +25,11 @@ for b in nums nums-N; do
 	t_like "$UPFT_OUT" " check C64=\\(1 \\+ 2i\\) C128=\\(-1.5 \\+ 0.25i\\) u=\\(fault\\) PInf=inf\$" \
 		"Go $b: complex64, complex128, *unread a fault"
 done
+# the summary counts complex numbers and 128-bit integers by their text
+upft_run --summary-only 'wide w->z w->s' -- "$T/c/nums-O2"
+t_like "$UPFT_OUT" "^ +1  \\(1 \\+ 2i\\)\$" "summary: a complex number by its text"
+t_like "$UPFT_OUT" "^ +1  -1267650600228229401496703205383\$" "summary: an __int128 by its text"
+
 # a float parameter in xmm0 followed to its copy: -D and -v say where the probe went
 upft_run -x "$T/go/nums" -D 'main.(*gauge).Set val'
 t_like "$UPFT_OUT" " val=%cx:x64\$" "Go: -D reads Set's val from %rcx"
