@@ -26,6 +26,7 @@ struct whole {
 	size_t max_fields;	/* rc->tp may not have more fields */
 	long max_bytes;		/* nor more record bytes */
 	bool full;		/* a limit was reached: nothing more is added */
+	const struct vl_node *root;	/* the value's own node: shown, if only as {...} */
 };
 
 static long probe_bytes(const struct trace_probe *tp)
@@ -85,8 +86,9 @@ static bool emit_leaf(struct whole *w, struct val *v, const char *name, const ch
 	ok = !emit_val(rc, &sub, v) && rc->tp->nr_args == args + 1;
 	rc->d = save;
 	if (ok && !within(w, fields)) {
-		/* past the budget: nothing more; a field the kernel refuses: this part alone */
-		w->full = rc->tp->nr_fields > w->max_fields || probe_bytes(rc->tp) > w->max_bytes;
+		/* this part alone is left out (past the budget, or a field the kernel refuses);
+		 * the smaller ones after it may still fit */
+		pr_debug("%s: not shown: past the budget or the kernel's limits", v->what);
 		ok = false;
 	}
 	if (!ok) {
@@ -432,6 +434,10 @@ static int emit_node(struct whole *w, const struct vl_node *n, struct val *v, co
 		break;
 	}
 	nr = emit_kids(w, n, v, name, &parts, &more);
+	if (!nr && n->nr_kids && n != w->root) {
+		free(parts);
+		return -E2BIG;	/* none of its parts fit: left out, as a leaf that does not */
+	}
 	a = compose(w, v, name, expr, n->kind == VL_STRUCT ? VK_STRUCT : VK_ARRAY, parts, nr,
 		    first_field(w, parts, nr));
 	a->more = more;
@@ -490,6 +496,7 @@ int emit_whole(struct rctx *rc, const struct emit *em, struct val *v)
 	mfield = packed ? -1 : trace_probe_add_field(rc->tp, mark, "\\0", "u8", false);
 	rc->in_whole = true;
 	rc->part_string_size = b.string_size;
+	w.root = root;
 	ret = emit_node(&w, root, v, mark, em->expr);
 	rc->in_whole = false;
 	rc->part_string_size = 0;

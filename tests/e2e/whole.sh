@@ -29,7 +29,7 @@ for o in O0 O2; do
 	text c/whole-$o 'mat *m p'
 	t_is "$UPFT_LINE" 'm={1, 2, 3} p={x = 3, y = 4}' "C -$o: a row, a struct in a register"
 	text c/whole-$o 'weigh *b'
-	t_like "$UPFT_LINE" '^b=\{v = \{0, 1, 2, .*, 39\}, pts = \{\{x = 0, y = 0\}, .*, \{x = 27, y = -27\}, .*\.\.\.\}, \.\.\.\}$' \
+	t_like "$UPFT_LINE" '^b=\{v = \{0, 1, 2, .*, 39\}, pts = \{\{x = 0, y = 0\}, .*, \{x = 27, y = -27\}\.\.\.\}, \.\.\.\}$' \
 		"C -$o: a struct past the budget ends in ..."
 	text c/whole-$o --value-size 24 'draw *s'
 	t_is "$UPFT_LINE" 's={name = "square", ...}' \

@@ -75,6 +75,17 @@ func count(m map[string]int, c chan int) int {
 	return len(m) + cap(c)
 }
 
+// Reg has a map, which takes more of the record than the budget left for it in a test
+type Reg struct {
+	Tags map[string]int
+	Size int
+}
+
+//go:noinline
+func register(r Reg) int {
+	return len(r.Tags) + r.Size
+}
+
 //go:noinline
 func walk(n Node) int {
 	sink += len(n.Kids)
@@ -132,6 +143,7 @@ func main() {
 		total += maybe(nil)
 		total += maybe(owner)
 		total += count(map[string]int{"a": 1}, make(chan int, 3))
+		total += register(Reg{Tags: map[string]int{"x": 1}, Size: 3})
 	}
 	fmt.Println("whole:", total, sink)
 }
