@@ -15,6 +15,7 @@
 #undef ARRAY_SIZE
 #include "../../src/debuginfo.h"
 #include "../../src/decode.h"
+#include "../../src/dynfilter.h"
 #include "../../src/dyntype.h"
 #include "../../src/render.h"
 #include "../../src/symtab.h"
@@ -329,13 +330,7 @@ static void test_names(void)
 
 static uint64_t sym_addr(struct debuginfo *dbg, const char *raw)
 {
-	size_t nr;
-	struct sym *s = symtab_syms(debuginfo_symtab(dbg), &nr);
-
-	for (size_t i = 0; i < nr; i++)
-		if (!strcmp(s[i].raw, raw))
-			return s[i].addr;
-	return 0;
+	return symtab_value(debuginfo_symtab(dbg), raw);
 }
 
 static void test_cxx(void)
@@ -473,6 +468,72 @@ static void test_rust(void)
 	debuginfo_free(dbg);
 }
 
+/* a probe with one typeid() argument: t=typeid(*a), a zoo::Animal * */
+static void filter_probe(struct trace_probe *tp)
+{
+	struct trace_arg *a;
+
+	memset(tp, 0, sizeof(*tp));
+	tp->event = xstrdup("feed");
+	trace_probe_add_field(tp, "t", "+0(%di)", "x64", false);
+	a = trace_probe_add_arg(tp);
+	a->name = xstrdup("t");
+	a->expr = xstrdup("typeid(*a)");
+	a->kind = VK_TYPENAME;
+	a->dyn_word = DYN_CXX_VPTR;
+	a->dyn_class = xstrdup("zoo::Animal");
+}
+
+/* --filter on typeid(): what is a comparison, the checks, the addresses of a non-PIE binary */
+static void test_filter(void)
+{
+	const char *cmp = "t == caf::mailbox_element_vals<std::string>";
+	struct debuginfo *dbg = open_target("cpp/zoo-O0-nopie"), *pie;
+	struct trace_probe tp;
+	struct diag d;
+	char *out, *want;
+
+	filter_probe(&tp);
+	TEST_EQ(dynfilter_cmp_len("x > 1 && t == zoo::Cat || y", 9, &tp), 13);
+	TEST_EQ(dynfilter_cmp_len(cmp, 0, &tp), strlen(cmp));
+	TEST_EQ(dynfilter_cmp_len("typeid( *a ) ~ \"zoo::*\")", 0, &tp), 23);
+	TEST_EQ(dynfilter_cmp_len("t == 0x401000", 0, &tp), 0);	/* a number: as it is */
+	TEST_EQ(dynfilter_cmp_len("x == zoo::Cat", 0, &tp), 0);	/* x is no typeid() */
+	TEST_TRUE(dynfilter_wanted("(t != zoo::Cat)", &tp));
+	TEST_TRUE(!dynfilter_wanted("x == 1 && t > 0", &tp));
+	TEST_TRUE(dynfilter_wanted("typeid(*b) == zoo::Cat", &tp));
+	diag_init(&d, NULL);
+	TEST_TRUE(dynfilter_check("typeid(*b) == zoo::Cat", &tp, &d) < 0);
+	TEST_STREQ(d.msg, "--filter: 'typeid(*b)' is none of the probe's arguments; a filter "
+		   "compares the typeid() arguments the probe fetches");
+	diag_release(&d);
+	if (!dbg)
+		goto out;
+	/* non-PIE: the vtable's address point, without a process */
+	diag_init(&d, NULL);
+	TEST_EQ(dynfilter_rewrite("x > 1 && t == \"zoo::Cat\"", &tp, dbg, NULL, 0, &out, &d), 0);
+	want = xasprintf("x > 1 && (t == 0x%llx)",
+			 (unsigned long long)sym_addr(dbg, "_ZTVN3zoo3CatE") + 16);
+	TEST_STREQ(out, want);
+	free(out);
+	free(want);
+	TEST_TRUE(dynfilter_rewrite("t == zoo::Nosuch", &tp, dbg, NULL, 0, &out, &d) < 0);
+	TEST_TRUE(d.msg && strstr(d.msg, "no class named 'zoo::Nosuch' has a vtable in"));
+	diag_release(&d);
+	debuginfo_free(dbg);
+	/* a PIE without a process: not known, said so */
+	pie = open_target("cpp/zoo-O0");
+	if (pie) {
+		diag_init(&d, NULL);
+		TEST_TRUE(dynfilter_rewrite("t == zoo::Cat", &tp, pie, NULL, 0, &out, &d) < 0);
+		TEST_TRUE(d.msg && strstr(d.msg, "is not known before a process maps"));
+		diag_release(&d);
+		debuginfo_free(pie);
+	}
+out:
+	trace_probe_release(&tp);
+}
+
 int main(void)
 {
 	test_guards();
@@ -480,5 +541,6 @@ int main(void)
 	test_cxx();
 	test_go();
 	test_rust();
+	test_filter();
 	return TEST_DONE();
 }
