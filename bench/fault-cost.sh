@@ -30,24 +30,8 @@ while getopts n:r: o; do
 done
 here=$(cd "$(dirname "$0")" && pwd)
 upfront=${UPFRONT:-$here/../upfront}
-T=${UPFT_TRACEFS:-/sys/kernel/tracing}
-G=upft_fc$$
-tmp=$(mktemp -d /tmp/upfront-fault-cost.XXXXXX)
-
-cleanup() {
-	if [ -d "$T/instances/$G" ]; then
-		for e in "$T/instances/$G/events/$G"/*/enable; do
-			[ -e "$e" ] && echo 0 >"$e"
-		done
-		rmdir "$T/instances/$G"
-	fi
-	grep -E "^[pr]:$G/" "$T/uprobe_events" 2>/dev/null | while read -r def _; do
-		echo "-:${def#?:}" >>"$T/uprobe_events"
-	done
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM HUP
+. "$(dirname "$0")/lib.sh"
+bench_init fc fault-cost
 
 [ -w "$T/uprobe_events" ] || { echo "needs root and tracefs at $T" >&2; exit 1; }
 gcc -O0 -g -o "$tmp/w" "$here/pa-cost.c" || exit 1

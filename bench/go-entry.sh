@@ -28,25 +28,9 @@ done
 upfront=$builddir/upfront
 targets=${targets:-$builddir/tests/build}
 bin=$targets/go/calls
-T=${UPFT_TRACEFS:-/sys/kernel/tracing}
-G=upft_ge$$
+. "$(dirname "$0")/lib.sh"
+bench_init ge go-entry
 I=$T/instances/$G
-tmp=$(mktemp -d /tmp/upfront-go-entry.XXXXXX)
-
-cleanup() {
-	if [ -d "$I" ]; then
-		for e in "$I/events/$G"/*/enable; do
-			[ -e "$e" ] && echo 0 >"$e"
-		done
-		rmdir "$I"
-	fi
-	grep -E "^[pr]:$G/" "$T/uprobe_events" 2>/dev/null | while read -r def _; do
-		echo "-:${def#?:}" >>"$T/uprobe_events"
-	done
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM HUP
 
 [ -x "$bin" ] || { echo "go-entry.sh: $bin not built (tests/targets/build.sh)" >&2; exit 1; }
 mkdir "$I" || exit 1

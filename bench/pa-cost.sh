@@ -49,24 +49,8 @@ all="none floor kernel settings upfront upfront_mono ${other:+upfront_other }per
 configs=${configs:-"$all $singles"}
 here=$(cd "$(dirname "$0")" && pwd)
 upfront=$builddir/upfront
-T=${UPFT_TRACEFS:-/sys/kernel/tracing}
-G=upft_pa$$
-tmp=$(mktemp -d /tmp/upfront-pa-cost.XXXXXX)
-
-cleanup() {
-	if [ -d "$T/instances/$G" ]; then
-		for e in "$T/instances/$G/events/$G"/*/enable; do
-			[ -e "$e" ] && echo 0 >"$e"
-		done
-		rmdir "$T/instances/$G"
-	fi
-	grep -E "^[pr]:$G/" "$T/uprobe_events" 2>/dev/null | while read -r def _; do
-		echo "-:${def#?:}" >>"$T/uprobe_events"
-	done
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM HUP
+. "$(dirname "$0")/lib.sh"
+bench_init pa pa-cost
 
 [ -x "$upfront" ] || { echo "no $upfront (build first)" >&2; exit 1; }
 [ -w "$T/uprobe_events" ] || { echo "needs root and tracefs at $T" >&2; exit 1; }

@@ -47,24 +47,8 @@ while getopts n:r:s:b:p:x:t:R: o; do
 done
 upfront=$builddir/upfront
 targets=${targets:-$builddir/tests/build}
-T=${UPFT_TRACEFS:-/sys/kernel/tracing}
-G=upft_pl$$
-tmp=$(mktemp -d /tmp/upfront-placement.XXXXXX)
-
-cleanup() {
-	if [ -d "$T/instances/$G" ]; then
-		for e in "$T/instances/$G/events/$G"/*/enable; do
-			[ -e "$e" ] && echo 0 >"$e"
-		done
-		rmdir "$T/instances/$G"
-	fi
-	grep -E "^[pr]:$G/" "$T/uprobe_events" 2>/dev/null | while read -r def _; do
-		echo "-:${def#?:}" >>"$T/uprobe_events"
-	done
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM HUP
+. "$(dirname "$0")/lib.sh"
+bench_init pl placement
 
 [ -x "$upfront" ] || { echo "no $upfront (build first)" >&2; exit 1; }
 
