@@ -3,7 +3,8 @@
 # install-deps.sh - install upfront's dependencies on Debian (apt-get), mount tracefs
 #
 # usage: sudo scripts/install-deps.sh [--build] [--run] [--test]
-#   --build  what building from source needs (compiler, autotools, the -dev packages)
+#   --build  what building from source needs (compiler, autotools, the -dev packages; their
+#            static libraries make ./configure --enable-static-binary work too)
 #   --run    what running an installed upfront needs (its shared libraries, the two it
 #            dlopen()s, tracefs mounted): what the .deb depends on, for a host without a compiler
 #   --test   what make check needs on top of --build and --run (Go, Rust, clang, debug
@@ -18,7 +19,7 @@ set -euo pipefail
 
 build_pkgs=(build-essential autoconf automake libtool pkg-config
 	libtracefs-dev libtraceevent-dev libdw-dev libelf-dev libncurses-dev libcapstone-dev
-	libiberty-dev libdebuginfod-dev libmicrohttpd-dev bash-completion)
+	libiberty-dev libdebuginfod-dev libmicrohttpd-dev bash-completion libzstd-dev)
 run_pkgs=(libtracefs1 libtraceevent1 libdw1 libelf1 libncursesw6 libcapstone4
 	libdebuginfod1 libmicrohttpd12)
 test_pkgs=(golang-go g++ linux-perf trace-cmd tmux python3 libc6-dbg binutils
@@ -31,7 +32,7 @@ for a in "$@"; do
 	--build) want_build=1 ;;
 	--run) want_run=1 ;;
 	--test) want_test=1 ;;
-	-h|--help) sed -n '5,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '5,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "install-deps.sh: unknown option '$a' (use --build, --run, --test, or none for all)" >&2
 		exit 2 ;;
 	esac

@@ -56,6 +56,12 @@ static struct {
 /* mhd_load() - load libmicrohttpd (main thread, before its server starts); -1 with @d filled */
 static int mhd_load(struct diag *d)
 {
+#ifdef UPF_STATIC_BINARY
+	/* libmicrohttpd.a needs gnutls, which needs p11-kit: Debian has no libp11-kit.a */
+	diag_fail(d, "--metrics is not available in this static build of upfront "
+		  "(--enable-static-binary: no static libmicrohttpd); the .deb has it");
+	return -1;
+#else
 	const char *why;
 	void *h;
 
@@ -77,6 +83,7 @@ static int mhd_load(struct diag *d)
 	if (h)
 		dlclose(h);
 	return -1;
+#endif
 }
 
 /* an open connection: its socket and when it was accepted */

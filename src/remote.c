@@ -49,6 +49,14 @@ void remote_cache_for_root(void)
 	struct passwd *pw;
 	char *own;
 
+#ifdef UPF_STATIC_BINARY
+	/* no libdebuginfod.a to link, and a static binary must not dlopen() the host's: unset,
+	 * so that libdw does not try either */
+	if (remote_enabled())
+		pr_warn("DEBUGINFOD_URLS is ignored: this static build of upfront "
+			"(--enable-static-binary) has no debuginfod client (the .deb has)");
+	unsetenv("DEBUGINFOD_URLS");
+#endif
 	if (geteuid() != 0 || !suid || !*suid || !strcmp(suid, "0"))
 		return;
 	if (cache && *cache && root_safe(cache))
@@ -89,6 +97,10 @@ static struct {
 
 static void dfd_load_once(void)
 {
+#ifdef UPF_STATIC_BINARY
+	snprintf(dfd.error, sizeof(dfd.error), "no debuginfod client in this static build "
+		 "(--enable-static-binary)");
+#else
 	void *h = dlopen(DEBUGINFOD_SONAME, RTLD_NOW | RTLD_LOCAL);
 
 	if (h && DFD_SYM(begin, debuginfod_begin) && DFD_SYM(end, debuginfod_end) &&
@@ -104,6 +116,7 @@ static void dfd_load_once(void)
 	pr_info("%s", dfd.error);
 	if (h)
 		dlclose(h);
+#endif
 }
 
 /* dfd_load() - load libdebuginfod once; NULL when loaded, else why not (one line) */

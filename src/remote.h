@@ -23,6 +23,8 @@
  * and write files through the user's symbolic links. DEBUGINFOD_CACHE_PATH is kept only
  * when every existing directory of it is root's and writable by no one else; otherwise it
  * is set to root's own ~root/.cache/debuginfod_client. Call before any debuginfod use.
+ * In a static build (--enable-static-binary), which has no debuginfod client, it unsets
+ * DEBUGINFOD_URLS (a warning when it was set) so that neither upfront nor libdw asks.
  */
 void remote_cache_for_root(void);
 
