@@ -514,18 +514,31 @@ int emit_whole(struct rctx *rc, const struct emit *em, struct val *v)
 	return 0;
 }
 
-int emit_go_func(struct rctx *rc, const struct emit *em, struct val *v)
+/*
+ * deref_past_nil() - what pointer @v points to as @n (@to, @has_to: as val_deref()'s), with
+ * a GUARD_NIL on the pointer: a NULL @v is null, not a fault
+ */
+static int deref_past_nil(struct rctx *rc, const struct emit *em, const struct val *v,
+			  Dwarf_Die *to, bool has_to, struct val *n)
 {
-	struct trace_arg *a;
-	struct val n;
 	char *pf;
-	int ret;
 
 	if (val_word_fetch(rc, v, em->sp, &pf))
 		return -EINVAL;
 	rctx_add_guard(rc, GUARD_NIL, pf, v->what, 0);
 	free(pf);
-	if (val_deref(rc, v, 0, NULL, false, v->what, em->sp, &n))
+	if (val_deref(rc, v, 0, to, has_to, v->what, em->sp, n))
+		return -EINVAL;
+	return 0;
+}
+
+int emit_go_func(struct rctx *rc, const struct emit *em, struct val *v)
+{
+	struct trace_arg *a;
+	struct val n;
+	int ret;
+
+	if (deref_past_nil(rc, em, v, NULL, false, &n))
 		return -EINVAL;
 	ret = emit_scalar(rc, em, &n, "x64", VK_SYM, 8, false, &a);
 	if (!ret) {
@@ -539,14 +552,9 @@ int emit_go_func(struct rctx *rc, const struct emit *em, struct val *v)
 int emit_pointee_whole(struct rctx *rc, const struct emit *em, struct val *v, Dwarf_Die *to)
 {
 	struct val n;
-	char *pf;
 	int ret;
 
-	if (val_word_fetch(rc, v, em->sp, &pf))
-		return -EINVAL;
-	rctx_add_guard(rc, GUARD_NIL, pf, v->what, 0);
-	free(pf);
-	if (val_deref(rc, v, 0, to, true, v->what, em->sp, &n))
+	if (deref_past_nil(rc, em, v, to, true, &n))
 		return -EINVAL;
 	ret = emit_whole(rc, em, &n);
 	if (!ret)
