@@ -98,6 +98,15 @@ t_bail() {
 	exit 1
 }
 
+# upft_need_targets BINARY... - bail out unless every test target named is built
+upft_need_targets() {
+	local b
+
+	for b in "$@"; do
+		[ -x "$b" ] || t_bail "targets not built (tests/targets/build.sh $UPFT_TARGETS)"
+	done
+}
+
 # --- running upfront -------------------------------------------------------------------------
 
 # upft_run ARGS... - run upfront; sets UPFT_RC, UPFT_OUT (stdout), UPFT_ERR (stderr).

@@ -8,9 +8,7 @@ upft_need_root
 
 C=$UPFT_TARGETS/c/calls-O2
 O=$UPFT_TARGETS/c/orders-O0
-for b in "$C" "$O"; do
-	[ -x "$b" ] || t_bail "targets not built (tests/targets/build.sh $UPFT_TARGETS)"
-done
+upft_need_targets "$C" "$O"
 NOBODY=(setpriv --reuid=65534 --regid=65534 --clear-groups)
 
 # 1. a run saved with -o FILE --json --summary, its summary printed as text too

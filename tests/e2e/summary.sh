@@ -9,9 +9,7 @@ upft_need_root
 
 C=$UPFT_TARGETS/c/calls-O2
 O=$UPFT_TARGETS/c/orders-O0
-for b in "$C" "$O"; do
-	[ -x "$b" ] || t_bail "targets not built (tests/targets/build.sh $UPFT_TARGETS)"
-done
+upft_need_targets "$C" "$O"
 
 # 1. calls threads 2 5: job(id, usec) with id = thread * 1000 + call (0..4, 1000..1004),
 #    usec = (thread + 1) * 1000 + call * 100 (1000..1400, 2000..2400); each sleeps usec
