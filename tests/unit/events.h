@@ -63,4 +63,19 @@ static inline const char *json_of(const struct event *ev)
 	return strbuf_cstr(&r.out);
 }
 
+/* json_args() - @ev's JSON line from its "args" on (one line: the TAP line stays one line), ""
+ * without one; valid until the next call */
+static inline const char *json_args(const struct event *ev)
+{
+	static struct strbuf line = STRBUF_INIT;
+	const char *s;
+
+	strbuf_reset(&line);
+	strbuf_addstr(&line, json_of(ev));
+	if (line.len && line.buf[line.len - 1] == '\n')
+		line.buf[--line.len] = '\0';
+	s = strstr(strbuf_cstr(&line), "\"args\":");
+	return s ? s : "";
+}
+
 #endif

@@ -142,6 +142,15 @@ static void test_durations(void)
 	strbuf_release(&sb);
 }
 
+/* render_to_buffer() - @r empty, rendering into r->out (no file), times from @t0 */
+static void render_to_buffer(struct render *r, uint64_t t0)
+{
+	memset(r, 0, sizeof(*r));
+	strbuf_init(&r->out);
+	r->t0 = t0;
+	r->fd = -1;
+}
+
 /* a paired return event in text and JSON; an event without a duration has no key */
 static void test_duration_lines(void)
 {
@@ -152,10 +161,7 @@ static void test_duration_lines(void)
 	};
 	struct render r;
 
-	memset(&r, 0, sizeof(r));
-	strbuf_init(&r.out);
-	r.t0 = 1000000000;
-	r.fd = -1;
+	render_to_buffer(&r, 1000000000);
 	TEST_EQ(render_text_ops.event(&r, &ev), 0);
 	TEST_STREQ(strbuf_cstr(&r.out), "0.000013 calls/42 walk__return retval=3 duration=12.5us\n");
 	strbuf_reset(&r.out);
@@ -202,10 +208,7 @@ static void test_numbers(void)
 	};
 	struct render r;
 
-	memset(&r, 0, sizeof(r));
-	strbuf_init(&r.out);
-	r.t0 = 1000000000;
-	r.fd = -1;
+	render_to_buffer(&r, 1000000000);
 	TEST_EQ(render_text_ops.event(&r, &ev), 0);
 	TEST_STREQ(strbuf_cstr(&r.out), "0.000000 nums/7 wide z=(3 + -4i) "
 		   "s=-1267650600228229401496703205383 u=340282366920938463463374607431768211455 "

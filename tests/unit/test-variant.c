@@ -94,19 +94,6 @@ static int make_record(unsigned char *rec, uint64_t d, int32_t x, int32_t y, uin
 	return FIXED;
 }
 
-static const char *json_args(const struct event *ev)
-{
-	static struct strbuf line = STRBUF_INIT;
-	const char *s;
-
-	strbuf_reset(&line);
-	strbuf_addstr(&line, json_of(ev));
-	if (line.len && line.buf[line.len - 1] == '\n')
-		line.buf[--line.len] = '\0';	/* one line: the TAP line stays one line */
-	s = strstr(strbuf_cstr(&line), "\"args\":");
-	return s ? s : "";
-}
-
 int main(void)
 {
 	struct tep_handle *tep = tep_alloc();

@@ -115,19 +115,6 @@ static int make_record(unsigned char *rec, uint64_t len)
 	return FIXED;
 }
 
-static const char *json_args(const struct event *ev)
-{
-	static struct strbuf line = STRBUF_INIT;
-	const char *s;
-
-	strbuf_reset(&line);
-	strbuf_addstr(&line, json_of(ev));
-	if (line.len && line.buf[line.len - 1] == '\n')
-		line.buf[--line.len] = '\0';
-	s = strstr(strbuf_cstr(&line), "\"args\":");
-	return s ? s : "";
-}
-
 /* one style: the texts of s and xs for a slice of length @len */
 static void check(struct tep_handle *tep, enum show_style style, uint64_t len, const char *s_text,
 		  const char *xs_text, const char *json)
