@@ -64,6 +64,27 @@ static size_t probe_prefix(const char *s)
 	return n;
 }
 
+/*
+ * Whether @s[*@i] (of @s[0..len)) is part of a quoted string, '...' or "..." with a backslash
+ * escaping the character after it: *@q is the quote open before it, or 0, and is updated; an
+ * escape moves *@i onto the character it escapes
+ */
+static bool quoted(const char *s, size_t len, size_t *i, char *q)
+{
+	if (*q) {
+		if (s[*i] == '\\' && *i + 1 < len)
+			(*i)++;
+		else if (s[*i] == *q)
+			*q = 0;
+		return true;
+	}
+	if (s[*i] == '"' || s[*i] == '\'') {
+		*q = s[*i];
+		return true;
+	}
+	return false;
+}
+
 /* @s[0..len) mentions the identifier @id outside quotes */
 static bool mentions(const char *s, size_t len, const char *id)
 {
@@ -71,17 +92,8 @@ static bool mentions(const char *s, size_t len, const char *id)
 	char q = 0;
 
 	for (size_t i = 0; i < len; i++) {
-		if (q) {
-			if (s[i] == '\\' && i + 1 < len)
-				i++;
-			else if (s[i] == q)
-				q = 0;
+		if (quoted(s, len, &i, &q))
 			continue;
-		}
-		if (s[i] == '"' || s[i] == '\'') {
-			q = s[i];
-			continue;
-		}
 		if (i + n <= len && !strncmp(s + i, id, n) &&
 		    (i == 0 || !(isalnum((unsigned char)s[i - 1]) || s[i - 1] == '_')) &&
 		    (i + n == len || !(isalnum((unsigned char)s[i + n]) || s[i + n] == '_')))
@@ -282,22 +294,14 @@ static bool has_field(const struct trace_probe *tp, const char *name, size_t len
  */
 static const char *missing_field(const char *k, const struct trace_probe *tp, size_t *len)
 {
+	size_t klen = strlen(k);
 	char q = 0;
 
 	for (size_t i = 0; k[i]; i++) {
 		size_t n = 0, j;
 
-		if (q) {
-			if (k[i] == '\\' && k[i + 1])
-				i++;
-			else if (k[i] == q)
-				q = 0;
+		if (quoted(k, klen, &i, &q))
 			continue;
-		}
-		if (k[i] == '"' || k[i] == '\'') {
-			q = k[i];
-			continue;
-		}
 		if (!(isalpha((unsigned char)k[i]) || k[i] == '_') ||
 		    (i && (isalnum((unsigned char)k[i - 1]) || k[i - 1] == '_')))
 			continue;
