@@ -326,6 +326,22 @@ static int u64_cmp(const void *x, const void *y)
 	return a < b ? -1 : a > b;
 }
 
+uint64_t agg_bucket_span(const uint64_t *b, int *lo, int *hi)
+{
+	uint64_t peak = 0;
+
+	*lo = AGG_BUCKETS;
+	*hi = -1;
+	for (int i = 0; i < AGG_BUCKETS; i++) {
+		if (b[i]) {
+			*lo = i < *lo ? i : *lo;
+			*hi = i;
+		}
+		peak = b[i] > peak ? b[i] : peak;
+	}
+	return peak;
+}
+
 uint64_t agg_percentile(struct agg_lat *l, double pct, bool *exact)
 {
 	/* nearest rank: the smallest value with at least pct% of the values at or below it */

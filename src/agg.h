@@ -160,6 +160,13 @@ void agg_top_value(const struct agg_top *e, struct value *v);
 uint64_t agg_percentile(struct agg_lat *l, double pct, bool *exact);
 
 /**
+ * agg_bucket_span() - the log2 buckets @b[0..AGG_BUCKETS) a histogram shows: the first and
+ * the last that is not empty in *@lo and *@hi (AGG_BUCKETS and -1 when all are)
+ * Return: the largest count, 0 when all are empty.
+ */
+uint64_t agg_bucket_span(const uint64_t *b, int *lo, int *hi);
+
+/**
  * agg_float_bucket() - the log2 bucket of a float's magnitude (0 below 1, 64 for inf/nan)
  */
 int agg_float_bucket(double f);

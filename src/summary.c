@@ -227,8 +227,8 @@ static void text_top(struct strbuf *sb, const struct agg_arg *st, unsigned int t
 static void text_latency(struct strbuf *sb, struct agg_lat *l)
 {
 	struct strbuf label = STRBUF_INIT;
-	uint64_t peak = 0;
-	int lo = AGG_BUCKETS, hi = -1;
+	uint64_t peak;
+	int lo, hi;
 	bool exact = true;
 	const char *names[NR_FIGURES];
 	uint64_t ns[NR_FIGURES];
@@ -246,13 +246,7 @@ static void text_latency(struct strbuf *sb, struct agg_lat *l)
 		render_duration(sb, ns[k]);
 	}
 	strbuf_addch(sb, '\n');
-	for (int b = 0; b < AGG_BUCKETS; b++) {
-		if (l->buckets[b]) {
-			lo = b < lo ? b : lo;
-			hi = b;
-		}
-		peak = l->buckets[b] > peak ? l->buckets[b] : peak;
-	}
+	peak = agg_bucket_span(l->buckets, &lo, &hi);
 	for (int b = lo; b <= hi; b++) {
 		strbuf_reset(&label);
 		summary_duration_label(&label, b);

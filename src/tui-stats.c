@@ -160,8 +160,8 @@ static void stats_latency(struct tui *t, struct tui_lines *l, struct agg_lat *a,
 			  bool named)
 {
 	struct row *w = tui_lines_new(l);
-	uint64_t hmax = 1;
-	int lo = AGG_BUCKETS, hi = -1;
+	uint64_t hmax;
+	int lo, hi;
 
 	tui_row_pad(w, 4);
 	tui_row_add(w, R_ARGNAME, "duration");
@@ -185,13 +185,8 @@ static void stats_latency(struct tui *t, struct tui_lines *l, struct agg_lat *a,
 		strbuf_addf(&w->text, "  p%g %s", pct[k], exact ? "" : "<=");
 		render_duration(&w->text, v);
 	}
-	for (int b = 0; b < AGG_BUCKETS; b++) {
-		if (a->buckets[b]) {
-			lo = b < lo ? b : lo;
-			hi = b;
-		}
-		hmax = a->buckets[b] > hmax ? a->buckets[b] : hmax;
-	}
+	hmax = agg_bucket_span(a->buckets, &lo, &hi);
+	hmax = hmax ? hmax : 1;
 	/* every bucket from the fastest to the slowest call, empty ones too (the shape) */
 	for (int b = lo; b <= hi; b++) {
 		uint64_t c = a->buckets[b];
