@@ -690,7 +690,10 @@ static bool arg_guard_fault(struct decoder *dc, const struct dprobe *p, const ch
 	return false;
 }
 
-/* a string that carries a length: its char[N] chunks joined, cut to the length fetched */
+/*
+ * a string that carries a length: its chunks joined (u64 words as their bytes, in memory
+ * order: the kernel copies each word as it is in memory), cut to the length fetched
+ */
 static void decode_lstring(struct decoder *dc, const struct dprobe *p, const char *rec,
 			   const struct trace_arg *a, struct value *v)
 {

@@ -47,7 +47,7 @@ enum value_kind {
 	VK_FLOAT,	/* raw bits in an x32/x64 field; size 4 or 8 */
 	VK_ENUM,	/* integer shown as its enumerator name */
 	VK_CSTRING,	/* kernel :string; an empty data_loc is a fault */
-	VK_LSTRING,	/* char[N] chunks + a length field; cut to the length */
+	VK_LSTRING,	/* text chunks (u64[N], char[N] or u8[N]) + a length field; cut to it */
 	VK_BYTES,	/* a fixed array of bytes shown as text (C char[N] member) */
 	VK_SYM,		/* an address shown as symbol+off from the binary (x64 field) */
 	VK_RAW,		/* a raw fetcharg / kernel type: shown as the kernel would */

@@ -1003,6 +1003,39 @@ static void print_sums(const struct probes *p)
 	}
 }
 
+/* mark in @words the u64[N] fields of the strings with a length among @nr args @a and parts */
+static void mark_text_words(const struct trace_probe *tp, const struct trace_arg *a, size_t nr,
+			    bool *words)
+{
+	for (size_t i = 0; i < nr; i++) {
+		for (int k = 0; a[i].kind == VK_LSTRING && k < a[i].nr_fields; k++)
+			if (!strncmp(tp->fields[a[i].field + k].type, "u64[", 4))
+				words[a[i].field + k] = true;
+		mark_text_words(tp, a[i].parts, a[i].nr_parts, words);
+	}
+}
+
+/*
+ * -D: the text a live session reads as u64 words (strings with a length), said in a comment:
+ * the kernel's trace, perf and trace-cmd show those fields as numbers
+ */
+static void print_text_words(const struct trace_probe *tp)
+{
+	struct strbuf sb = STRBUF_INIT;
+	bool *words = xcalloc(tp->nr_fields + 1, sizeof(*words));
+
+	mark_text_words(tp, tp->args, tp->nr_args, words);
+	for (size_t i = 0; i < tp->nr_fields; i++)
+		if (words[i])
+			strbuf_addf(&sb, "%s%s", sb.len ? ", " : "", tp->fields[i].name);
+	if (sb.len)
+		printf("# %s/%s: %s: text as u64 words, as a live session reads it (the kernel's trace, "
+		       "perf and trace-cmd show numbers, the text's bytes in memory order; -a defines "
+		       "bytes)\n", tp->group, tp->event, sb.buf);
+	free(words);
+	strbuf_release(&sb);
+}
+
 static void print_definitions(const struct probes *p, struct debuginfo *dbg)
 {
 	struct strbuf line = STRBUF_INIT;
@@ -1017,6 +1050,7 @@ static void print_definitions(const struct probes *p, struct debuginfo *dbg)
 		puts(strbuf_cstr(&line));
 		if (p->tps[i].note)
 			printf("# %s/%s: %s\n", p->tps[i].group, p->tps[i].event, p->tps[i].note);
+		print_text_words(&p->tps[i]);
 	}
 	print_filters(p, false);
 	print_sums(p);
@@ -1142,8 +1176,10 @@ static int mode_probes(struct options *o, struct debuginfo *dbg, struct resolve_
 	 * char[N], whose print format ('%c' per byte) perf 6.1 misreads, and every field after
 	 * it with it (name_len=98: a byte of the string)
 	 */
-	if (o->mode == MODE_ADD || (o->mode == MODE_TRACE && o->keep))
+	if (o->mode == MODE_ADD || (o->mode == MODE_TRACE && o->keep)) {
 		ropts->kf.has_char = false;
+		ropts->text_bytes = true;
+	}
 	code = parse_and_resolve(o, dbg, ropts, &p);
 	if (code)
 		goto out;

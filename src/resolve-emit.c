@@ -13,7 +13,7 @@
 #include "resolve-internal.h"
 #include "value-layout.h"
 
-#define CHUNK 64	/* bytes per char[N] field of a string with a length */
+#define CHUNK 64	/* bytes per chunk of a string with a length (u64[8] in a live session) */
 #define MAX_CHUNKS 64	/* chunks of one string: 4 KB, past what fits a record anyway */
 
 static bool field_name_used(const struct trace_probe *tp, const char *name)
@@ -353,7 +353,31 @@ static int find_run(struct rctx *rc, char **f, char **t, unsigned int n)
 	return -1;
 }
 
-/* A string with a length: char[64] chunks at the data pointer + a hidden length. */
+/*
+ * The fields of @n text bytes @at past the data pointer fetched by @pf, into @f and @t: in a
+ * live session u64 words, the kernel's cheapest read per byte (its cost follows the number of
+ * array elements, one user read each: char[64] costs 7x u64[8]), whose bytes the decoder takes
+ * in memory order; the last n % 8 bytes stay bytes, so no word reads past what is asked for.
+ * -a and --keep: bytes only, which perf and trace-cmd show as such.
+ * Return: the number of fields (1 or 2).
+ */
+static unsigned int text_fields(const struct rctx *rc, const char *pf, unsigned int at,
+				unsigned int n, char **f, char **t)
+{
+	unsigned int words = rc->o->text_bytes ? 0 : n / 8, k = 0;
+
+	if (words) {
+		f[k] = loc_mem_fetch(pf, at);
+		t[k++] = xasprintf("u64[%u]", words);
+	}
+	if (n > words * 8) {
+		f[k] = loc_mem_fetch(pf, at + words * 8);
+		t[k++] = xasprintf("%s[%u]", rc->o->kf.has_char ? "char" : "u8", n - words * 8);
+	}
+	return k;
+}
+
+/* A string with a length: 64-byte chunks at the data pointer + a hidden length. */
 static int emit_lstring(struct rctx *rc, const struct emit *em, struct val *v,
 			const struct lang_layout *l)
 {
@@ -361,8 +385,8 @@ static int emit_lstring(struct rctx *rc, const struct emit *em, struct val *v,
 	char *pf = NULL, *lf = NULL;
 	unsigned int total = rc->part_string_size ? rc->part_string_size :
 			     rc->o->string_size ? rc->o->string_size : 128;
-	unsigned int nchunks = (total + CHUNK - 1) / CHUNK, at = 0;
-	char *chunk_f[MAX_CHUNKS], *chunk_t[MAX_CHUNKS];
+	unsigned int nchunks = (total + CHUNK - 1) / CHUNK, at = 0, nf = 0;
+	char *chunk_f[MAX_CHUNKS + 1], *chunk_t[MAX_CHUNKS + 1];
 	struct trace_arg *a = NULL;
 	int ret = -EINVAL, first, added = -1;
 
@@ -382,12 +406,11 @@ static int emit_lstring(struct rctx *rc, const struct emit *em, struct val *v,
 	for (unsigned int i = 0; i < nchunks; i++) {
 		unsigned int n = total - at < CHUNK ? total - at : CHUNK;
 
-		chunk_f[i] = loc_mem_fetch(pf, at);
-		chunk_t[i] = xasprintf("%s[%u]", rc->o->kf.has_char ? "char" : "u8", n);
+		nf += text_fields(rc, pf, at, n, chunk_f + nf, chunk_t + nf);
 		at += n;
 	}
-	first = rc->in_part ? find_run(rc, chunk_f, chunk_t, nchunks) : -1;
-	for (unsigned int i = 0; first < 0 && i < nchunks; i++) {
+	first = rc->in_part ? find_run(rc, chunk_f, chunk_t, nf) : -1;
+	for (unsigned int i = 0; first < 0 && i < nf; i++) {
 		char *base = i ? xasprintf("%s_%u", em->name, i) : xstrdup(em->name);
 		char *name = uniq_name(rc, base);
 		int field = trace_probe_add_field(rc->tp, name, chunk_f[i], chunk_t[i],
@@ -400,13 +423,13 @@ static int emit_lstring(struct rctx *rc, const struct emit *em, struct val *v,
 	}
 	if (first < 0)
 		first = added;
-	for (unsigned int i = 0; i < nchunks; i++) {
+	for (unsigned int i = 0; i < nf; i++) {
 		free(chunk_f[i]);
 		free(chunk_t[i]);
 	}
 	a = new_arg(rc, em, v, VK_LSTRING, 0, first);
 	a->max_len = total;
-	a->nr_fields = (int)nchunks;
+	a->nr_fields = (int)nf;
 	if (lf) {
 		char *base = xasprintf("%.*s_len", NAME_MAX_LEN - 4, em->name);
 

@@ -16,6 +16,8 @@ struct resolve_opts {
 	unsigned int value_size;	/* record bytes of the whole structs/arrays/slices of an
 					 * event together (0: the default, RESOLVE_VALUE_SIZE) */
 	struct kernel_features kf;	/* what the running kernel accepts */
+	bool text_bytes;		/* text chunks as byte arrays that perf and trace-cmd
+					 * show (-a, --keep), not u64 words (a live session) */
 };
 
 /**

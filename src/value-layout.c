@@ -11,7 +11,7 @@
 #include "value-layout.h"
 
 #define MAX_DEPTH 8	/* structs inside structs (by value: a type cannot hold itself) */
-#define CHUNK 64	/* bytes of one char[N] field of a string with a length (resolve-emit.c) */
+#define CHUNK 64	/* bytes of one chunk of a string with a length (resolve-emit.c) */
 #define MAX_DIMS 8
 #define SLICE_NUMBERS 16	/* elements of a slice of numbers fetched (one array field) */
 #define SLICE_ELEMS 4	/* elements of a slice of anything else: the length is known only
@@ -155,12 +155,12 @@ static int64_t leaf_cost(Dwarf_Die *type, const struct vl_budget *b, int *fields
 		struct lang_sso sso;
 
 		if (lo->sso_layout && lo->sso_layout(&t, dwarf_diename(&t), &sso)) {
-			*fields = 2 * ((ss + CHUNK - 1) / CHUNK) + 3;
+			*fields = 2 * ((ss + CHUNK - 1) / CHUNK) + 3 + (ss % 8 != 0);
 			return 2 * ss + 24;
 		}
 		if (lo->string_layout && lo->string_layout(&t, dwarf_diename(&t), &l) && l.len) {
 			/* chunks, the length, the data pointer's guard */
-			*fields = (int)((ss + CHUNK - 1) / CHUNK) + 2;
+			*fields = (int)((ss + CHUNK - 1) / CHUNK) + 2 + (ss % 8 != 0);
 			return ss + 16;
 		}
 		/* a Rust enum, a Go interface: every part is read */

@@ -66,9 +66,12 @@ t_is "$UPFT_RC" 2 "trace mode: a kernel rejection exits 2"
 #    offset and build-id are the reader's)
 upft_run -x "$DNS" -D 'main.(*server).handleRequest r->Question[0].Name'
 got=$(printf '%s\n' "$UPFT_OUT" | grep '^p:' | cut -d' ' -f3- | tr ' ' '\n')
-want=$(sed -n '/^p:probe_dnsfwd\/handleRequest /,/^\.EE/p' "$MAN" | sed '1d;$d' | grep -v '^#' |
+want=$(sed -n '/^p:probe_dnsfwd\/handleRequest /,/^#/p' "$MAN" | sed '1d;$d' |
 	tr -s ' ' '\n' | grep -v '^$')
 t_is "$got" "$want" "the man page's -D example: the fields -D prints"
+t_is "$(printf '%s\n' "$UPFT_OUT" | grep '^# probe_dnsfwd/handleRequest: ')" \
+	"$(sed -n '/^# probe_dnsfwd\/handleRequest: /,/^# filter /p' "$MAN" | sed '$d; s/^  / /; s/\\-/-/g' |
+		tr -d '\n')" "the man page's -D example: the comment on the u64 words -D prints"
 t_is "$(printf '%s\n' "$UPFT_OUT" | grep '^# filter ')" "$(grep '^# filter ' "$MAN")" \
 	"the man page's -D example: the filter comment -D prints"
 t_like "$(sed -n '/^p:probe_dnsfwd\//p' "$MAN")" "^$(printf '%s\n' "$UPFT_OUT" | grep '^p:' |

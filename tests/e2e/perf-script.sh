@@ -3,7 +3,8 @@
 # perf-script.sh - the events -a adds are read right by perf script (Debian's perf 6.1): text
 # chunks of Go strings and char arrays as u8[N] (a char[N] field's print format, one '%c'
 # per byte, made perf 6.1 print every later field from the string's bytes: Name_len=97),
-# C strings, bitfields, enums and flags as the kernel has them
+# C strings, bitfields, enums and flags as the kernel has them; -D's u64 words (a live
+# session's) with the comment that says perf shows them as numbers
 . "$(dirname "$0")/lib.sh"
 upft_need_root
 
@@ -34,6 +35,11 @@ t_like "$first" ' Name=\{97,108,105,99,101,' "perf script: the chunk's bytes ('a
 t_like "$first" ' Name_len=5 .* ID=1 ' "perf script: the fields after the string are right (Name_len=5, ID=1)"
 t_like "$(sed -n 2p "$UPFT_TMP/go.txt")" ' Name_len=3 .* ID=2 ' "perf script: the second call (bob, ID=2)"
 upft_run -d "$UPFT_GROUP:Add"
+# -D prints what a live session reads, u64 words, and says how other tools show them
+upft_run -x "$G" -D 'main.(*Store).Add o.Customer.Name o.ID'
+t_like "$UPFT_OUT" ' Name=[^ ]*:u64\[8\] Name_1=[^ ]*:u64\[8\] ' "-D: the live session's chunks, u64[8]"
+t_like "$UPFT_OUT" '^# [a-z_]+/Add: Name, Name_1: text as u64 words, .*perf and trace-cmd show numbers.*-a defines bytes' \
+	"-D: a comment says perf shows those as numbers and -a defines bytes"
 
 # 2. C: a C string, a char array, bitfields, a bool, an enum
 upft_run -g "$UPFT_GROUP" -x "$O" -a \

@@ -14,15 +14,26 @@
 //	calls loop N      N calls of down(i, 0) in a loop on one goroutine (bench/go-entry.sh)
 //	calls panics N    N times rec(i, 3): rec(i, 0) panics, rec(i, 2) recovers (rec(i, 1)
 //	                  and rec(i, 0) never return)
+//	calls names N     N calls of handle(name, i), name 200 bytes of "name-0123456789-..."
+//	                  (bench/string-cost.sh)
+//	calls edge        handle(s, len(s)) for strings that end on the last byte before an
+//	                  unmapped page, of lengths 1, 5, 8, 13, 64, 100, 127, 128, 131: each is
+//	                  "edge" cut or padded with '-' to its length, its last byte '|'; then
+//	                  handle(s[len(s):], 0) (empty, pointing at the unmapped page) and
+//	                  handle("", 0)
 package main
 
 import (
 	"fmt"
 	"os"
+	"reflect"
 	"runtime"
 	"strconv"
+	"strings"
 	"sync"
+	"syscall"
 	"time"
+	"unsafe"
 )
 
 var sink int
@@ -54,6 +65,42 @@ func down(id, n int) int {
 	return id*100000 + n
 }
 
+//go:noinline
+func handle(name string, id int) int {
+	return len(name) + id
+}
+
+// edge: strings whose last byte is the last one before an unmapped page (a read past it
+// faults), at every alignment the lengths give
+func edge() {
+	const page = 4096
+	b, err := syscall.Mmap(-1, 0, 2*page, syscall.PROT_READ|syscall.PROT_WRITE,
+		syscall.MAP_PRIVATE|syscall.MAP_ANON)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "calls: mmap:", err)
+		os.Exit(1)
+	}
+	_, _, e := syscall.Syscall(syscall.SYS_MUNMAP, uintptr(unsafe.Pointer(&b[page])), page, 0)
+	if e != 0 {
+		fmt.Fprintln(os.Stderr, "calls: munmap:", e)
+		os.Exit(1)
+	}
+	for _, n := range []int{1, 5, 8, 13, 64, 100, 127, 128, 131} {
+		t := []byte(("edge" + strings.Repeat("-", n))[:n])
+		t[n-1] = '|'
+		copy(b[page-n:page], t)
+		var s string
+		h := (*reflect.StringHeader)(unsafe.Pointer(&s))
+		h.Data = uintptr(unsafe.Pointer(&b[page-n]))
+		h.Len = n
+		sink += handle(s, n)
+		if n == 131 {
+			sink += handle(s[n:], 0) // empty, its data pointer the unmapped page's start
+		}
+	}
+	sink += handle("", 0)
+}
+
 // rec(i, n) returns i*1000 + n: rec(i, 0) panics, rec(i, 1) is unwound without returning,
 // rec(i, 2) recovers and returns, rec(i, 3) returns as usual.
 //
@@ -74,8 +121,13 @@ func rec(i, n int) (r int) {
 }
 
 func main() {
+	if len(os.Args) == 2 && os.Args[1] == "edge" {
+		edge()
+		fmt.Fprintln(os.Stderr, "calls: edge done", sink)
+		return
+	}
 	if len(os.Args) < 3 {
-		fmt.Fprintln(os.Stderr, "usage: calls work|deep|grow G N | calls panics|loop N")
+		fmt.Fprintln(os.Stderr, "usage: calls work|deep|grow G N | calls panics|loop|names N | calls edge")
 		os.Exit(2)
 	}
 	runtime.GOMAXPROCS(4)
@@ -116,12 +168,17 @@ func main() {
 		for i := 0; i < a; i++ {
 			sink += down(i, 0)
 		}
+	case "names":
+		name := strings.Repeat("name-0123456789-", 13)[:200]
+		for i := 0; i < a; i++ {
+			sink += handle(name, i)
+		}
 	case "panics":
 		for i := 0; i < a; i++ {
 			sink += rec(i, 3)
 		}
 	default:
-		fmt.Fprintln(os.Stderr, "usage: calls work|deep|grow G N | calls panics|loop N")
+		fmt.Fprintln(os.Stderr, "usage: calls work|deep|grow G N | calls panics|loop|names N | calls edge")
 		os.Exit(2)
 	}
 	wg.Wait()
