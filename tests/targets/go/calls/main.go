@@ -14,8 +14,9 @@
 //	calls loop N      N calls of down(i, 0) in a loop on one goroutine (bench/go-entry.sh)
 //	calls panics N    N times rec(i, 3): rec(i, 0) panics, rec(i, 2) recovers (rec(i, 1)
 //	                  and rec(i, 0) never return)
-//	calls names N     N calls of handle(name, i), name 200 bytes of "name-0123456789-..."
-//	                  (bench/string-cost.sh)
+//	calls names N     N calls of handle(name, i), name 200 bytes of "name-0123456789-...",
+//	                  on one locked thread whose CPU time (rusage, probes included) it
+//	                  prints: "calls: thread cpu ns NS" (bench/string-cost.sh)
 //	calls edge        handle(s, len(s)) for strings that end on the last byte before an
 //	                  unmapped page, of lengths 1, 5, 8, 13, 64, 100, 127, 128, 131: each is
 //	                  "edge" cut or padded with '-' to its length, its last byte '|'; then
@@ -65,9 +66,17 @@ func down(id, n int) int {
 	return id*100000 + n
 }
 
+// handle(name, id) returns len(name) + id; it calls on, so it has Go's stack check (probed on
+// its jbe, an emulated instruction)
+//
 //go:noinline
 func handle(name string, id int) int {
-	return len(name) + id
+	return count(name) + id
+}
+
+//go:noinline
+func count(s string) int {
+	return len(s)
 }
 
 // edge: strings whose last byte is the last one before an unmapped page (a read past it
@@ -169,10 +178,15 @@ func main() {
 			sink += down(i, 0)
 		}
 	case "names":
+		runtime.LockOSThread()
 		name := strings.Repeat("name-0123456789-", 13)[:200]
 		for i := 0; i < a; i++ {
 			sink += handle(name, i)
 		}
+		var ru syscall.Rusage
+		_ = syscall.Getrusage(1, &ru) // RUSAGE_THREAD: this thread's CPU, probes included
+		fmt.Fprintln(os.Stderr, "calls: thread cpu ns",
+			ru.Utime.Nano()+ru.Stime.Nano())
 	case "panics":
 		for i := 0; i < a; i++ {
 			sink += rec(i, 3)
