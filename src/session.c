@@ -189,8 +189,8 @@ static int tep_load_event(struct session *s, const char *sys, const char *name, 
 
 /*
  * filter_hint() - kernel filters compare text only in :string fields (C strings); a string
- * with a length is char[N] chunks, which the kernel takes for numbers: say so when the
- * rejected filter names one
+ * with a length is fetched in chunks (u64 words, char[N] or u8[N]), which the kernel takes
+ * for numbers: say so when the rejected filter names one
  */
 static void filter_hint(const struct trace_probe *tp, const char *filter, struct diag *d)
 {
@@ -207,7 +207,7 @@ static void filter_hint(const struct trace_probe *tp, const char *filter, struct
 			at = strstr(at + 1, a->name);
 		if (!at)
 			continue;
-		diag_hint(d, "'%s' is text with a length, fetched as char[N] chunks, which kernel "
+		diag_hint(d, "'%s' is text with a length, fetched in fixed-size chunks, which kernel "
 			  "filters cannot compare as text (they can for C strings read with "
 			  ":string); filter on numbers%s%s instead", a->name,
 			  a->len_field >= 0 ? " such as its length " : "",
