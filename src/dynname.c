@@ -119,6 +119,11 @@ static const char *unknown_text(struct dynnames *dn, const struct dyn_at *at,
 
 	if (e->unknown)
 		return e->unknown;
+	/* past the cap, a fixed text: the scratch buffer is rewritten by the next value of the
+	 * same event, which still holds this one */
+	if (dn->texts.nr >= MAX_UNKNOWN)
+		return kind == DYN_GO_TYPE || kind == DYN_GO_ITAB ? "<unknown type>"
+								   : "<unknown vtable>";
 	word_module(dn, at, w, &vaddr, &path);
 	strbuf_reset(&dn->scratch);
 	if (path) {
@@ -128,8 +133,6 @@ static const char *unknown_text(struct dynnames *dn, const struct dyn_at *at,
 	} else {
 		strbuf_addf(&dn->scratch, "<unknown %s 0x%" PRIx64 ">", what, w);
 	}
-	if (dn->texts.nr >= MAX_UNKNOWN)
-		return dn->scratch.buf;
 	strlist_add(&dn->texts, dn->scratch.buf);
 	e->unknown = dn->texts.v[dn->texts.nr - 1];
 	return e->unknown;

@@ -122,10 +122,10 @@ static void add_needed(struct related *r, const char *name, const char *runpath,
 /* @elf's DT_NEEDED libraries, found from @path's directory. */
 static void add_needed_of(struct related *r, Elf *elf, const char *path)
 {
-	const char *runpath = NULL, *names[64];
+	const char *runpath = NULL, **names = NULL;
 	char *dup = xstrdup(path), *origin;
 	Elf_Scn *scn = NULL;
-	size_t nr = 0;
+	size_t nr = 0, alloc = 0;
 
 	while (elf && (scn = elf_nextscn(elf, scn))) {
 		GElf_Shdr sh;
@@ -146,15 +146,17 @@ static void add_needed_of(struct related *r, Elf *elf, const char *path)
 			s = elf_strptr(elf, sh.sh_link, dyn.d_un.d_val);
 			if (!s)
 				continue;
-			if (dyn.d_tag == DT_NEEDED && nr < ARRAY_SIZE(names))
+			if (dyn.d_tag == DT_NEEDED) {	/* all of them: a definition may be in any */
+				ALLOC_GROW(names, nr + 1, alloc);
 				names[nr++] = s;
-			else if (dyn.d_tag != DT_NEEDED && (!runpath || dyn.d_tag == DT_RUNPATH))
+			} else if (dyn.d_tag != DT_NEEDED && (!runpath || dyn.d_tag == DT_RUNPATH))
 				runpath = s;
 		}
 	}
 	origin = dirname(dup);
 	for (size_t i = 0; i < nr; i++)
 		add_needed(r, names[i], runpath, origin);
+	free(names);
 	free(dup);
 }
 

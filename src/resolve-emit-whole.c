@@ -165,8 +165,12 @@ static size_t emit_kids(struct whole *w, const struct vl_node *n, struct val *v,
 			kname = xasprintf("%s_%s", name, mn);
 			what = xasprintf("%s.%s", v->what, mn);
 			expr = k->name ? xstrdup(k->name) : NULL;
-			lang_member_offset((Dwarf_Die *)&k->member, &off);
-			ret = val_member_die(rc, &kv, (Dwarf_Die *)&k->member, off, what, w->em->sp);
+			/* a computed offset (a virtual base's) is no place to read: left out */
+			if (!lang_member_offset((Dwarf_Die *)&k->member, &off))
+				ret = -EINVAL;
+			else
+				ret = val_member_die(rc, &kv, (Dwarf_Die *)&k->member, off, what,
+						     w->em->sp);
 		} else {
 			kname = xasprintf("%s_%ld", name, k->index);
 			what = xasprintf("%s[%ld]", v->what, k->index);

@@ -856,7 +856,7 @@ static bool pid_running(pid_t pid)
 static void pids_check(struct session *s)
 {
 	pid_t *pids = NULL;
-	size_t n;
+	ssize_t n;
 	bool running = false;
 
 	if (!s->o->nr_pids || s->child > 0)
@@ -866,7 +866,9 @@ static void pids_check(struct session *s)
 			running = pid_running(s->o->pids[i]);
 	} else {
 		n = tracing_pids(s->t, &pids);
-		for (size_t i = 0; i < n && !running; i++)
+		if (n < 0)
+			return;	/* set_event_pid unreadable: cannot tell, keep tracing */
+		for (ssize_t i = 0; i < n && !running; i++)
 			running = pid_running(pids[i]);
 		free(pids);
 	}
@@ -990,12 +992,13 @@ static int deliver(struct session *s, const struct stream_rec *rec)
 		s->r.unwritten++;
 		return 0;
 	}
-	if (rec->attach)
-		decode_stack(s->dc, rec->attach, rec->attach_size, &ev);
 	if (s->o->no_inherit && !traced_tgid(s, ev.pid))
 		return 0;	/* --no-inherit: a child the kernel follows, not asked for */
 	if (s->pf_events && !pfilters_pass(s->filters, &ev))
 		return 0;	/* --filter 'duration ...', or a return whose entry was filtered */
+	/* the stack once the event is kept: symbolizing is the costly part of decoding */
+	if (rec->attach)
+		decode_stack(s->dc, rec->attach, rec->attach_size, &ev);
 	if (!s->r.t0)
 		s->r.t0 = ev.ts ? ev.ts : 1;
 	if (s->agg)

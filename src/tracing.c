@@ -1157,12 +1157,14 @@ static void add_threads(struct strbuf *sb, pid_t pid)
 		closedir(dir);
 }
 
-size_t tracing_pids(struct tracing *t, pid_t **out)
+ssize_t tracing_pids(struct tracing *t, pid_t **out)
 {
 	char *text = tracefs_instance_file_read(t->inst, "set_event_pid", NULL), *p, *end;
 	size_t n = 0, alloc = 0;
 
 	*out = NULL;
+	if (!text)
+		return -1;
 	for (p = text; p && *p; p = end) {
 		long v = strtol(p, &end, 10);
 
@@ -1174,7 +1176,7 @@ size_t tracing_pids(struct tracing *t, pid_t **out)
 		(*out)[n++] = (pid_t)v;
 	}
 	free(text);
-	return n;
+	return (ssize_t)n;
 }
 
 int tracing_set_pids(struct tracing *t, const pid_t *pids, size_t nr, bool threads,

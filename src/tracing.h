@@ -186,9 +186,9 @@ int tracing_set_filter(struct tracing *t, const char *sys, const char *name,
  * tracing_pids() - the tasks the instance records now (set_event_pid: the kernel drops each
  * as it exits and adds those the traced ones fork)
  * @out: set to an array for free()
- * Return: how many.
+ * Return: how many, or -1 when set_event_pid cannot be read.
  */
-size_t tracing_pids(struct tracing *t, pid_t **out);
+ssize_t tracing_pids(struct tracing *t, pid_t **out);
 
 /**
  * tracing_set_pids() - record only events of these processes and the children they fork
