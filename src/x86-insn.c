@@ -926,6 +926,11 @@ int x86_insn_xmm_source_code(const struct x86_code *c, uint64_t ret_at, unsigned
 	}
 	for (r = 0; r < n && in[r].addr != ret_at; r++)
 		;
+	/* the return itself a jump's target: another path may set xmm there otherwise */
+	if (r < n && fl_stop(in[r].addr, stop, nstop)) {
+		strbuf_addf(why, "a jump lands at the return, +0x%" PRIx64, in[r].addr - c->addr);
+		r = n;
+	}
 	for (size_t i = r; i-- > 0 && r < n;) {
 		const struct fl_insn *k = &in[i];
 		uint32_t after = 0;
