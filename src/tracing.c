@@ -1163,7 +1163,9 @@ ssize_t tracing_pids(struct tracing *t, pid_t **out)
 	size_t n = 0, alloc = 0;
 
 	*out = NULL;
-	if (!text)
+	/* libtracefs gives NULL for an empty file too (every traced task gone): -1 only when
+	 * the file itself cannot be opened */
+	if (!text && !tracefs_file_exists(t->inst, "set_event_pid"))
 		return -1;
 	for (p = text; p && *p; p = end) {
 		long v = strtol(p, &end, 10);

@@ -186,7 +186,7 @@ int tracing_set_filter(struct tracing *t, const char *sys, const char *name,
  * tracing_pids() - the tasks the instance records now (set_event_pid: the kernel drops each
  * as it exits and adds those the traced ones fork)
  * @out: set to an array for free()
- * Return: how many, or -1 when set_event_pid cannot be read.
+ * Return: how many, or -1 when the instance has no set_event_pid to read.
  */
 ssize_t tracing_pids(struct tracing *t, pid_t **out);
 
