@@ -18,6 +18,9 @@ void kernel_features_default(struct kernel_features *kf)
 	kf->has_char = true;
 	kf->has_ustring = true;
 	kf->has_ref_ctr = true;		/* 4.20+ */
+	kf->has_array = true;		/* 4.18 (RHEL 8) has none of these three */
+	kf->has_imm = true;
+	kf->has_multi_probe = true;
 	kf->max_args = 128;		/* MAX_TRACE_ARGS */
 	kf->max_arg_len = 63;		/* MAX_ARGSTR_LEN: "Argument expression is too long" */
 	kf->max_name_len = 32;		/* MAX_ARG_NAME_LEN: 32 accepted, 33 rejected on 6.18 */

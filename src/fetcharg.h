@@ -14,6 +14,9 @@ struct kernel_features {
 	bool has_char;		/* the "char" type (6.2+); else u8[N] for text chunks */
 	bool has_ustring;
 	bool has_ref_ctr;	/* PATH:OFFSET(REF_CTR_OFFSET): SDT semaphores counted by the kernel */
+	bool has_array;		/* T[N] fetch types (5.x); else scalar pieces (fallback.h) */
+	bool has_imm;		/* \IMM and \"TEXT" fetchargs (5.x); else kept on upfront's side */
+	bool has_multi_probe;	/* several points in one event (5.x); else an event per point */
 	int max_args;		/* 128 */
 	int max_arg_len;	/* 63 characters after NAME=, including :TYPE */
 	int max_name_len;	/* 32 characters of an argument name */
