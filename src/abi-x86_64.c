@@ -293,7 +293,7 @@ static void go_piece_loc(struct loc *l, const struct go_piece *gp, bool whole)
 		snprintf(why, sizeof(why), "is in register xmm%d, which uprobes cannot read",
 			 gp->xmm);
 		p.kind = LOC_BAD;
-		p.reg = regs_xmm_dwarf(gp->xmm);
+		p.reg = regs_vector_dwarf(gp->xmm);
 		p.why = why;
 	}
 	loc_add_piece(l, &p);
@@ -648,7 +648,7 @@ static void add_reg_piece(struct loc *out, enum sysv_class c, int *next_int, int
 	char why[80];
 
 	if (c == RC_SSE) {
-		p.reg = regs_xmm_dwarf(*next_sse);
+		p.reg = regs_vector_dwarf(*next_sse);
 		snprintf(why, sizeof(why), "is returned in register xmm%d, which uprobes cannot "
 			 "read", (*next_sse)++);
 		p.kind = LOC_BAD;
@@ -877,7 +877,7 @@ static int sysv_param(Dwarf_Die *type, const struct lang_ops *lang, int *next_in
 
 		p.size = size <= 8 ? 0 : i ? (unsigned int)(size - 8) : 8;
 		if (c.cls[i] == RC_SSE) {
-			p.reg = regs_xmm_dwarf(*next_sse);
+			p.reg = regs_vector_dwarf(*next_sse);
 			snprintf(why_buf, sizeof(why_buf), "is in register xmm%d at the entry, "
 				 "which uprobes cannot read", (*next_sse)++);
 			p.kind = LOC_BAD;

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #define LOG_DOMAIN "debuginfo"
+#include "arch/arch.h"
 #include "debuginfo.h"
 #include "dwarf-index-raw.h"
 #include "dwarf-index.h"
@@ -168,6 +169,7 @@ static void guard_debug_file(struct debuginfo *dbg)
 struct debuginfo *debuginfo_open(const char *path, struct diag *d)
 {
 	struct strbuf looked = STRBUF_INIT;
+	const struct arch_ops *arch;
 	struct debuginfo *dbg = NULL;
 	const unsigned char *bits;
 	GElf_Addr bid_vaddr;
@@ -200,8 +202,16 @@ struct debuginfo *debuginfo_open(const char *path, struct diag *d)
 	free(found);
 	dbg->base = xstrdup(strrchr(dbg->path, '/') ? strrchr(dbg->path, '/') + 1 : dbg->path);
 	dbg->kpath = xasprintf("/proc/%d/fd/%d", (int)getpid(), fd);
-	n = elfinfo_check(fd, dbg->size, dbg->path, d);
-	if (n < 0 || report_elf(dbg, d) < 0)
+	n = elfinfo_check(fd, dbg->size, dbg->path, &arch, d);
+	if (n < 0)
+		goto err;
+	if (arch_use(arch) < 0) {
+		diag_error(d, SPAN_NONE, "%s is ELF for %s, and a binary opened before it for %s: "
+			   "upfront traces the programs of one machine at a time", dbg->path,
+			   arch->name, arch_current()->name);
+		goto err;
+	}
+	if (report_elf(dbg, d) < 0)
 		goto err;
 	n = dwfl_module_build_id(dbg->mod, &bits, &bid_vaddr);
 	if (n > 0) {

@@ -13,6 +13,7 @@
 #include <traceevent/trace-seq.h>
 
 #undef ARRAY_SIZE
+#include "arch/arch.h"
 #include "calls.h"
 #include "debuginfo.h"
 #include "decode-internal.h"
@@ -232,11 +233,13 @@ void decode_add_call_fields(struct trace_probe *tp, const struct trace_probe *go
 	for (size_t i = 0; i < tp->nr_fields; i++)
 		if (!strcmp(tp->fields[i].name, DECODE_SP_FIELD))
 			return;
-	trace_probe_add_field(tp, DECODE_SP_FIELD, "%sp", "x64", true);
+	const struct arch_ops *a = arch_current();
+
+	trace_probe_add_field(tp, DECODE_SP_FIELD, a->sp_fetch, "x64", true);
 	if (!go)
 		return;
-	snprintf(fetch, sizeof(fetch), "+%lld(%%r14)", (long long)go->go_stack_hi);
-	trace_probe_add_field(tp, DECODE_G_FIELD, "%r14", "x64", true);
+	snprintf(fetch, sizeof(fetch), "+%lld(%s)", (long long)go->go_stack_hi, a->g_fetch);
+	trace_probe_add_field(tp, DECODE_G_FIELD, a->g_fetch, "x64", true);
 	trace_probe_add_field(tp, DECODE_STACK_HI_FIELD, fetch, "x64", true);
 }
 

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #define LOG_DOMAIN "elfinfo"
+#include "arch/arch.h"
 #include "elfinfo.h"
 #include "log.h"
 
@@ -20,7 +21,6 @@
 #define LDCACHE_FLAG_TYPE_MASK 0x00ff
 #define LDCACHE_FLAG_ELF_LIBC6 0x0003
 #define LDCACHE_FLAG_REQ_MASK 0x0f00
-#define LDCACHE_FLAG_X8664_LIB64 0x0300
 
 struct ldcache_head {
 	char magic[20];		/* "glibc-ld.so.cache" "1.1" */
@@ -78,7 +78,7 @@ char *elfinfo_ldcache_lookup(const char *soname)
 		const char *key, *val;
 
 		if ((e[i].flags & LDCACHE_FLAG_TYPE_MASK) != LDCACHE_FLAG_ELF_LIBC6 ||
-		    (e[i].flags & LDCACHE_FLAG_REQ_MASK) != LDCACHE_FLAG_X8664_LIB64)
+		    (e[i].flags & LDCACHE_FLAG_REQ_MASK) != arch_current()->ldcache_req)
 			continue;
 		if (e[i].key >= st.st_size || e[i].value >= st.st_size)
 			continue;
@@ -148,8 +148,7 @@ static char *try_ldcache(const char *name, struct strbuf *looked)
 
 char *elfinfo_find_binary(const char *name, struct strbuf *looked)
 {
-	static const char std_dirs[] =
-		"/lib/x86_64-linux-gnu:/usr/lib/x86_64-linux-gnu:/lib64:/usr/lib64:/lib:/usr/lib";
+	const char *std_dirs = arch_current()->lib_dirs;
 	char *ret;
 
 	/* a path the user wrote is taken as written; the caller says what it is */
@@ -173,27 +172,6 @@ char *elfinfo_find_binary(const char *name, struct strbuf *looked)
 }
 
 /* ---- is it a binary upfront can probe ---- */
-
-static const struct {
-	unsigned int machine;
-	const char *name;
-} machines[] = {
-	{ EM_X86_64, "x86-64" },	{ EM_386, "i386" },		{ EM_ARM, "ARM" },
-	{ EM_AARCH64, "AArch64" },	{ EM_RISCV, "RISC-V" },		{ EM_PPC, "PowerPC" },
-	{ EM_PPC64, "PowerPC64" },	{ EM_S390, "s390" },		{ EM_MIPS, "MIPS" },
-	{ EM_SPARC, "SPARC" },		{ EM_SPARCV9, "SPARC64" },	{ EM_IA_64, "IA-64" },
-	{ EM_68K, "m68k" },		{ EM_SH, "SuperH" },		{ EM_PARISC, "PA-RISC" },
-	{ EM_LOONGARCH, "LoongArch" },	{ EM_BPF, "BPF" },		{ EM_NONE, "no machine" },
-};
-
-static const char *machine_name(unsigned int machine, char *buf, size_t size)
-{
-	for (size_t i = 0; i < ARRAY_SIZE(machines); i++)
-		if (machines[i].machine == machine)
-			return machines[i].name;
-	snprintf(buf, size, "machine %u", machine);
-	return buf;
-}
 
 static bool read_at(int fd, void *buf, size_t len, uint64_t off, uint64_t size)
 {
@@ -241,7 +219,8 @@ static int check_phdrs(int fd, const Elf64_Ehdr *eh, uint64_t size, const char *
 	return 0;
 }
 
-int elfinfo_check(int fd, uint64_t size, const char *name, struct diag *d)
+int elfinfo_check(int fd, uint64_t size, const char *name, const struct arch_ops **arch,
+		  struct diag *d)
 {
 	unsigned char *id;
 	Elf64_Ehdr eh;
@@ -256,12 +235,13 @@ int elfinfo_check(int fd, uint64_t size, const char *name, struct diag *d)
 	if (!read_at(fd, &machine, sizeof(machine), offsetof(Elf64_Ehdr, e_machine), size))
 		return diag_error(d, SPAN_NONE, "%s: its ELF header is cut short: truncated", name);
 	machine = big ? (uint16_t)(machine >> 8 | machine << 8) : machine;
-	if (machine != EM_X86_64 || id[EI_CLASS] != ELFCLASS64 || id[EI_DATA] != ELFDATA2LSB)
-		return diag_error(d, SPAN_NONE, "%s is ELF for %s%s, upfront probes x86-64 only",
-				  name, machine == EM_X86_64 && id[EI_CLASS] == ELFCLASS32 ? "x32" :
-				  machine_name(machine, buf, sizeof(buf)),
+	*arch = arch_for_machine(machine);
+	if (!*arch || id[EI_CLASS] != ELFCLASS64 || id[EI_DATA] != ELFDATA2LSB)
+		return diag_error(d, SPAN_NONE, "%s is ELF for %s%s, upfront probes %s only",
+				  name, *arch && id[EI_CLASS] == ELFCLASS32 ? (*arch)->ilp32_name :
+				  arch_machine_name(machine, buf, sizeof(buf)),
 				  big ? " (big-endian)" : id[EI_DATA] != ELFDATA2LSB ?
-				  " (unknown byte order)" : "");
+				  " (unknown byte order)" : "", arch_names());
 	if (!read_at(fd, &eh, sizeof(eh), 0, size))
 		return diag_error(d, SPAN_NONE, "%s: its ELF header is cut short: truncated", name);
 	if (eh.e_type != ET_EXEC && eh.e_type != ET_DYN)

@@ -10,6 +10,8 @@
 #include "diag.h"
 #include "util.h"
 
+struct arch_ops;
+
 /**
  * elfinfo_find_binary() - the file -x names
  * @name: a path (has a '/': returned as is, whatever it is), else a soname or library file
@@ -23,24 +25,27 @@
 char *elfinfo_find_binary(const char *name, struct strbuf *looked);
 
 /**
- * elfinfo_ldcache_lookup() - the path /etc/ld.so.cache gives for @soname (x86-64), or NULL
+ * elfinfo_ldcache_lookup() - the path /etc/ld.so.cache gives for @soname (a library of the
+ * current architecture, arch_current()), or NULL
  */
 char *elfinfo_ldcache_lookup(const char *soname);
 
 /**
- * elfinfo_check() - whether the file open at @fd is a binary upfront can probe: ELF for
- * x86-64 (64-bit, little-endian), an executable or shared library, its program headers and
- * the bytes of every PT_LOAD segment inside the file
+ * elfinfo_check() - whether the file open at @fd is a binary upfront can probe: ELF for a
+ * machine with an arch_ops table (64-bit, little-endian), an executable or shared library,
+ * its program headers and the bytes of every PT_LOAD segment inside the file
  * @size: the file's size (fstat), which every offset is checked against
  * @name: the file, as messages show it
+ * @arch: set to its machine's table when there is one
  * @d: filled on failure: "NAME is ELF for i386, upfront probes x86-64 only", "NAME: segment
  *     2 (PT_LOAD at ...) ends past the end of the file (...): truncated or corrupt"
  * Return: 0, or a negative errno.
  *
  * Read with pread(), before libelf sees the file: a foreign binary's DWARF register numbers
- * would otherwise become x86-64 register names.
+ * would otherwise become another machine's register names.
  */
-int elfinfo_check(int fd, uint64_t size, const char *name, struct diag *d);
+int elfinfo_check(int fd, uint64_t size, const char *name, const struct arch_ops **arch,
+		  struct diag *d);
 
 /**
  * elfinfo_vaddr_to_offset() - file offset of @vaddr from the PT_LOAD segment holding it

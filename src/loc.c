@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arch/arch.h"
 #include "callsite.h"
 #include "dwarf-aux.h"
 #include "leb128.h"
@@ -372,7 +373,7 @@ static int entry_reg(struct machine *m, int reg)
 	char buf[16];
 	int ret;
 
-	if (reg == 7)
+	if (reg == arch_current()->sp_dwarf)
 		return push_cfa(m);
 	if (reg < 32 && (c->entry_regs >> reg) & 1)
 		return push_reg(m, reg, 0);

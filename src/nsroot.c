@@ -8,15 +8,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "arch/arch.h"
 #include "log.h"
 #include "nsroot.h"
 #include "util.h"
 
-/* where a container's dynamic linker looks when the process has not mapped the library */
-static const char *const lib_dirs[] = {
-	"/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib64", "/usr/lib64", "/lib",
-	"/usr/lib", "/usr/local/lib",
-};
 
 static bool other_mount_ns_now(pid_t pid)
 {
@@ -47,6 +43,28 @@ static bool is_file(const char *path)
 	struct stat st;
 
 	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/*
+ * where a container's dynamic linker looks when the process has not mapped the library: the
+ * machine's default directories, then /usr/local/lib
+ */
+static char *in_lib_dirs(pid_t pid, const char *name)
+{
+	char *dirs = xasprintf("%s:/usr/local/lib", arch_current()->lib_dirs), *path = NULL;
+	char *save;
+
+	for (char *dir = strtok_r(dirs, ":", &save); dir && !path;
+	     dir = strtok_r(NULL, ":", &save)) {
+		char *p = xasprintf("/proc/%d/root%s/%s", (int)pid, dir, name);
+
+		if (is_file(p))
+			path = p;
+		else
+			free(p);
+	}
+	free(dirs);
+	return path;
 }
 
 /* @base is @name, or @name followed by a version ("libz.so" for "libz.so.1.2.13") */
@@ -97,15 +115,7 @@ char *nsroot_binary(pid_t pid, const char *name)
 		path = xasprintf("/proc/%d/root%s", (int)pid, in_ns);
 		free(in_ns);
 	} else {
-		path = NULL;
-		for (size_t i = 0; i < ARRAY_SIZE(lib_dirs) && !path; i++) {
-			char *p = xasprintf("/proc/%d/root%s/%s", (int)pid, lib_dirs[i], name);
-
-			if (is_file(p))
-				path = p;
-			else
-				free(p);
-		}
+		path = in_lib_dirs(pid, name);
 		if (!path)
 			return NULL;
 	}

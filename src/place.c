@@ -8,6 +8,7 @@
 #include <string.h>
 
 #define LOG_DOMAIN "place"
+#include "arch/arch.h"
 #include "dwarf-aux.h"
 #include "fetcharg.h"
 #include "funcs.h"
@@ -257,7 +258,7 @@ static void site_alts(struct debuginfo *dbg, struct probe_site *s, uint64_t fsta
 		if (k && (indirect || addr_in(in->addr, targets, nt)))
 			break;
 		if (in->cost > s->cost && in->addr != s->vaddr &&
-		    (!s->is_return || !(clobbered & (1u << 7)))) {
+		    (!s->is_return || !(clobbered & (1u << arch_current()->sp_dwarf)))) {
 			struct site_alt *a;
 
 			ALLOC_GROW(s->alts, s->nr_alts + 1, alloc);
@@ -267,7 +268,7 @@ static void site_alts(struct debuginfo *dbg, struct probe_site *s, uint64_t fsta
 			a->cost = in->cost;
 			a->insn = xstrdup(in->text);
 			a->entry_abi = abi;
-			a->ret_at_sp = !(clobbered & (1u << 7));	/* %rsp */
+			a->ret_at_sp = !(clobbered & (1u << arch_current()->entry_ret_dwarf));
 			a->clobbered = clobbered;
 		}
 		if (in->stores || in->ends_straight)
@@ -309,22 +310,34 @@ uint32_t place_entry_regs(struct debuginfo *dbg, uint64_t fstart, uint64_t fend,
 	return regs;
 }
 
-/* the registers a fetch reads (x86_insn_info.regs_written bits); %ip: all of them */
+/* whether @fetch names register @name ("%sp") */
+static bool fetch_names(const char *fetch, const char *name)
+{
+	size_t len = strlen(name);
+
+	for (const char *p = fetch; (p = strstr(p, name)); p++)
+		if (!isalnum((unsigned char)p[len]))
+			return true;
+	return false;
+}
+
+/* the registers a fetch reads (x86_insn_info.regs_written bits); the pc: all of them */
 static uint32_t fetch_regs(const char *fetch)
 {
+	const struct arch_ops *a = arch_current();
 	uint32_t m = 0;
 
-	if (strstr(fetch, "%ip"))
+	if (fetch_names(fetch, a->ip_fetch))
 		return ~0u;
 	if (strstr(fetch, "$stack"))
-		m |= 1u << 7;
-	if (strstr(fetch, "%flags"))
+		m |= 1u << a->sp_dwarf;
+	if (fetch_names(fetch, a->flags_fetch))
 		m |= 1u << X86_FLAGS_BIT;
-	for (int r = 0; r < 16; r++) {
+	for (int r = 0; r < 32; r++) {
 		const char *name = regs_kernel_name(r);
-		size_t len = strlen(name);
+		size_t len = name ? strlen(name) : 0;
 
-		for (const char *p = fetch; (p = strchr(p, '%')); p++)
+		for (const char *p = fetch; len && (p = strchr(p, '%')); p++)
 			if (!strncmp(p + 1, name, len) && !isalnum((unsigned char)p[1 + len]))
 				m |= 1u << r;
 	}
@@ -388,10 +401,16 @@ char *place_event_filter(const struct trace_probe *tp, const char *user)
 	if (user && !*user)
 		user = NULL;
 	if (split && user)
-		return xasprintf("(%s) && %s", user, PLACE_GO_SPLIT_FILTER);
-	if (split || user)
-		return xstrdup(split ? PLACE_GO_SPLIT_FILTER : user);
-	return NULL;
+		return xasprintf("(%s) && !(%s & %#llx)", user, PLACE_FLAGS_FIELD,
+				 arch_current()->go_split_flags);
+	if (split)
+		return place_go_split_filter();
+	return user ? xstrdup(user) : NULL;
+}
+
+char *place_go_split_filter(void)
+{
+	return xasprintf("!(%s & %#llx)", PLACE_FLAGS_FIELD, arch_current()->go_split_flags);
 }
 
 void place_take_alt(struct probe_site *s, const struct site_alt *alt, struct trace_probe *tp)
@@ -407,7 +426,7 @@ void place_take_alt(struct probe_site *s, const struct site_alt *alt, struct tra
 	s->after_prologue = false;
 	s->go_split = alt->go_split;
 	if (alt->go_split && !has_flags_field(tp))
-		trace_probe_add_field(tp, PLACE_FLAGS_FIELD, "%flags", "x64", true);
+		trace_probe_add_field(tp, PLACE_FLAGS_FIELD, arch_current()->flags_fetch, "x64", true);
 }
 
 static void site_from_func(struct probe_site *s, const struct func *f, uint64_t vaddr)
@@ -787,7 +806,7 @@ static int resolve_offset(const struct probe_place *pl, struct debuginfo *dbg, s
  * go_split_alt() - the jbe of a Go entry's stack check as the last alternative of @s (past
  * the check), after those that need no filter: only when the instruction at @s is
  * single-stepped, as every hit on the jbe
- * pays for the flags field and the filter (PLACE_GO_SPLIT_FILTER) that drops its taken hits.
+ * pays for the flags field and the filter (place_go_split_filter()) that drops its taken hits.
  * Nothing between the jbe and @s writes a register (the jbe writes none): clobbered 0.
  */
 static void go_split_alt(struct debuginfo *dbg, struct probe_site *s, uint64_t jbe,

@@ -29,7 +29,7 @@ struct site_alt {
 	bool ret_at_sp;		/* nothing before @vaddr has moved %sp */
 	uint32_t clobbered;	/* registers written between the point's own address and
 				 * @vaddr (x86_insn_info.regs_written bits) */
-	bool go_split;		/* the jbe of Go's stack check: needs PLACE_GO_SPLIT_FILTER */
+	bool go_split;		/* the jbe of Go's stack check: needs place_go_split_filter() */
 };
 
 /*
@@ -41,7 +41,13 @@ struct site_alt {
  * filter as a comment, perf record and trace-cmd take it with --filter / -f.
  */
 #define PLACE_FLAGS_FIELD	"upft_fl"
-#define PLACE_GO_SPLIT_FILTER	"!(" PLACE_FLAGS_FIELD " & 0x41)"
+
+/**
+ * place_go_split_filter() - the filter that drops the taken hits: "!(upft_fl & 0x41)" on x86-64
+ * (jbe is taken on CF or ZF), the flags of the architecture's branch (arch_ops.go_split_flags)
+ * Return: a string to free().
+ */
+char *place_go_split_filter(void);
 
 /* One address to probe. */
 struct probe_site {

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* regs.h - DWARF register numbers <-> the kernel's fetcharg register names (per arch) */
+/* regs.h - DWARF register numbers <-> the kernel's fetcharg register names, of the current
+ * architecture (arch/arch.h) */
 #ifndef UPF_REGS_H
 #define UPF_REGS_H
 
 /**
- * regs_kernel_name() - the name uprobe_events reads a DWARF register by ("ax" for 0 on x86_64)
+ * regs_kernel_name() - the name uprobe_events reads a DWARF register by ("ax" for 0 on x86-64)
  * Return: the name without '%', or NULL when uprobes cannot read the register (vector,
  * x87, unknown registers).
  */
@@ -18,14 +19,14 @@ const char *regs_kernel_name(int regno);
 const char *regs_describe(int regno, char *buf);
 
 /**
- * regs_xmm() - which vector register a DWARF register is
- * Return: N for xmmN (0-31), -1 for any other register.
+ * regs_vector() - which floating-point/vector register a DWARF register is
+ * Return: N for vector register N (0-31: xmmN, vN), -1 for any other register.
  */
-int regs_xmm(int regno);
+int regs_vector(int regno);
 
 /**
- * regs_xmm_dwarf() - the DWARF number of register xmm@n (0-31)
+ * regs_vector_dwarf() - the DWARF number of vector register @n (0-31)
  */
-int regs_xmm_dwarf(int n);
+int regs_vector_dwarf(int n);
 
 #endif

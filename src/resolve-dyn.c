@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arch/arch.h"
 #include "dyntype.h"
 #include "lang.h"
 #include "log.h"
@@ -600,7 +601,8 @@ bool rctx_go_g_member(struct rctx *rc, const char *path, Dwarf_Die *type, int64_
 static int eval_goid(struct rctx *rc, const struct expr *e, struct val *out)
 {
 	Dwarf_Die mt;
-	struct loc_piece p = { .kind = LOC_MEM, .reg = -1, .base = (char *)"%r14" };
+	struct loc_piece p = { .kind = LOC_MEM, .reg = -1,
+			       .base = (char *)arch_current()->g_fetch };
 	int64_t off;
 
 	memset(out, 0, sizeof(*out));

@@ -627,11 +627,11 @@ static void float_note(struct rctx *rc, Dwarf_Die *var, const struct loc *l)
 	int64_t size;
 
 	if (rc->float_die || dwarf_tag(var) != DW_TAG_formal_parameter || l->nr != 1 ||
-	    l->pieces[0].kind != LOC_BAD || regs_xmm(l->pieces[0].reg) < 0 ||
+	    l->pieces[0].kind != LOC_BAD || regs_vector(l->pieces[0].reg) < 0 ||
 	    !lang_type_of(var, &t) || (size = lang_type_size(&t)) <= 0 || size > 8)
 		return;
 	rc->float_die = dwarf_dieoffset(var);
-	rc->float_xmm = regs_xmm(l->pieces[0].reg);
+	rc->float_xmm = regs_vector(l->pieces[0].reg);
 	rc->float_size = (unsigned int)size;
 	snprintf(rc->float_name, sizeof(rc->float_name), "%s",
 		 dwarf_diename(var) ? dwarf_diename(var) : "?");
@@ -743,13 +743,13 @@ void rctx_float_result(struct rctx *rc, struct loc *l, unsigned int size)
 	struct loc_piece *p = l->nr == 1 ? &l->pieces[0] : NULL;
 	char *w;
 
-	if (!p || p->kind != LOC_BAD || regs_xmm(p->reg) < 0 || size > 8 ||
+	if (!p || p->kind != LOC_BAD || regs_vector(p->reg) < 0 || size > 8 ||
 	    (!rc->site->is_return && !rc->site->at_ret_insn))
 		return;
 	strbuf_init(&why);
-	if (!floatcopy_result(rc->dbg, rc->site, regs_xmm(p->reg), size, &c, &why)) {
+	if (!floatcopy_result(rc->dbg, rc->site, regs_vector(p->reg), size, &c, &why)) {
 		pr_info("%s: the float result in xmm%d is read from %s, which '%s' at 0x%" PRIx64
-			" copied it from", rc->where, regs_xmm(p->reg),
+			" copied it from", rc->where, regs_vector(p->reg),
 			regs_kernel_name(c.reg >= 0 ? c.reg : c.base), c.text, c.copy);
 		copied_loc(&c, l);
 	} else {

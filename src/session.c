@@ -21,6 +21,7 @@
 
 #include <traceevent/event-parse.h>
 
+#include "arch/arch.h"
 #include "agg.h"
 #include "cmdexit.h"
 #include "cmdhold.h"
@@ -275,7 +276,7 @@ static void add_ret0_field(struct trace_probe *tp)
 	for (size_t i = 0; i < tp->nr_fields; i++)
 		if (!strcmp(tp->fields[i].name, DECODE_RET0_FIELD))
 			return;
-	trace_probe_add_field(tp, DECODE_RET0_FIELD, "$stack0", "x64", true);
+	trace_probe_add_field(tp, DECODE_RET0_FIELD, arch_current()->entry_ret_fetch, "x64", true);
 }
 
 /* the other role of @tp's function (FUNC for FUNC%return and back) is among @tps */
@@ -496,8 +497,12 @@ static int add_extra_event(struct session *s, const char *spec, struct diag *d)
 	ret = tep_load_event(s, sys, name, d);
 	/* an event -a put on Go's stack check (place.h) shows each call once here too */
 	if (ret == 0 && tep_find_any_field(tep_find_event_by_name(s->tep, sys, name),
-					   PLACE_FLAGS_FIELD))
-		ret = tracing_set_filter(s->t, sys, name, PLACE_GO_SPLIT_FILTER, d);
+					   PLACE_FLAGS_FIELD)) {
+		char *filter = place_go_split_filter();
+
+		ret = tracing_set_filter(s->t, sys, name, filter, d);
+		free(filter);
+	}
 	if (ret == 0)
 		ret = decoder_add_generic(s->dc, sys, name, d);
 	if (ret == 0) {

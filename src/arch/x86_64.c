@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* regs-x86_64.c - x86_64 DWARF register numbers and the kernel's names for them */
-#define LOG_DOMAIN "regs"
+/* x86_64.c - the x86-64 table: DWARF register numbers, the kernel's names for them, the
+ * registers the decoder and the session read, the library directories */
+#define LOG_DOMAIN "arch"
+#include <elf.h>
 #include <stdio.h>
 
-#include "regs.h"
+#include "arch/arch-tables.h"
 #include "util.h"
 
 /* System V psABI DWARF numbering; index = DWARF register number. */
@@ -18,7 +20,7 @@ static const struct {
 	{ "ip", "rip" },
 };
 
-const char *regs_kernel_name(int regno)
+static const char *x86_reg_kernel_name(int regno)
 {
 	if (regno >= 0 && (size_t)regno < ARRAY_SIZE(gprs))
 		return gprs[regno].kernel;
@@ -27,7 +29,7 @@ const char *regs_kernel_name(int regno)
 	return NULL;
 }
 
-const char *regs_describe(int regno, char *buf)
+static const char *x86_reg_describe(int regno, char *buf)
 {
 	if (regno >= 0 && (size_t)regno < ARRAY_SIZE(gprs))
 		return gprs[regno].name;
@@ -46,7 +48,7 @@ const char *regs_describe(int regno, char *buf)
 	return buf;
 }
 
-int regs_xmm(int regno)
+static int x86_reg_vector(int regno)
 {
 	if (regno >= 17 && regno <= 32)
 		return regno - 17;
@@ -55,7 +57,29 @@ int regs_xmm(int regno)
 	return -1;
 }
 
-int regs_xmm_dwarf(int n)
+static int x86_reg_vector_dwarf(int n)
 {
 	return n < 16 ? 17 + n : 67 + n - 16;
 }
+
+const struct arch_ops arch_x86_64 = {
+	.name			= "x86-64",
+	.machine		= EM_X86_64,
+	.ilp32_name		= "x32",
+	.multiarch		= "x86_64-linux-gnu",
+	.lib_dirs		= "/lib/x86_64-linux-gnu:/usr/lib/x86_64-linux-gnu:/lib64:/usr/lib64:"
+				  "/lib:/usr/lib",
+	.ldcache_req		= 0x0300,	/* FLAG_X8664_LIB64 */
+	.reg_kernel_name	= x86_reg_kernel_name,
+	.reg_describe		= x86_reg_describe,
+	.reg_vector		= x86_reg_vector,
+	.reg_vector_dwarf	= x86_reg_vector_dwarf,
+	.sp_dwarf		= 7,
+	.sp_fetch		= "%sp",
+	.ip_fetch		= "%ip",
+	.flags_fetch		= "%flags",
+	.g_fetch		= "%r14",
+	.entry_ret_fetch	= "$stack0",	/* the call pushed it */
+	.entry_ret_dwarf	= 7,		/* until %rsp moves */
+	.go_split_flags		= 0x41,		/* jbe: CF (bit 0) or ZF (bit 6) */
+};

@@ -1,0 +1,10 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* arch-tables.h - the ops table of each machine (for arch.c, and for tests that pick one) */
+#ifndef UPF_ARCH_TABLES_H
+#define UPF_ARCH_TABLES_H
+
+#include "arch/arch.h"
+
+extern const struct arch_ops arch_x86_64;	/* arch/x86_64.c */
+
+#endif

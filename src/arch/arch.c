@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* arch.c - the architecture tables, chosen by ELF machine; regs.h answered by the current one */
+#define LOG_DOMAIN "arch"
+#include <elf.h>
+#include <errno.h>
+#include <stdio.h>
+
+#include "arch/arch.h"
+#include "arch/arch-tables.h"
+#include "log.h"
+#include "regs.h"
+#include "util.h"
+
+static const struct arch_ops *const arches[] = {
+	&arch_x86_64,
+};
+
+#if defined(__aarch64__)
+#define HOST_MACHINE EM_AARCH64
+#else
+#define HOST_MACHINE EM_X86_64
+#endif
+
+static const struct arch_ops *current;
+static bool chosen;	/* by a binary (arch_use()), not the host's default */
+
+const struct arch_ops *arch_for_machine(unsigned int machine)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(arches); i++)
+		if (arches[i]->machine == machine)
+			return arches[i];
+	return NULL;
+}
+
+const struct arch_ops *arch_current(void)
+{
+	if (!current)
+		current = arch_for_machine(HOST_MACHINE) ?: arches[0];
+	return current;
+}
+
+int arch_use(const struct arch_ops *a)
+{
+	/* only the first binary writes: later ones (libraries symbolized by the session's
+	 * threads) only read */
+	if (chosen)
+		return current == a ? 0 : -EXDEV;
+	current = a;
+	chosen = true;
+	pr_debug("architecture %s", a->name);
+	return 0;
+}
+
+const char *arch_names(void)
+{
+	return "x86-64";
+}
+
+static const struct {
+	unsigned int machine;
+	const char *name;
+} machines[] = {
+	{ EM_X86_64, "x86-64" },	{ EM_386, "i386" },		{ EM_ARM, "ARM" },
+	{ EM_AARCH64, "AArch64" },	{ EM_RISCV, "RISC-V" },		{ EM_PPC, "PowerPC" },
+	{ EM_PPC64, "PowerPC64" },	{ EM_S390, "s390" },		{ EM_MIPS, "MIPS" },
+	{ EM_SPARC, "SPARC" },		{ EM_SPARCV9, "SPARC64" },	{ EM_IA_64, "IA-64" },
+	{ EM_68K, "m68k" },		{ EM_SH, "SuperH" },		{ EM_PARISC, "PA-RISC" },
+	{ EM_LOONGARCH, "LoongArch" },	{ EM_BPF, "BPF" },		{ EM_NONE, "no machine" },
+};
+
+const char *arch_machine_name(unsigned int machine, char *buf, size_t size)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(machines); i++)
+		if (machines[i].machine == machine)
+			return machines[i].name;
+	snprintf(buf, size, "machine %u", machine);
+	return buf;
+}
+
+/* ---- regs.h: the current machine's registers ---- */
+
+const char *regs_kernel_name(int regno)
+{
+	return arch_current()->reg_kernel_name(regno);
+}
+
+const char *regs_describe(int regno, char *buf)
+{
+	return arch_current()->reg_describe(regno, buf);
+}
+
+int regs_vector(int regno)
+{
+	return arch_current()->reg_vector(regno);
+}
+
+int regs_vector_dwarf(int n)
+{
+	return arch_current()->reg_vector_dwarf(n);
+}

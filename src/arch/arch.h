@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* arch.h - everything an architecture decides, one ops table per machine, chosen by the
+ * e_machine of the binary opened */
+#ifndef UPF_ARCH_H
+#define UPF_ARCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/*
+ * The seam between upfront and the machines it probes. Nothing outside src/arch/ names an
+ * architecture (scripts/check-layout.sh enforces it): what differs between machines is a
+ * member of struct arch_ops, and code asks arch_current() for it. perf chooses its register
+ * table per binary in the same way (the e_machine of the ELF file), bpftrace has one
+ * src/arch/<arch> per machine.
+ *
+ * One architecture per process: debuginfo_open() selects the table of the first binary it
+ * opens (arch_use()); a binary of another machine opened after it is refused (a session
+ * traces the programs of one kernel). Before any binary is opened (fetcharg_parse() of a
+ * definition, replay) the table is the one of the machine upfront was built for. The pointer
+ * is written only while binaries are opened, before the session's threads start.
+ */
+struct arch_ops {
+	const char *name;		/* "x86-64": messages, -v */
+	unsigned int machine;		/* its ELF e_machine (64-bit, little-endian) */
+	const char *ilp32_name;		/* its 32-bit ABI's name, refused: "x32" */
+
+	/* ---- the library directories ---- */
+	const char *multiarch;		/* Debian's multiarch triplet: "x86_64-linux-gnu" */
+	const char *lib_dirs;		/* the dynamic linker's default directories, in its order,
+					 * ':'-separated ("/lib/TRIPLET:/usr/lib/TRIPLET:...") */
+	unsigned int ldcache_req;	/* glibc ld.so.cache: the FLAG_REQUIRED_MASK bits of this
+					 * machine's 64-bit libraries (0x0300 x86-64, 0x0a00 arm64) */
+
+	/* ---- registers, by DWARF number ---- */
+	/* the name uprobe_events reads it by, without '%' ("ax"), or NULL when it cannot */
+	const char *(*reg_kernel_name)(int regno);
+	/* the name for messages ("rax", "xmm0"), in @buf (16 bytes) when made up */
+	const char *(*reg_describe)(int regno, char *buf);
+	/* which floating-point/vector register it is (xmmN, vN), or -1 */
+	int (*reg_vector)(int regno);
+	/* the DWARF number of vector register @n */
+	int (*reg_vector_dwarf)(int n);
+	int sp_dwarf;			/* the stack pointer's DWARF number (the CFA's base) */
+
+	/* ---- fetchargs for what the decoder, the session and $goid read ---- */
+	const char *sp_fetch;		/* the stack pointer: "%sp" */
+	const char *ip_fetch;		/* the program counter: "%ip" (a fetch naming it reads
+					 * the probe's address, not a register a probe can miss) */
+	const char *flags_fetch;	/* the condition flags: "%flags" */
+	const char *g_fetch;		/* Go's goroutine (runtime.g) under its register ABI:
+					 * "%r14" */
+	/*
+	 * The return address at a function's first instruction ("$stack0": the call pushed it
+	 * at 0(%sp)); it stays there while the register @entry_ret_dwarf is not written
+	 * (x86-64: the stack pointer; a link register machine: the link register).
+	 */
+	const char *entry_ret_fetch;
+	int entry_ret_dwarf;
+	/*
+	 * Go's stack-bound check branches to morestack on these bits of @flags_fetch (x86-64:
+	 * jbe, CF|ZF = 0x41): a hit with one set is the call that will run again.
+	 */
+	unsigned long long go_split_flags;
+};
+
+/**
+ * arch_current() - the table of the machine of the binaries opened, or of the machine
+ * upfront was built for when none was
+ * Return: a static table, never NULL.
+ */
+const struct arch_ops *arch_current(void);
+
+/**
+ * arch_for_machine() - the table of ELF machine @machine (64-bit, little-endian)
+ * Return: a static table, or NULL when upfront does not know the machine.
+ */
+const struct arch_ops *arch_for_machine(unsigned int machine);
+
+/**
+ * arch_use() - make @a the current table (debuginfo_open(), tests)
+ * Return: 0, or -EXDEV when a binary of another machine selected another table before.
+ */
+int arch_use(const struct arch_ops *a);
+
+/**
+ * arch_machine_name() - the name of ELF machine @machine for messages ("AArch64", "i386")
+ * @buf: used for an unknown machine ("machine 1234")
+ */
+const char *arch_machine_name(unsigned int machine, char *buf, size_t size);
+
+/**
+ * arch_names() - the machines upfront probes, for messages ("x86-64")
+ * Return: a static string.
+ */
+const char *arch_names(void);
+
+#endif
