@@ -110,6 +110,11 @@ const char *loc_op_name(unsigned int op, char *buf)
 	return buf;
 }
 
+bool loc_base_is_pc(const char *base)
+{
+	return base && !strcmp(base, arch_current()->ip_fetch);
+}
+
 char *loc_mem_fetch(const char *base, int64_t off)
 {
 	if (!base)
@@ -375,7 +380,7 @@ static int entry_reg(struct machine *m, int reg)
 
 	if (reg == arch_current()->sp_dwarf)
 		return push_cfa(m);
-	if (reg < 64 && (c->entry_regs >> reg) & 1)
+	if (reg < 32 && (c->entry_regs >> reg) & 1)
 		return push_reg(m, reg, 0);
 	if (!c->cfi || dwarf_cfi_addrframe(c->cfi, m->own.vaddr, &frame) != 0 ||
 	    dwarf_frame_register(frame, reg, mem, &ops, &nops) != 0) {
@@ -678,6 +683,9 @@ static int run_ops(struct machine *m, const Dwarf_Op *ops, size_t n, struct loc 
 			   a == DW_OP_const2s || a == DW_OP_const4s || a == DW_OP_const8s ||
 			   a == DW_OP_consts) {
 			ret = m_push(m, NULL, (int64_t)ops[i].number, false);
+		} else if (a == DW_OP_addr && c->pc_relative) {
+			ret = m_push(m, xstrdup(arch_current()->ip_fetch),
+				     (int64_t)(ops[i].number + c->pc_delta), false);
 		} else if (a == DW_OP_addr) {
 			ret = m_push(m, NULL, (int64_t)(ops[i].number + c->file_delta), true);
 		} else if (a == DW_OP_fbreg) {

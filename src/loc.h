@@ -46,6 +46,14 @@ struct loc_ctx {
 	Dwarf_Die *func;	/* the subprogram (DW_AT_frame_base), or NULL */
 	int64_t file_delta;	/* kernel "@+OFF" = DWARF address + file_delta */
 	/*
+	 * A global at DWARF address A is read as +(A + pc_delta)(%ip), relative to the probe's
+	 * own address, when @pc_relative (entry and instruction probes); a return probe's %ip
+	 * is its caller's, so there it stays "@+(A + file_delta)". Linux 4.20 to the 2026
+	 * stable fix adds an @+OFFSET twice (kcaps.h): Debian 11's 5.10.0-32 read a fault.
+	 */
+	bool pc_relative;
+	int64_t pc_delta;
+	/*
 	 * Without CFI for the pc (Go 1.21+ writes no .debug_frame): the CFA from the frame
 	 * pointer Go keeps on amd64. LOC_CFA_BP: %bp+16 (in a function's body, after
 	 * PUSHQ BP; MOVQ SP, BP); LOC_CFA_SP: %sp+8 (at its entry or a RET); 0: an error.
@@ -60,14 +68,21 @@ struct loc_ctx {
 	 * a direct call its unit describes: a gcc clone (.isra, .constprop, .part) is local and
 	 * its address is never taken.
 	 */
-	uint64_t entry_regs;
+	uint32_t entry_regs;
 	bool callers_known;
 	Elf *elf;		/* the binary's code (callsite_find()), or NULL */
 };
 
+#define LOC_ENTRY_ALL 0x1ffff	/* entry_regs at the entry: rax..r15 and the return address */
 
 #define LOC_CFA_BP 1
 #define LOC_CFA_SP 2
+
+/**
+ * loc_base_is_pc() - whether a LOC_MEM piece's @base is the program counter: memory at a
+ * fixed place in the binary (a global, read relative to the probe: loc_ctx.pc_relative)
+ */
+bool loc_base_is_pc(const char *base);
 
 /**
  * loc_from_die() - the location of variable/parameter @var at ctx->pc

@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arch/arch.h"
 #include "abi-x86_64.h"
 #include "dwarf-aux.h"
 #include "floatcopy.h"
@@ -240,9 +239,9 @@ static void entry_ctx(struct rctx *rc)
 	if (!rc->site->is_return && !rc->site->at_ret_insn &&
 	    debuginfo_func_extent(rc->dbg, entry + rc->bias, &fstart, &fend, &name))
 		rc->lc.entry_regs = place_entry_regs(rc->dbg, fstart, fend, rc->site->vaddr) &
-				    arch_current()->entry_regs;
+				    LOC_ENTRY_ALL;
 	else if (entry == rc->lc.pc && !rc->site->is_return)
-		rc->lc.entry_regs = arch_current()->entry_regs;
+		rc->lc.entry_regs = LOC_ENTRY_ALL;
 	st = debuginfo_symtab(rc->dbg);
 	s = st ? symtab_func_covering(st, entry + rc->bias) : NULL;
 	rc->lc.callers_known = s && s->addr == entry + rc->bias && sym_is_clone(s);
@@ -298,6 +297,8 @@ int rctx_init(struct rctx *rc, const struct probe_spec *spec, struct debuginfo *
 	rc->lc.cfi = debuginfo_cfi(dbg);
 	rc->lc.func = rc->has_func ? &rc->func : NULL;
 	rc->lc.file_delta = (int64_t)rc->bias + (int64_t)site->offset - (int64_t)site->vaddr;
+	rc->lc.pc_relative = !site->is_return;
+	rc->lc.pc_delta = (int64_t)rc->bias - (int64_t)site->vaddr;
 	if (rc->lang == &lang_go && rc->has_func) {
 		/* Go without .debug_frame: the CFA from the frame pointer (see loc.h) */
 		Dwarf_Addr lo;
@@ -538,7 +539,7 @@ static int entry_loc(struct rctx *rc, Dwarf_Die *var, struct loc *out, struct st
 	for (size_t i = 0; i < out->nr; i++) {
 		const struct loc_piece *p = &out->pieces[i];
 
-		if (p->kind == LOC_VAL || (p->kind == LOC_MEM && p->base)) {
+		if (p->kind == LOC_VAL || (p->kind == LOC_MEM && p->base && !loc_base_is_pc(p->base))) {
 			strbuf_addstr(err, "is not live yet at the entry");
 			return -EINVAL;
 		}
@@ -602,7 +603,7 @@ static int wide_param_loc(struct rctx *rc, Dwarf_Die *var, struct loc *out, stru
 }
 
 /* @l holds @v where the site's code copied it out of an xmm register (floatcopy_param()) */
-static void copied_loc(const struct insn_float_copy *c, struct loc *l)
+static void copied_loc(const struct x86_xmm_copy *c, struct loc *l)
 {
 	struct loc_piece p = { .reg = -1 };	/* not "a float in a register": its bits */
 	const char *name = regs_kernel_name(c->reg >= 0 ? c->reg : c->base);
@@ -632,7 +633,7 @@ static void float_note(struct rctx *rc, Dwarf_Die *var, const struct loc *l)
 	    !lang_type_of(var, &t) || (size = lang_type_size(&t)) <= 0 || size > 8)
 		return;
 	rc->float_die = dwarf_dieoffset(var);
-	rc->float_vec = regs_vector(l->pieces[0].reg);
+	rc->float_xmm = regs_vector(l->pieces[0].reg);
 	rc->float_size = (unsigned int)size;
 	snprintf(rc->float_name, sizeof(rc->float_name), "%s",
 		 dwarf_diename(var) ? dwarf_diename(var) : "?");
@@ -740,17 +741,17 @@ int rctx_heap_local(struct rctx *rc, Dwarf_Die *var, struct span sp, struct val 
 void rctx_float_result(struct rctx *rc, struct loc *l, unsigned int size)
 {
 	struct strbuf why = STRBUF_INIT;
-	struct insn_float_copy c;
+	struct x86_xmm_copy c;
 	struct loc_piece *p = l->nr == 1 ? &l->pieces[0] : NULL;
-	char *w, reg[16];
+	char *w;
 
 	if (!p || p->kind != LOC_BAD || regs_vector(p->reg) < 0 || size > 8 ||
 	    (!rc->site->is_return && !rc->site->at_ret_insn))
 		return;
 	strbuf_init(&why);
 	if (!floatcopy_result(rc->dbg, rc->site, regs_vector(p->reg), size, &c, &why)) {
-		pr_info("%s: the float result in %s is read from %s, which '%s' at 0x%" PRIx64
-			" copied it from", rc->where, regs_describe(p->reg, reg),
+		pr_info("%s: the float result in xmm%d is read from %s, which '%s' at 0x%" PRIx64
+			" copied it from", rc->where, regs_vector(p->reg),
 			regs_kernel_name(c.reg >= 0 ? c.reg : c.base), c.text, c.copy);
 		copied_loc(&c, l);
 	} else {

@@ -10,6 +10,7 @@
 #include "elfinfo.h"
 #include "log.h"
 #include "parse.h"
+#include "arch/arch.h"
 #include "sdt.h"
 
 #define NT_STAPSDT 3
@@ -79,7 +80,8 @@ static bool reg_lookup(const char *name, size_t len, const char **kreg, unsigned
 	return false;
 }
 
-int sdt_arg_bad(struct sdt_arg *a, const char *fmt, ...)
+static int arg_bad(struct sdt_arg *a, const char *fmt, ...) PRINTF(2, 3);
+static int arg_bad(struct sdt_arg *a, const char *fmt, ...)
 {
 	struct strbuf sb = STRBUF_INIT;
 	va_list ap;
@@ -142,9 +144,11 @@ static bool parse_sym(struct sdt_arg *a, const char *s, const char *e)
 	return true;
 }
 
-const char *sdt_arg_size_parse(const char *text, struct sdt_arg *a)
+int sdt_arg_parse(const char *text, struct sdt_arg *a)
 {
-	const char *at = strchr(text, '@'), *op = text;
+	const char *at = strchr(text, '@'), *op = text, *e, *open;
+	unsigned int bits, shift;
+	const char *kreg;
 
 	memset(a, 0, sizeof(*a));
 	a->text = xstrdup(text);
@@ -158,35 +162,24 @@ const char *sdt_arg_size_parse(const char *text, struct sdt_arg *a)
 			s++;
 		}
 		if (!parse_int(s, at, &n) || (n != 1 && n != 2 && n != 4 && n != 8)) {
-			sdt_arg_bad(a, "'%s': the size before '@' is not 1, 2, 4 or 8", text);
-			return NULL;
+			arg_bad(a, "'%s': the size before '@' is not 1, 2, 4 or 8", text);
+			return -EINVAL;
 		}
 		a->size = (unsigned int)n;
 		op = at + 1;
 	}
-	if (!*op) {
-		sdt_arg_bad(a, "'%s' has no operand", text);
-		return NULL;
-	}
-	return op;
-}
-
-int sdt_arg_parse(const char *text, struct sdt_arg *a)
-{
-	const char *op, *e, *open;
-	unsigned int bits, shift;
-	const char *kreg;
-
-	if (!(op = sdt_arg_size_parse(text, a)))
-		return -EINVAL;
 	e = op + strlen(op);
+	if (op == e) {
+		arg_bad(a, "'%s' has no operand", text);
+		return -EINVAL;
+	}
 	if (*op == '%') {
 		if (!parse_reg(op, e, &kreg, &bits, &shift)) {
 			if (!strncmp(op, "%xmm", 4) || !strncmp(op, "%ymm", 4) ||
 			    !strncmp(op, "%st", 3))
-				return sdt_arg_bad(a, "'%s' is in %s, which uprobes cannot read", text,
+				return arg_bad(a, "'%s' is in %s, which uprobes cannot read", text,
 					       op);
-			sdt_arg_bad(a, "'%s': unknown register %s", text, op);
+			arg_bad(a, "'%s': unknown register %s", text, op);
 			return -EINVAL;
 		}
 		a->kind = SDT_ARG_REG;
@@ -197,7 +190,7 @@ int sdt_arg_parse(const char *text, struct sdt_arg *a)
 	}
 	if (*op == '$') {
 		if (!parse_int(op + 1, e, &a->disp))
-			return sdt_arg_bad(a, "'%s' is the address of a symbol, which uprobes cannot "
+			return arg_bad(a, "'%s' is the address of a symbol, which uprobes cannot "
 				       "compute", text);
 		a->kind = SDT_ARG_IMM;
 		return 0;
@@ -206,30 +199,30 @@ int sdt_arg_parse(const char *text, struct sdt_arg *a)
 		int64_t n;
 
 		if (parse_int(op, e, &n))
-			return sdt_arg_bad(a, "'%s' is memory at an absolute address, which uprobes "
+			return arg_bad(a, "'%s' is memory at an absolute address, which uprobes "
 				       "cannot read in a relocatable binary", text);
-		sdt_arg_bad(a, "'%s' is not an operand (%%REG, $IMM or DISP(%%REG))", text);
+		arg_bad(a, "'%s' is not an operand (%%REG, $IMM or DISP(%%REG))", text);
 		return -EINVAL;
 	}
 	if (memchr(open, ',', e - open))
-		return sdt_arg_bad(a, "'%s' adds an index register, which uprobes cannot do", text);
+		return arg_bad(a, "'%s' adds an index register, which uprobes cannot do", text);
 	if (!parse_reg(open + 1, e - 1, &kreg, &bits, &shift) || bits != 64 || shift) {
-		sdt_arg_bad(a, "'%s': expected a 64-bit base register inside '()'", text);
+		arg_bad(a, "'%s': expected a 64-bit base register inside '()'", text);
 		return -EINVAL;
 	}
 	a->reg = kreg;
 	if (!strcmp(kreg, "ip")) {
 		if (!parse_sym(a, op, open))
-			return sdt_arg_bad(a, "'%s' is relative to the next instruction and names no "
+			return arg_bad(a, "'%s' is relative to the next instruction and names no "
 				       "symbol", text);
 		a->kind = SDT_ARG_RIP;
 		return 0;
 	}
 	if (open > op && !parse_int(op, open, &a->disp)) {
 		if (parse_sym(a, op, open))
-			return sdt_arg_bad(a, "'%s' adds a symbol's address to a register, which "
+			return arg_bad(a, "'%s' adds a symbol's address to a register, which "
 				       "uprobes cannot do", text);
-		sdt_arg_bad(a, "'%s': expected a displacement before '('", text);
+		arg_bad(a, "'%s': expected a displacement before '('", text);
 		return -EINVAL;
 	}
 	a->kind = SDT_ARG_MEM;
@@ -305,40 +298,28 @@ static uint64_t read_addr(Elf *elf, const unsigned char *p, bool is64)
 	}
 }
 
-/*
- * split_args() - the note's blank-separated specs, each parsed by @parse (the binary's machine:
- * AArch64's "[sp, 12]" has a blank inside its brackets)
- */
-static void split_args(struct sdt_probe *p, int (*parse)(const char *text, struct sdt_arg *a))
+static void split_args(struct sdt_probe *p)
 {
 	size_t alloc = 0;
 	const char *s = p->args_text;
 
 	while (*s) {
 		const char *w;
-		int depth = 0;
 
 		while (*s == ' ' || *s == '\t')
 			s++;
 		if (!*s)
 			break;
-		for (w = s; *s && (depth > 0 || (*s != ' ' && *s != '\t')); s++)
-			depth += *s == '[' ? 1 : *s == ']' ? -1 : 0;
+		for (w = s; *s && *s != ' ' && *s != '\t'; s++)
+			;
 		ALLOC_GROW(p->args, p->nr_args + 1, alloc);
 		{
 			char *t = xstrndup(w, s - w);
 
-			parse(t, &p->args[p->nr_args++]);	/* a bad one says why */
+			sdt_arg_parse(t, &p->args[p->nr_args++]);	/* a bad one says why */
 			free(t);
 		}
 	}
-}
-
-static int elf_machine(Elf *elf)
-{
-	GElf_Ehdr eh;
-
-	return gelf_getehdr(elf, &eh) ? eh.e_machine : EM_NONE;
 }
 
 /* One note's descriptor: pc, base, semaphore, then provider, name and arguments. */
@@ -363,8 +344,7 @@ static int note_probe(Elf *elf, const unsigned char *desc, size_t len, bool is64
 	p->provider = xstrdup(prov);
 	p->name = xstrdup(name);
 	p->args_text = args < end ? xstrndup(args, strnlen(args, end - args)) : xstrdup("");
-	/* TODO(arch seam): the machine's SDT operand parser from its ops table */
-	split_args(p, elf_machine(elf) == EM_AARCH64 ? sdt_arg_parse_arm64 : sdt_arg_parse);
+	split_args(p);
 	return 0;
 }
 
@@ -552,23 +532,12 @@ int sdt_arg_fetch(Elf *elf, const struct sdt_probe *p, const struct sdt_arg *a, 
 			return diag_error(d, SPAN_NONE, "'%s': no symbol '%s' in the binary",
 					  a->text, a->sym);
 		/*
-		 * The kernel reads @+X at (where the probed page is mapped) - (the probe's file
-		 * offset) + X: X is the symbol's distance from the probe plus that offset, right
-		 * also when the data segment's offsets differ from its addresses.
+		 * Read relative to the probe's own address (%ip at an SDT probe, which is never a
+		 * return probe): the symbol's distance from the probe. Not @+OFFSET: Linux 4.20
+		 * to the 2026 stable fix adds it twice (kcaps.h).
 		 */
 		v += a->disp;
-		if (v - p->pc + p->pc_offset > INT64_MAX)
-			return diag_error(d, SPAN_NONE, "'%s': '%s' lies before the binary's start",
-					  a->text, a->sym);
-		*fetch = xasprintf("@+0x%" PRIx64, v - p->pc + p->pc_offset);
-		return 0;
-	case SDT_ARG_LO12:
-		/* the register holds SYM's 4 KiB page (adrp): the load bias keeps the low bits */
-		if (!elf || !sym_value(elf, a->sym, &v))
-			return diag_error(d, SPAN_NONE, "'%s': no symbol '%s' in the binary",
-					  a->text, a->sym);
-		*fetch = xasprintf("+%" PRIu64 "(%%%s)", ((v & 0xfff) + (uint64_t)a->disp),
-				   a->reg);
+		*fetch = xasprintf("%+" PRId64 "(%s)", (int64_t)(v - p->pc), arch_current()->ip_fetch);
 		return 0;
 	case SDT_ARG_BAD:
 	default:

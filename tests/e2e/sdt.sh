@@ -43,8 +43,8 @@ t_like "$UPFT_OUT" 'semaphore at 0x[0-9a-f]+' "... names the semaphore"
 t_like "$UPFT_OUT" $'^\t\ts32\t\\$arg1\t-4@112\\(%rsp\\)\t\\+112\\(%sp\\)$' \
 	"... \$arg1: size and sign, the note's location, the kernel's fetch"
 upft_run -x "$UPFT_TARGETS/c/sdt-O2" -V sdt_upft:konst
-t_like "$UPFT_OUT" $'\\$arg3\t-8@upft_counter\\(%rip\\)\t@\\+0x[0-9a-f]+$' \
-	"-V: a %rip-relative argument is read at the symbol's file offset (@+0x...)"
+t_like "$UPFT_OUT" $'\\$arg3\t-8@upft_counter\\(%rip\\)\t[-+][0-9]+\\(%ip\\)$' \
+	"-V: a %rip-relative argument is read relative to the probe (+D(%ip); @+OFFSET is added twice before the 2026 fix)"
 
 # --- definitions: the same lines as perf probe where perf can express the argument ---
 for o in O0 O2; do
