@@ -9,7 +9,7 @@
 #include "callsite.h"
 #include "dwarf-aux.h"
 #include "log.h"
-#include "x86-insn.h"
+#include "arch/insn.h"
 
 struct walk {
 	Dwarf_Off callee;
@@ -108,7 +108,7 @@ static bool calls_described(struct walk *w, Dwarf_Die *fn, size_t described)
 	if (!w->code || !w->code->elf)
 		return false;
 	while ((off = dwarf_ranges(fn, off, &base, &start, &end)) > 0) {
-		n = x86_insn_branches_to(w->code->elf, start + w->code->delta,
+		n = insn_branches_to(w->code->elf, start + w->code->delta,
 					 end + w->code->delta, w->callee_vaddr);
 		if (n < 0)
 			return false;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* floatcopy.c - a float in an xmm register followed to a copy uprobes can read */
+/* floatcopy.c - a float in a vector register followed to a copy uprobes can read */
 #define LOG_DOMAIN "floatcopy"
 
 #include <dwarf.h>
@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arch/arch.h"
 #include "floatcopy.h"
 #include "log.h"
 
@@ -30,12 +31,12 @@ static bool func_range(struct debuginfo *dbg, const struct probe_site *s, uint64
 	return true;
 }
 
-int floatcopy_param(struct debuginfo *dbg, const struct probe_site *s, int xmm,
-		    unsigned int size, struct probe_site *out, struct x86_xmm_copy *fc,
+int floatcopy_param(struct debuginfo *dbg, const struct probe_site *s, int vec,
+		    unsigned int size, struct probe_site *out, struct insn_float_copy *fc,
 		    struct strbuf *why)
 {
-	struct x86_insn_info in[64];
-	struct x86_code c;
+	struct insn_info in[64];
+	struct insn_code c;
 	uint64_t lo, hi, *targets = NULL;
 	size_t nt = 0, n = 0;
 	bool indirect = false, sp_moved = false;
@@ -43,8 +44,8 @@ int floatcopy_param(struct debuginfo *dbg, const struct probe_site *s, int xmm,
 	int ret;
 
 	if (s->is_return || s->at_ret_insn || !func_range(dbg, s, &lo, &hi) ||
-	    s->vaddr < lo || s->vaddr >= hi || x86_insn_code(elf, s->vaddr, hi, &c) ||
-	    x86_insn_jump_targets(elf, lo, hi, &targets, &nt, &indirect)) {
+	    s->vaddr < lo || s->vaddr >= hi || insn_code_at(elf, s->vaddr, hi, &c) ||
+	    insn_jump_targets(elf, lo, hi, &targets, &nt, &indirect)) {
 		strbuf_addstr(why, "the code after the probe is not one function's");
 		free(targets);
 		return -ENOENT;
@@ -54,14 +55,14 @@ int floatcopy_param(struct debuginfo *dbg, const struct probe_site *s, int xmm,
 		free(targets);
 		return -ENOENT;
 	}
-	ret = x86_insn_xmm_copy_code(&c, (unsigned int)xmm, size, targets, nt, fc, why);
+	ret = insn_float_copy_code(&c, (unsigned int)vec, size, targets, nt, fc, why);
 	free(targets);
 	if (ret)
 		return -ENOENT;
 	/* the stack pointer on the way there: the return address is at 0(%sp) no more */
-	if (!x86_insn_straight(elf, s->vaddr, fc->at, in, ARRAY_SIZE(in), &n))
+	if (!insn_straight(elf, s->vaddr, fc->at, in, ARRAY_SIZE(in), &n))
 		for (size_t i = 0; i < n && in[i].addr < fc->at; i++)
-			sp_moved |= in[i].regs_written >> 7 & 1;
+			sp_moved |= in[i].regs_written >> arch_current()->sp_dwarf & 1;
 	*out = *s;
 	out->vaddr = fc->at;
 	out->alts = NULL;
@@ -70,12 +71,12 @@ int floatcopy_param(struct debuginfo *dbg, const struct probe_site *s, int xmm,
 	out->go_split = false;
 	out->ret_at_sp = s->ret_at_sp && !sp_moved;
 	out->insn = NULL;
-	out->cost = X86_PROBE_SSTEP;
+	out->cost = PROBE_SSTEP;
 	if (debuginfo_vaddr_to_offset(dbg, out->vaddr, &out->offset, NULL)) {
 		strbuf_addstr(why, "the copy is not in the file");
 		return -ENOENT;
 	}
-	if (!x86_insn_straight(elf, out->vaddr, hi, in, 1, &n) && n) {
+	if (!insn_straight(elf, out->vaddr, hi, in, 1, &n) && n) {
 		out->cost = in[0].cost;
 		out->insn = xstrdup(in[0].text);
 	}
@@ -88,18 +89,18 @@ void floatcopy_site_release(struct probe_site *s)
 	s->insn = NULL;
 }
 
-int floatcopy_result(struct debuginfo *dbg, const struct probe_site *s, int xmm,
-		     unsigned int size, struct x86_xmm_copy *fc, struct strbuf *why)
+int floatcopy_result(struct debuginfo *dbg, const struct probe_site *s, int vec,
+		     unsigned int size, struct insn_float_copy *fc, struct strbuf *why)
 {
 	uint64_t lo, hi, *targets = NULL, *rets = NULL, one;
 	size_t nt = 0, nr = 0;
 	bool indirect = false;
 	Elf *elf = debuginfo_elf(dbg);
-	struct x86_code c;
+	struct insn_code c;
 	int ret = -ENOENT;
 
-	if (!func_range(dbg, s, &lo, &hi) || x86_insn_code(elf, lo, hi, &c) ||
-	    x86_insn_jump_targets(elf, lo, hi, &targets, &nt, &indirect)) {
+	if (!func_range(dbg, s, &lo, &hi) || insn_code_at(elf, lo, hi, &c) ||
+	    insn_jump_targets(elf, lo, hi, &targets, &nt, &indirect)) {
 		strbuf_addstr(why, "the function's code cannot be read");
 		return -ENOENT;
 	}
@@ -107,16 +108,16 @@ int floatcopy_result(struct debuginfo *dbg, const struct probe_site *s, int xmm,
 		one = s->vaddr;
 		rets = &one;
 		nr = 1;
-	} else if (x86_insn_rets_code(&c, &rets, &nr) || !nr) {
+	} else if (insn_rets_code(&c, &rets, &nr) || !nr) {
 		strbuf_addstr(why, "the function has no return instruction");
 		goto out;
 	}
 	for (size_t i = 0; i < nr; i++) {
 		struct strbuf w = STRBUF_INIT;
-		struct x86_xmm_copy k;
+		struct insn_float_copy k;
 
 		strbuf_init(&w);
-		if (x86_insn_xmm_source_code(&c, rets[i], (unsigned int)xmm, size, targets, nt, &k,
+		if (insn_float_source_code(&c, rets[i], (unsigned int)vec, size, targets, nt, &k,
 					     &w)) {
 			strbuf_addf(why, "from the return at +0x%" PRIx64 ": %s", rets[i] - lo,
 				    strbuf_cstr(&w));

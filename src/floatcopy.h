@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* floatcopy.h - a float in an xmm register, which uprobes cannot read, followed to where the
+/* floatcopy.h - a float in a vector register (xmm), which uprobes cannot read, followed to where the
  * code copies it: a parameter forward to a general register or stack slot (the probe moves to
  * the instruction after the copy), a result back from its return to where it came from */
 #ifndef UPF_FLOATCOPY_H
@@ -8,10 +8,10 @@
 #include "debuginfo.h"
 #include "place.h"
 #include "util.h"
-#include "x86-insn.h"
+#include "arch/insn.h"
 
 /**
- * floatcopy_param() - where the float parameter in register xmm@xmm at probe site @s is
+ * floatcopy_param() - where the float parameter in register vector register @vec (regs_vector()) at probe site @s is
  * copied, in the code every call runs straight on from there
  * @size: its bytes (4 or 8)
  * @out: filled with @s moved to the instruction after the copy (its own insn text and cost,
@@ -21,15 +21,15 @@
  * @why: on failure, what stopped the walk (appended)
  * Return: 0, or -ENOENT with @why filled (also for inlined copies and sites of no function).
  */
-int floatcopy_param(struct debuginfo *dbg, const struct probe_site *s, int xmm,
-		    unsigned int size, struct probe_site *out, struct x86_xmm_copy *fc,
+int floatcopy_param(struct debuginfo *dbg, const struct probe_site *s, int vec,
+		    unsigned int size, struct probe_site *out, struct insn_float_copy *fc,
 		    struct strbuf *why);
 
 /* floatcopy_site_release() - free what floatcopy_param() put in @s of its own */
 void floatcopy_site_release(struct probe_site *s);
 
 /**
- * floatcopy_result() - the general register a float result in xmm@xmm is copied from before
+ * floatcopy_result() - the general register a float result in vector register @vec (regs_vector()) is copied from before
  * the function returns, the same at every return: read there at the return instruction (Go's
  * %return) or after it (a uretprobe)
  * @s: a site with at_ret_insn (its vaddr is the return) or is_return (every ret of the
@@ -38,7 +38,7 @@ void floatcopy_site_release(struct probe_site *s);
  * @why: on failure, what sets the register (appended)
  * Return: 0, or -ENOENT with @why filled.
  */
-int floatcopy_result(struct debuginfo *dbg, const struct probe_site *s, int xmm,
-		     unsigned int size, struct x86_xmm_copy *fc, struct strbuf *why);
+int floatcopy_result(struct debuginfo *dbg, const struct probe_site *s, int vec,
+		     unsigned int size, struct insn_float_copy *fc, struct strbuf *why);
 
 #endif

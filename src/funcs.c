@@ -14,7 +14,7 @@
 #include "lang.h"
 #include "log.h"
 #include "symtab.h"
-#include "x86-insn.h"
+#include "arch/insn.h"
 
 /* ---- matching a FUNC pattern ---- */
 
@@ -493,7 +493,7 @@ static size_t ifunc_targets(struct debuginfo *dbg, struct sym *s, const char *pr
 	struct sym *syms = symtab_syms(st, &nr_syms);
 
 	if (s->size)
-		x86_insn_lea_targets(debuginfo_elf(dbg), s->addr, s->addr + s->size, &targets, &nt);
+		insn_addr_targets(debuginfo_elf(dbg), s->addr, s->addr + s->size, &targets, &nt);
 	for (size_t i = 0; i < nt; i++) {
 		struct sym *t = symtab_first_at(st, targets[i]), *pick = NULL;
 

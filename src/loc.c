@@ -380,7 +380,7 @@ static int entry_reg(struct machine *m, int reg)
 
 	if (reg == arch_current()->sp_dwarf)
 		return push_cfa(m);
-	if (reg < 32 && (c->entry_regs >> reg) & 1)
+	if (reg < 64 && (c->entry_regs >> reg) & 1)
 		return push_reg(m, reg, 0);
 	if (!c->cfi || dwarf_cfi_addrframe(c->cfi, m->own.vaddr, &frame) != 0 ||
 	    dwarf_frame_register(frame, reg, mem, &ops, &nops) != 0) {

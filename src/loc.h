@@ -68,12 +68,11 @@ struct loc_ctx {
 	 * a direct call its unit describes: a gcc clone (.isra, .constprop, .part) is local and
 	 * its address is never taken.
 	 */
-	uint32_t entry_regs;
+	uint64_t entry_regs;
 	bool callers_known;
 	Elf *elf;		/* the binary's code (callsite_find()), or NULL */
 };
 
-#define LOC_ENTRY_ALL 0x1ffff	/* entry_regs at the entry: rax..r15 and the return address */
 
 #define LOC_CFA_BP 1
 #define LOC_CFA_SP 2

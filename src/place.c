@@ -17,7 +17,7 @@
 #include "log.h"
 #include "place.h"
 #include "regs.h"
-#include "x86-insn.h"
+#include "arch/insn.h"
 
 /*
  * The parameters of @fn live in frame-base slots (DW_OP_fbreg, one location for the whole
@@ -127,11 +127,11 @@ static uint64_t skip_prologue(struct debuginfo *dbg, Dwarf_Die *cu, uint64_t ent
 /* site_insn() - the instruction at the site's address: its cost and text for -v */
 static void site_insn(struct debuginfo *dbg, struct probe_site *s, uint64_t end)
 {
-	struct x86_insn_info in;
+	struct insn_info in;
 	size_t n;
 
-	s->cost = X86_PROBE_SSTEP;
-	if (x86_insn_straight(debuginfo_elf(dbg), s->vaddr, end > s->vaddr ? end : 0, &in, 1,
+	s->cost = PROBE_SSTEP;
+	if (insn_straight(debuginfo_elf(dbg), s->vaddr, end > s->vaddr ? end : 0, &in, 1,
 			      &n) || !n)
 		return;
 	s->cost = in.cost;
@@ -240,25 +240,25 @@ static int alt_cmp(const void *a, const void *b)
 static void site_alts(struct debuginfo *dbg, struct probe_site *s, uint64_t fstart,
 		      uint64_t fend, uint64_t from, uint64_t to, bool abi)
 {
-	struct x86_insn_info win[WINDOW];
+	struct insn_info win[WINDOW];
 	Elf *elf = debuginfo_elf(dbg);
 	uint64_t *targets = NULL;
 	size_t nw = 0, nt = 0, alloc = 0;
-	uint32_t clobbered = 0;
+	uint64_t clobbered = 0;
 	bool indirect;
 
-	if (!placement_costs() || !fend || x86_insn_straight(elf, from, fend, win, WINDOW, &nw) ||
+	if (!placement_costs() || !fend || insn_straight(elf, from, fend, win, WINDOW, &nw) ||
 	    !nw)
 		return;
-	if (x86_insn_jump_targets(elf, fstart, fend, &targets, &nt, &indirect))
+	if (insn_jump_targets(elf, fstart, fend, &targets, &nt, &indirect))
 		return;
 	for (size_t k = 0; k < nw && win[k].addr <= to; k++) {
-		const struct x86_insn_info *in = &win[k];
+		const struct insn_info *in = &win[k];
 
 		if (k && (indirect || addr_in(in->addr, targets, nt)))
 			break;
 		if (in->cost > s->cost && in->addr != s->vaddr &&
-		    (!s->is_return || !(clobbered & (1u << arch_current()->sp_dwarf)))) {
+		    (!s->is_return || !(clobbered & (1ull << arch_current()->sp_dwarf)))) {
 			struct site_alt *a;
 
 			ALLOC_GROW(s->alts, s->nr_alts + 1, alloc);
@@ -268,7 +268,7 @@ static void site_alts(struct debuginfo *dbg, struct probe_site *s, uint64_t fsta
 			a->cost = in->cost;
 			a->insn = xstrdup(in->text);
 			a->entry_abi = abi;
-			a->ret_at_sp = !(clobbered & (1u << arch_current()->entry_ret_dwarf));
+			a->ret_at_sp = !(clobbered & (1ull << arch_current()->entry_ret_dwarf));
 			a->clobbered = clobbered;
 		}
 		if (in->stores || in->ends_straight)
@@ -280,20 +280,20 @@ static void site_alts(struct debuginfo *dbg, struct probe_site *s, uint64_t fsta
 		qsort(s->alts, s->nr_alts, sizeof(*s->alts), alt_cmp);
 }
 
-uint32_t place_entry_regs(struct debuginfo *dbg, uint64_t fstart, uint64_t fend, uint64_t vaddr)
+uint64_t place_entry_regs(struct debuginfo *dbg, uint64_t fstart, uint64_t fend, uint64_t vaddr)
 {
-	struct x86_insn_info win[WINDOW];
+	struct insn_info win[WINDOW];
 	Elf *elf = debuginfo_elf(dbg);
 	uint64_t *targets = NULL;
-	uint32_t clobbered = 0, regs = 0;
+	uint64_t clobbered = 0, regs = 0;
 	size_t nw = 0, nt = 0;
 	bool indirect;
 
 	if (vaddr == fstart)
-		return ~0u;
+		return ~0ull;
 	if (!fend || vaddr < fstart || vaddr >= fend ||
-	    x86_insn_straight(elf, fstart, fend, win, WINDOW, &nw) ||
-	    x86_insn_jump_targets(elf, fstart, fend, &targets, &nt, &indirect))
+	    insn_straight(elf, fstart, fend, win, WINDOW, &nw) ||
+	    insn_jump_targets(elf, fstart, fend, &targets, &nt, &indirect))
 		return 0;
 	for (size_t k = 0; k < nw && win[k].addr <= vaddr && !indirect; k++) {
 		if (k && addr_in(win[k].addr, targets, nt))
@@ -322,29 +322,29 @@ static bool fetch_names(const char *fetch, const char *name)
 }
 
 /*
- * the registers a fetch reads (x86_insn_info.regs_written bits); the pc: all of them, but for
- * a global's +OFF(%ip), which is resolved at each place's own address (loc.h: pc_relative)
+ * the registers a fetch reads (insn_info.regs_written bits); the pc: all of them, but for a
+ * global's +OFF(%ip), which is resolved at each place's own address (loc.h: pc_relative)
  */
-static uint32_t fetch_regs(const char *fetch)
+static uint64_t fetch_regs(const char *fetch)
 {
 	const struct arch_ops *a = arch_current();
 	size_t len = strlen(a->ip_fetch);
-	uint32_t m = 0;
+	uint64_t m = 0;
 
 	for (const char *p = fetch; (p = strstr(p, a->ip_fetch)); p++)
 		if (!isalnum((unsigned char)p[len]) && (p == fetch || p[-1] != '('))
-			return ~0u;
+			return ~0ull;
 	if (strstr(fetch, "$stack"))
-		m |= 1u << a->sp_dwarf;
+		m |= 1ull << a->sp_dwarf;
 	if (fetch_names(fetch, a->flags_fetch))
-		m |= 1u << X86_FLAGS_BIT;
-	for (int r = 0; r < 32; r++) {
+		m |= 1ull << INSN_FLAGS_BIT;
+	for (int r = 0; r < INSN_FLAGS_BIT; r++) {
 		const char *name = regs_kernel_name(r);
 		size_t len = name ? strlen(name) : 0;
 
 		for (const char *p = fetch; len && (p = strchr(p, '%')); p++)
 			if (!strncmp(p + 1, name, len) && !isalnum((unsigned char)p[1 + len]))
-				m |= 1u << r;
+				m |= 1ull << r;
 	}
 	return m;
 }
@@ -487,12 +487,12 @@ static int check_insn_start(struct debuginfo *dbg, const struct probe_place *pl,
 			    struct diag *d)
 {
 	struct strbuf list = STRBUF_INIT;
-	struct x86_insn_at at;
+	struct insn_at at;
 	struct diag bd;
 	int ret;
 
 	diag_init(&bd, d->input);
-	ret = x86_insn_boundary(debuginfo_elf(dbg), fname, start, end, addr, &at, &bd);
+	ret = insn_boundary(debuginfo_elf(dbg), fname, start, end, addr, &at, &bd);
 	if (ret < 0)
 		return diag_take(d, &bd, pl->span, ret);
 	diag_release(&bd);
@@ -673,13 +673,13 @@ static bool func_in_file(struct func *f, const char *file)
  */
 static void line_go_split(struct debuginfo *dbg, struct probe_site *s, uint64_t end)
 {
-	struct x86_go_check chk;
+	struct insn_go_check chk;
 
 	if (lang_for(s->lang) != &lang_go || !s->nr_alts)
 		return;
-	x86_insn_go_split_end(debuginfo_elf(dbg), s->vaddr, end, &chk);
-	for (size_t i = 0; chk.jbe && i < s->nr_alts; i++)
-		if (s->alts[i].vaddr == chk.jbe)
+	insn_go_split_end(debuginfo_elf(dbg), s->vaddr, end, &chk);
+	for (size_t i = 0; chk.branch && i < s->nr_alts; i++)
+		if (s->alts[i].vaddr == chk.branch)
 			s->alts[i].go_split = true;
 }
 
@@ -691,12 +691,12 @@ static void line_go_split(struct debuginfo *dbg, struct probe_site *s, uint64_t 
  */
 static bool in_go_stub(struct debuginfo *dbg, const struct probe_site *s)
 {
-	struct x86_go_check chk;
+	struct insn_go_check chk;
 	uint64_t start, end;
 
 	if (lang_for(s->lang) != &lang_go || !one_piece(dbg, s->vaddr, &start, &end))
 		return false;
-	x86_insn_go_split_end(debuginfo_elf(dbg), start, end, &chk);
+	insn_go_split_end(debuginfo_elf(dbg), start, end, &chk);
 	return chk.stub && chk.stub == s->vaddr;
 }
 
@@ -773,7 +773,7 @@ static int resolve_return(const struct probe_place *pl, struct debuginfo *dbg, s
 	/* Go: a uretprobe crashes the program when the goroutine stack moves */
 	if (!f->end)
 		return diag_error(d, pl->span, "%%return: the end of %s is unknown", f->name);
-	ret = x86_insn_rets(debuginfo_elf(dbg), f->name, f->entry, f->end, &addrs, &n, d);
+	ret = insn_rets(debuginfo_elf(dbg), f->name, f->entry, f->end, &addrs, &n, d);
 	if (ret < 0)
 		return ret;
 	for (size_t i = 0; i < n; i++) {
@@ -817,14 +817,14 @@ static int resolve_offset(const struct probe_place *pl, struct debuginfo *dbg, s
 static void go_split_alt(struct debuginfo *dbg, struct probe_site *s, uint64_t jbe,
 			 uint64_t end)
 {
-	struct x86_insn_info in;
+	struct insn_info in;
 	struct site_alt *a;
 	size_t n;
 
-	if (!placement_costs() || s->cost != X86_PROBE_SSTEP)
+	if (!placement_costs() || s->cost != PROBE_SSTEP)
 		return;
-	if (x86_insn_straight(debuginfo_elf(dbg), jbe, end, &in, 1, &n) || !n ||
-	    in.cost == X86_PROBE_SSTEP)
+	if (insn_straight(debuginfo_elf(dbg), jbe, end, &in, 1, &n) || !n ||
+	    in.cost == PROBE_SSTEP)
 		return;
 	s->alts = xrealloc(s->alts, (s->nr_alts + 1) * sizeof(*s->alts));
 	a = &s->alts[s->nr_alts++];
@@ -842,7 +842,7 @@ static void resolve_entry(struct debuginfo *dbg, struct func *f, struct probe_si
 {
 	struct probe_site s;
 	bool go = lang_for(f->lang) == &lang_go;
-	struct x86_go_check chk = { 0 };
+	struct insn_go_check chk = { 0 };
 	uint64_t at = f->entry;
 	bool abi = false;
 
@@ -850,7 +850,7 @@ static void resolve_entry(struct debuginfo *dbg, struct func *f, struct probe_si
 		at = skip_prologue(dbg, &f->cu, f->entry, f->end);
 		abi = at != f->entry;
 	} else if (go && !f->inlined) {
-		at = x86_insn_go_split_end(debuginfo_elf(dbg), f->entry, f->end, &chk);
+		at = insn_go_split_end(debuginfo_elf(dbg), f->entry, f->end, &chk);
 	}
 	site_from_func(&s, f, at);
 	s.after_prologue = at != f->entry;
@@ -863,8 +863,8 @@ static void resolve_entry(struct debuginfo *dbg, struct func *f, struct probe_si
 	if (!f->inlined && f->has_die && one_range(&f->die))
 		site_alts(dbg, &s, f->entry, f->end, abi ? f->entry : at,
 			  abi ? at : skip_prologue(dbg, &f->cu, at, f->end), abi);
-	if (chk.jbe)
-		go_split_alt(dbg, &s, chk.jbe, f->end);
+	if (chk.branch)
+		go_split_alt(dbg, &s, chk.branch, f->end);
 	add_site(sites, nr, alloc, &s);
 }
 

@@ -9,7 +9,7 @@
 
 #include "debuginfo.h"
 #include "probe.h"
-#include "x86-insn.h"
+#include "arch/insn.h"
 
 struct trace_probe;
 
@@ -21,14 +21,14 @@ struct trace_probe;
 struct site_alt {
 	uint64_t vaddr;
 	uint64_t offset;
-	enum x86_probe_cost cost;
+	enum probe_cost cost;
 	char *insn;		/* "push %rbp", for -v */
 	bool entry_abi;		/* the parameters are read where the ABI passed them: no
 				 * instruction before @vaddr has moved them (-O0 code stores them
 				 * into the stack slots its DWARF names only in the prologue) */
 	bool ret_at_sp;		/* nothing before @vaddr has moved %sp */
-	uint32_t clobbered;	/* registers written between the point's own address and
-				 * @vaddr (x86_insn_info.regs_written bits) */
+	uint64_t clobbered;	/* registers written between the point's own address and
+				 * @vaddr (insn_info.regs_written bits) */
 	bool go_split;		/* the jbe of Go's stack check: needs place_go_split_filter() */
 };
 
@@ -65,13 +65,13 @@ struct probe_site {
 				 * (the entry, or past Go's stack check) */
 	bool entry_abi;		/* parameters from the ABI (a site_alt taken) */
 	bool go_split;		/* on Go's stack check's jbe (a site_alt taken): filtered */
-	enum x86_probe_cost cost;	/* of the instruction at vaddr */
+	enum probe_cost cost;	/* of the instruction at vaddr */
 	char *insn;		/* its text for -v, or NULL when it could not be decoded */
 	struct site_alt *alts;	/* cheaper addresses for this point, best first */
 	size_t nr_alts;
 	uint64_t copy_die;	/* a float parameter read where the code copied it out of an
 				 * xmm register (floatcopy_param()): its DIE offset, or 0 */
-	struct x86_xmm_copy copy;	/* that copy: the register or stack slot it is in */
+	struct insn_float_copy copy;	/* that copy: the register or stack slot it is in */
 	bool has_frame_func;	/* frame_func valid */
 	Dwarf_Die frame_func;	/* the out-of-line subprogram whose code holds vaddr: for an
 				 * inlined copy its caller, which has DW_AT_frame_base
@@ -119,9 +119,9 @@ void place_share_flags_field(struct trace_probe *tps, size_t nr);
  * place_entry_regs() - the registers that hold at @vaddr the values they had at the entry
  * @fstart of the function [@fstart, @fend): every register at the entry; past it, those no
  * instruction writes in the straight code from the entry to @vaddr that no jump enters
- * Return: bit N for DWARF register N (x86_insn_info.regs_written bits), 0 when unknown.
+ * Return: bit N for DWARF register N (insn_info.regs_written bits), 0 when unknown.
  */
-uint32_t place_entry_regs(struct debuginfo *dbg, uint64_t fstart, uint64_t fend, uint64_t vaddr);
+uint64_t place_entry_regs(struct debuginfo *dbg, uint64_t fstart, uint64_t fend, uint64_t vaddr);
 
 /**
  * place_event_filter() - the kernel filter the event of @tp needs so that each call is seen

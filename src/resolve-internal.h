@@ -118,11 +118,11 @@ struct rctx {
 	unsigned int part_string_size;	/* inside a whole value: bytes of each string with a
 					 * length (0: resolve_opts.string_size) */
 	/*
-	 * The first parameter whose value is a float in an xmm register here (floatcopy.c may
+	 * The first parameter whose value is a float in a vector register here (floatcopy.c may
 	 * find where the code copies it): its DIE offset (0: none), register and bytes
 	 */
 	uint64_t float_die;
-	int float_xmm;
+	int float_vec;
 	unsigned int float_size;
 	char float_name[64];
 	bool in_whole;			/* emitting a whole value's leaves: a C string past the

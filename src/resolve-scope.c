@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arch/arch.h"
 #include "abi-x86_64.h"
 #include "dwarf-aux.h"
 #include "floatcopy.h"
@@ -239,9 +240,9 @@ static void entry_ctx(struct rctx *rc)
 	if (!rc->site->is_return && !rc->site->at_ret_insn &&
 	    debuginfo_func_extent(rc->dbg, entry + rc->bias, &fstart, &fend, &name))
 		rc->lc.entry_regs = place_entry_regs(rc->dbg, fstart, fend, rc->site->vaddr) &
-				    LOC_ENTRY_ALL;
+				    arch_current()->entry_regs;
 	else if (entry == rc->lc.pc && !rc->site->is_return)
-		rc->lc.entry_regs = LOC_ENTRY_ALL;
+		rc->lc.entry_regs = arch_current()->entry_regs;
 	st = debuginfo_symtab(rc->dbg);
 	s = st ? symtab_func_covering(st, entry + rc->bias) : NULL;
 	rc->lc.callers_known = s && s->addr == entry + rc->bias && sym_is_clone(s);
@@ -603,7 +604,7 @@ static int wide_param_loc(struct rctx *rc, Dwarf_Die *var, struct loc *out, stru
 }
 
 /* @l holds @v where the site's code copied it out of an xmm register (floatcopy_param()) */
-static void copied_loc(const struct x86_xmm_copy *c, struct loc *l)
+static void copied_loc(const struct insn_float_copy *c, struct loc *l)
 {
 	struct loc_piece p = { .reg = -1 };	/* not "a float in a register": its bits */
 	const char *name = regs_kernel_name(c->reg >= 0 ? c->reg : c->base);
@@ -633,7 +634,7 @@ static void float_note(struct rctx *rc, Dwarf_Die *var, const struct loc *l)
 	    !lang_type_of(var, &t) || (size = lang_type_size(&t)) <= 0 || size > 8)
 		return;
 	rc->float_die = dwarf_dieoffset(var);
-	rc->float_xmm = regs_vector(l->pieces[0].reg);
+	rc->float_vec = regs_vector(l->pieces[0].reg);
 	rc->float_size = (unsigned int)size;
 	snprintf(rc->float_name, sizeof(rc->float_name), "%s",
 		 dwarf_diename(var) ? dwarf_diename(var) : "?");
@@ -741,17 +742,17 @@ int rctx_heap_local(struct rctx *rc, Dwarf_Die *var, struct span sp, struct val 
 void rctx_float_result(struct rctx *rc, struct loc *l, unsigned int size)
 {
 	struct strbuf why = STRBUF_INIT;
-	struct x86_xmm_copy c;
+	struct insn_float_copy c;
 	struct loc_piece *p = l->nr == 1 ? &l->pieces[0] : NULL;
-	char *w;
+	char *w, reg[16];
 
 	if (!p || p->kind != LOC_BAD || regs_vector(p->reg) < 0 || size > 8 ||
 	    (!rc->site->is_return && !rc->site->at_ret_insn))
 		return;
 	strbuf_init(&why);
 	if (!floatcopy_result(rc->dbg, rc->site, regs_vector(p->reg), size, &c, &why)) {
-		pr_info("%s: the float result in xmm%d is read from %s, which '%s' at 0x%" PRIx64
-			" copied it from", rc->where, regs_vector(p->reg),
+		pr_info("%s: the float result in %s is read from %s, which '%s' at 0x%" PRIx64
+			" copied it from", rc->where, regs_describe(p->reg, reg),
 			regs_kernel_name(c.reg >= 0 ? c.reg : c.base), c.text, c.copy);
 		copied_loc(&c, l);
 	} else {

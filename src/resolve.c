@@ -16,6 +16,7 @@
 #include "parse.h"
 #include "place.h"
 #include "resolve-internal.h"
+#include "regs.h"
 #include "resolve.h"
 #include "sdt.h"
 #include "symtab.h"
@@ -249,7 +250,7 @@ static enum call_role call_role_of(const struct probe_spec *spec, const struct p
 /* A float parameter the site could not read (rctx.float_die): floatcopy.c may follow it. */
 struct float_miss {
 	uint64_t die;
-	int xmm;
+	int vec;		/* the vector register (regs_vector()) */
 	unsigned int size;
 	char name[64];
 };
@@ -285,7 +286,7 @@ static int resolve_site_at(const struct probe_spec *spec, struct debuginfo *dbg,
 	for (size_t i = 0; i < spec->nr_args && !ret; i++)
 		ret = resolve_arg(&rc, &spec->args[i]);
 	if (fm) {
-		*fm = (struct float_miss){ rc.float_die, rc.float_xmm, rc.float_size, "" };
+		*fm = (struct float_miss){ rc.float_die, rc.float_vec, rc.float_size, "" };
 		snprintf(fm->name, sizeof(fm->name), "%s", rc.float_name);
 	}
 	rctx_release(&rc);
@@ -302,14 +303,16 @@ static int resolve_float_copy(const struct probe_spec *spec, struct debuginfo *d
 			      const struct float_miss *fm, struct trace_probe *tp, struct diag *d)
 {
 	struct strbuf why = STRBUF_INIT;
-	struct x86_xmm_copy copy;
+	struct insn_float_copy copy;
 	struct probe_site at;
 	struct diag ad;
+	char reg[16];
 	int ret;
 
 	strbuf_init(&why);
-	if (floatcopy_param(dbg, site, fm->xmm, fm->size, &at, &copy, &why)) {
-		diag_hint(d, "followed xmm%d from there: %s", fm->xmm, strbuf_cstr(&why));
+	if (floatcopy_param(dbg, site, fm->vec, fm->size, &at, &copy, &why)) {
+		diag_hint(d, "followed %s from there: %s",
+			  regs_describe(regs_vector_dwarf(fm->vec), reg), strbuf_cstr(&why));
 		strbuf_release(&why);
 		return -EINVAL;
 	}
@@ -326,11 +329,12 @@ static int resolve_float_copy(const struct probe_spec *spec, struct debuginfo *d
 		return ret;
 	}
 	diag_release(&ad);
-	tp->note = xasprintf("'%s' was in xmm%d: read where '%s' at 0x%" PRIx64 " copied it, "
-			     "the probe is at 0x%" PRIx64, fm->name, fm->xmm, at.copy.text,
+	tp->note = xasprintf("'%s' was in %s: read where '%s' at 0x%" PRIx64 " copied it, "
+			     "the probe is at 0x%" PRIx64, fm->name,
+			     regs_describe(regs_vector_dwarf(fm->vec), reg), at.copy.text,
 			     at.copy.copy, at.vaddr);
 	pr_info("%s: %s (%s, %s)", site->func ? site->func : "probe", tp->note,
-		at.insn ? at.insn : "?", x86_probe_cost_name(at.cost));
+		at.insn ? at.insn : "?", probe_cost_name(at.cost));
 	free(site->insn);
 	site->insn = at.insn;
 	site->entry_abi = false;
@@ -390,7 +394,7 @@ static int resolve_site(const struct probe_spec *spec, struct debuginfo *dbg,
 	pr_info("%s at 0x%" PRIx64 "%s: %s (%s)%s", site->func ? site->func : "probe",
 		site->vaddr, site->has_die && dwarf_tag(&site->die) == DW_TAG_inlined_subroutine ?
 		" (an inlined copy)" : "", site->insn ? site->insn : "?",
-		x86_probe_cost_name(site->cost), site->entry_abi ? ", parameters from the ABI" :
+		probe_cost_name(site->cost), site->entry_abi ? ", parameters from the ABI" :
 		site->go_split ? ", Go's stack check: its event filters the taken jump" : "");
 	return 0;
 }

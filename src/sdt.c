@@ -80,8 +80,7 @@ static bool reg_lookup(const char *name, size_t len, const char **kreg, unsigned
 	return false;
 }
 
-static int arg_bad(struct sdt_arg *a, const char *fmt, ...) PRINTF(2, 3);
-static int arg_bad(struct sdt_arg *a, const char *fmt, ...)
+int sdt_arg_bad(struct sdt_arg *a, const char *fmt, ...)
 {
 	struct strbuf sb = STRBUF_INIT;
 	va_list ap;
@@ -144,11 +143,9 @@ static bool parse_sym(struct sdt_arg *a, const char *s, const char *e)
 	return true;
 }
 
-int sdt_arg_parse(const char *text, struct sdt_arg *a)
+const char *sdt_arg_size_parse(const char *text, struct sdt_arg *a)
 {
-	const char *at = strchr(text, '@'), *op = text, *e, *open;
-	unsigned int bits, shift;
-	const char *kreg;
+	const char *at = strchr(text, '@'), *op = text;
 
 	memset(a, 0, sizeof(*a));
 	a->text = xstrdup(text);
@@ -162,24 +159,35 @@ int sdt_arg_parse(const char *text, struct sdt_arg *a)
 			s++;
 		}
 		if (!parse_int(s, at, &n) || (n != 1 && n != 2 && n != 4 && n != 8)) {
-			arg_bad(a, "'%s': the size before '@' is not 1, 2, 4 or 8", text);
-			return -EINVAL;
+			sdt_arg_bad(a, "'%s': the size before '@' is not 1, 2, 4 or 8", text);
+			return NULL;
 		}
 		a->size = (unsigned int)n;
 		op = at + 1;
 	}
-	e = op + strlen(op);
-	if (op == e) {
-		arg_bad(a, "'%s' has no operand", text);
-		return -EINVAL;
+	if (!*op) {
+		sdt_arg_bad(a, "'%s' has no operand", text);
+		return NULL;
 	}
+	return op;
+}
+
+int sdt_arg_parse(const char *text, struct sdt_arg *a)
+{
+	const char *op, *e, *open;
+	unsigned int bits, shift;
+	const char *kreg;
+
+	if (!(op = sdt_arg_size_parse(text, a)))
+		return -EINVAL;
+	e = op + strlen(op);
 	if (*op == '%') {
 		if (!parse_reg(op, e, &kreg, &bits, &shift)) {
 			if (!strncmp(op, "%xmm", 4) || !strncmp(op, "%ymm", 4) ||
 			    !strncmp(op, "%st", 3))
-				return arg_bad(a, "'%s' is in %s, which uprobes cannot read", text,
+				return sdt_arg_bad(a, "'%s' is in %s, which uprobes cannot read", text,
 					       op);
-			arg_bad(a, "'%s': unknown register %s", text, op);
+			sdt_arg_bad(a, "'%s': unknown register %s", text, op);
 			return -EINVAL;
 		}
 		a->kind = SDT_ARG_REG;
@@ -190,7 +198,7 @@ int sdt_arg_parse(const char *text, struct sdt_arg *a)
 	}
 	if (*op == '$') {
 		if (!parse_int(op + 1, e, &a->disp))
-			return arg_bad(a, "'%s' is the address of a symbol, which uprobes cannot "
+			return sdt_arg_bad(a, "'%s' is the address of a symbol, which uprobes cannot "
 				       "compute", text);
 		a->kind = SDT_ARG_IMM;
 		return 0;
@@ -199,30 +207,30 @@ int sdt_arg_parse(const char *text, struct sdt_arg *a)
 		int64_t n;
 
 		if (parse_int(op, e, &n))
-			return arg_bad(a, "'%s' is memory at an absolute address, which uprobes "
+			return sdt_arg_bad(a, "'%s' is memory at an absolute address, which uprobes "
 				       "cannot read in a relocatable binary", text);
-		arg_bad(a, "'%s' is not an operand (%%REG, $IMM or DISP(%%REG))", text);
+		sdt_arg_bad(a, "'%s' is not an operand (%%REG, $IMM or DISP(%%REG))", text);
 		return -EINVAL;
 	}
 	if (memchr(open, ',', e - open))
-		return arg_bad(a, "'%s' adds an index register, which uprobes cannot do", text);
+		return sdt_arg_bad(a, "'%s' adds an index register, which uprobes cannot do", text);
 	if (!parse_reg(open + 1, e - 1, &kreg, &bits, &shift) || bits != 64 || shift) {
-		arg_bad(a, "'%s': expected a 64-bit base register inside '()'", text);
+		sdt_arg_bad(a, "'%s': expected a 64-bit base register inside '()'", text);
 		return -EINVAL;
 	}
 	a->reg = kreg;
 	if (!strcmp(kreg, "ip")) {
 		if (!parse_sym(a, op, open))
-			return arg_bad(a, "'%s' is relative to the next instruction and names no "
+			return sdt_arg_bad(a, "'%s' is relative to the next instruction and names no "
 				       "symbol", text);
 		a->kind = SDT_ARG_RIP;
 		return 0;
 	}
 	if (open > op && !parse_int(op, open, &a->disp)) {
 		if (parse_sym(a, op, open))
-			return arg_bad(a, "'%s' adds a symbol's address to a register, which "
+			return sdt_arg_bad(a, "'%s' adds a symbol's address to a register, which "
 				       "uprobes cannot do", text);
-		arg_bad(a, "'%s': expected a displacement before '('", text);
+		sdt_arg_bad(a, "'%s': expected a displacement before '('", text);
 		return -EINVAL;
 	}
 	a->kind = SDT_ARG_MEM;
@@ -298,28 +306,40 @@ static uint64_t read_addr(Elf *elf, const unsigned char *p, bool is64)
 	}
 }
 
-static void split_args(struct sdt_probe *p)
+/*
+ * split_args() - the note's blank-separated specs, each parsed by @parse (the binary's machine:
+ * AArch64's "[sp, 12]" has a blank inside its brackets)
+ */
+static void split_args(struct sdt_probe *p, int (*parse)(const char *text, struct sdt_arg *a))
 {
 	size_t alloc = 0;
 	const char *s = p->args_text;
 
 	while (*s) {
 		const char *w;
+		int depth = 0;
 
 		while (*s == ' ' || *s == '\t')
 			s++;
 		if (!*s)
 			break;
-		for (w = s; *s && *s != ' ' && *s != '\t'; s++)
-			;
+		for (w = s; *s && (depth > 0 || (*s != ' ' && *s != '\t')); s++)
+			depth += *s == '[' ? 1 : *s == ']' ? -1 : 0;
 		ALLOC_GROW(p->args, p->nr_args + 1, alloc);
 		{
 			char *t = xstrndup(w, s - w);
 
-			sdt_arg_parse(t, &p->args[p->nr_args++]);	/* a bad one says why */
+			parse(t, &p->args[p->nr_args++]);	/* a bad one says why */
 			free(t);
 		}
 	}
+}
+
+static int elf_machine(Elf *elf)
+{
+	GElf_Ehdr eh;
+
+	return gelf_getehdr(elf, &eh) ? eh.e_machine : EM_NONE;
 }
 
 /* One note's descriptor: pc, base, semaphore, then provider, name and arguments. */
@@ -344,7 +364,8 @@ static int note_probe(Elf *elf, const unsigned char *desc, size_t len, bool is64
 	p->provider = xstrdup(prov);
 	p->name = xstrdup(name);
 	p->args_text = args < end ? xstrndup(args, strnlen(args, end - args)) : xstrdup("");
-	split_args(p);
+	/* TODO(arch seam): the machine's SDT operand parser from its ops table */
+	split_args(p, elf_machine(elf) == EM_AARCH64 ? sdt_arg_parse_arm64 : sdt_arg_parse);
 	return 0;
 }
 
@@ -538,6 +559,14 @@ int sdt_arg_fetch(Elf *elf, const struct sdt_probe *p, const struct sdt_arg *a, 
 		 */
 		v += a->disp;
 		*fetch = xasprintf("%+" PRId64 "(%s)", (int64_t)(v - p->pc), arch_current()->ip_fetch);
+		return 0;
+	case SDT_ARG_LO12:
+		/* the register holds SYM's 4 KiB page (adrp): the load bias keeps the low bits */
+		if (!elf || !sym_value(elf, a->sym, &v))
+			return diag_error(d, SPAN_NONE, "'%s': no symbol '%s' in the binary",
+					  a->text, a->sym);
+		*fetch = xasprintf("+%" PRIu64 "(%%%s)", ((v & 0xfff) + (uint64_t)a->disp),
+				   a->reg);
 		return 0;
 	case SDT_ARG_BAD:
 	default:

@@ -18,6 +18,8 @@ enum sdt_arg_kind {
 	SDT_ARG_MEM,	/* DISP(%reg): memory at a register plus a displacement */
 	SDT_ARG_IMM,	/* $5: a constant */
 	SDT_ARG_RIP,	/* SYM[+-DISP](%rip): memory at a symbol (or at its GOT slot) */
+	SDT_ARG_LO12,	/* [xN, #:lo12:SYM]: memory at a register (an adrp of SYM's page) plus
+			 * the low 12 bits of SYM's address (arm64) */
 	SDT_ARG_BAD,	/* a form uprobes cannot fetch (an index register, an xmm register) */
 };
 
@@ -31,7 +33,7 @@ struct sdt_arg {
 	unsigned int reg_bits;	/* REG: the width the spec names (64 for %rax, 32 for %eax) */
 	unsigned int reg_shift;	/* REG: 8 for %ah %bh %ch %dh, else 0 */
 	int64_t disp;		/* MEM, RIP: displacement; IMM: the value */
-	char *sym;		/* RIP: the symbol */
+	char *sym;		/* RIP, LO12: the symbol */
 	bool got;		/* RIP: "SYM@GOTPCREL": the GOT slot holding SYM's address */
 	char *err;		/* BAD: why it cannot be fetched */
 };
@@ -45,6 +47,22 @@ struct sdt_arg {
  */
 int sdt_arg_parse(const char *text, struct sdt_arg *a);
 void sdt_arg_release(struct sdt_arg *a);
+
+/**
+ * sdt_arg_parse_arm64() - sdt_arg_parse() for AArch64's operand syntax (arch/arm64-sdt.c)
+ * @text: "8@x0", "-4@w1", "-4@[sp, 12]", "8@[x1]", "4@[x0, #:lo12:counter]", "4@5"
+ */
+int sdt_arg_parse_arm64(const char *text, struct sdt_arg *a);
+
+/**
+ * sdt_arg_size_parse() - the "[-]N@" before an operand: @a reset and its text, size and sign
+ * set (for each machine's parser)
+ * Return: the operand after it, or NULL (@a->err says why).
+ */
+const char *sdt_arg_size_parse(const char *text, struct sdt_arg *a);
+
+/* sdt_arg_bad() - @a becomes SDT_ARG_BAD with the message; returns 0 */
+int sdt_arg_bad(struct sdt_arg *a, const char *fmt, ...) PRINTF(2, 3);
 
 /* One probe in .note.stapsdt, with the addresses adjusted for prelink as perf and bcc do. */
 struct sdt_probe {

@@ -7,6 +7,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+struct insn_ops;
+
 /*
  * The seam between upfront and the machines it probes. Nothing outside src/arch/ names an
  * architecture (scripts/check-layout.sh enforces it): what differs between machines is a
@@ -42,6 +44,12 @@ struct arch_ops {
 	/* the DWARF number of vector register @n */
 	int (*reg_vector_dwarf)(int n);
 	int sp_dwarf;			/* the stack pointer's DWARF number (the CFA's base) */
+	/*
+	 * the registers (bit N: DWARF register N) a function's first instruction finds as its
+	 * caller left them, uprobes can read, and DW_OP_entry_value may name: the general
+	 * registers and the return address column (loc_ctx.entry_regs at an entry)
+	 */
+	unsigned long long entry_regs;
 
 	/* ---- fetchargs for what the decoder, the session and $goid read ---- */
 	const char *sp_fetch;		/* the stack pointer: "%sp" */
@@ -62,6 +70,9 @@ struct arch_ops {
 	 * jbe, CF|ZF = 0x41): a hit with one set is the call that will run again.
 	 */
 	unsigned long long go_split_flags;
+
+	/* ---- the instruction oracle (arch/insn.h) ---- */
+	const struct insn_ops *insn;
 };
 
 /**

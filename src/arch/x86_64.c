@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "arch/arch-tables.h"
+#include "arch/x86-insn.h"
 #include "util.h"
 
 /* System V psABI DWARF numbering; index = DWARF register number. */
@@ -75,6 +76,7 @@ const struct arch_ops arch_x86_64 = {
 	.reg_vector		= x86_reg_vector,
 	.reg_vector_dwarf	= x86_reg_vector_dwarf,
 	.sp_dwarf		= 7,
+	.entry_regs		= 0x1ffff,	/* rax..r15 and the return address */
 	.sp_fetch		= "%sp",
 	.ip_fetch		= "%ip",
 	.flags_fetch		= "%flags",
@@ -82,4 +84,5 @@ const struct arch_ops arch_x86_64 = {
 	.entry_ret_fetch	= "$stack0",	/* the call pushed it */
 	.entry_ret_dwarf	= 7,		/* until %rsp moves */
 	.go_split_flags		= 0x41,		/* jbe: CF (bit 0) or ZF (bit 6) */
+	.insn			= &x86_insn_ops,
 };

@@ -14,27 +14,27 @@
 #include "../../src/parse.h"
 #include "../../src/place.h"
 #include "../../src/resolve.h"
-#include "../../src/x86-insn.h"
+#include "../../src/arch/x86-insn.h"
 #include "targets.h"
 #include "unittest.h"
 
 #define BASE 0x401000
 
-static enum x86_probe_cost cost_of(const uint8_t *b, size_t n)
+static enum probe_cost cost_of(const uint8_t *b, size_t n)
 {
-	struct x86_code c = { .bytes = b, .len = n, .addr = BASE };
-	struct x86_insn_info in;
+	struct insn_code c = { .bytes = b, .len = n, .addr = BASE };
+	struct insn_info in;
 	size_t nr = 0;
 
 	if (x86_insn_straight_code(&c, &in, 1, &nr) || nr != 1 || in.size != n)
-		return (enum x86_probe_cost)-1;
+		return (enum probe_cost)-1;
 	return in.cost;
 }
 
 #define COST(want, ...)                                                                 \
 	do {                                                                            \
 		static const uint8_t b_[] = { __VA_ARGS__ };                            \
-		TEST_STREQ(x86_probe_cost_name(cost_of(b_, sizeof(b_))), want);        \
+		TEST_STREQ(probe_cost_name(cost_of(b_, sizeof(b_))), want);        \
 	} while (0)
 
 /* the table measured by bench/insn-cost.sh on 6.18 */
@@ -72,8 +72,8 @@ static void test_straight(void)
 	/* endbr64; push %rbp; mov %rsp,%rbp; mov %rdi,-8(%rbp); call rel32; nop */
 	static const uint8_t b[] = { 0xf3, 0x0f, 0x1e, 0xfa, 0x55, 0x48, 0x89, 0xe5,
 				     0x48, 0x89, 0x7d, 0xf8, 0xe8, 0x00, 0x00, 0x00, 0x00, 0x90 };
-	struct x86_code c = { .bytes = b, .len = sizeof(b), .addr = BASE };
-	struct x86_insn_info in[8];
+	struct insn_code c = { .bytes = b, .len = sizeof(b), .addr = BASE };
+	struct insn_info in[8];
 	size_t n = 0;
 
 	TEST_EQ(x86_insn_straight_code(&c, in, 8, &n), 0);
@@ -93,13 +93,13 @@ static void test_straight(void)
 		/* test %edi,%edi; jle +2; xor %eax,%eax; ret; add $1,%eax; jmp -7 (to the xor) */
 		static const uint8_t j[] = { 0x85, 0xff, 0x7e, 0x03, 0x31, 0xc0, 0xc3,
 					     0x83, 0xc0, 0x01, 0xeb, 0xf8 };
-		struct x86_code jc = { .bytes = j, .len = sizeof(j), .addr = BASE };
+		struct insn_code jc = { .bytes = j, .len = sizeof(j), .addr = BASE };
 		bool indirect = true;
 		uint64_t *t = NULL;
 
 		TEST_EQ(x86_insn_straight_code(&jc, in, 8, &n), 0);
 		TEST_EQ(n, 2);
-		TEST_EQ(in[0].regs_written, 1u << X86_FLAGS_BIT);
+		TEST_EQ(in[0].regs_written, 1ull << INSN_FLAGS_BIT);
 		TEST_EQ(x86_insn_jump_targets_code(&jc, &t, &n, &indirect), 0);
 		TEST_EQ(n, 2);
 		TEST_TRUE(!indirect);
@@ -109,7 +109,7 @@ static void test_straight(void)
 	{
 		/* jmp *%rax: a table can go anywhere */
 		static const uint8_t ij[] = { 0xff, 0xe0 };
-		struct x86_code ic = { .bytes = ij, .len = sizeof(ij), .addr = BASE };
+		struct insn_code ic = { .bytes = ij, .len = sizeof(ij), .addr = BASE };
 		bool indirect = false;
 		uint64_t *t = NULL;
 

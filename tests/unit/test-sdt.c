@@ -81,8 +81,8 @@ static void test_args(void)
 }
 
 /* sdt_arg_parse() + sdt_arg_fetch() + sdt_arg_type() of one spec */
-static void spec_is(const char *text, enum sdt_arg_kind kind, const char *fetch,
-		    const char *type)
+static void spec_parsed(int (*parse)(const char *, struct sdt_arg *), const char *text,
+			enum sdt_arg_kind kind, const char *fetch, const char *type)
 {
 	struct sdt_probe p = { .pc = 0x1000, .pc_offset = 0x1000 };
 	struct sdt_arg a;
@@ -91,7 +91,7 @@ static void spec_is(const char *text, enum sdt_arg_kind kind, const char *fetch,
 	int r;
 
 	diag_init(&dd, NULL);
-	r = sdt_arg_parse(text, &a);
+	r = parse(text, &a);
 	UT_REPORT(r == 0 && a.kind == kind, "%s:%d: '%s' parses as kind %d (got %d, %d: %s)",
 		  __FILE__, __LINE__, text, kind, r, a.kind, a.err ? a.err : "");
 	if (fetch) {
@@ -103,6 +103,36 @@ static void spec_is(const char *text, enum sdt_arg_kind kind, const char *fetch,
 	free(f);
 	sdt_arg_release(&a);
 	diag_release(&dd);
+}
+
+#define spec_is(...) spec_parsed(sdt_arg_parse, __VA_ARGS__)
+#define arm64_spec_is(...) spec_parsed(sdt_arg_parse_arm64, __VA_ARGS__)
+
+/* AArch64's operands, as gcc prints them for sys/sdt.h (aarch64-linux-gnu-gcc 12) */
+static void test_arm64_specs(void)
+{
+	struct sdt_arg a;
+
+	arm64_spec_is("8@x0", SDT_ARG_REG, "%x0", "u64");
+	arm64_spec_is("-4@w1", SDT_ARG_REG, "%x1", "s32");
+	arm64_spec_is("8@w19", SDT_ARG_REG, "%x19", "u32");	/* the register is narrower */
+	arm64_spec_is("-4@[sp, 12]", SDT_ARG_MEM, "+12(%sp)", "s32");
+	arm64_spec_is("8@[x1]", SDT_ARG_MEM, "+0(%x1)", "u64");
+	arm64_spec_is("-8@[x29, -24]", SDT_ARG_MEM, "-24(%x29)", "s64");
+	arm64_spec_is("4@[x2, #16]", SDT_ARG_MEM, "+16(%x2)", "u32");
+	arm64_spec_is("-4@-7", SDT_ARG_IMM, "\\-7", "s32");
+	arm64_spec_is("4@5", SDT_ARG_IMM, "\\5", "u32");
+	arm64_spec_is("8@[x0, #:lo12:upft_counter]", SDT_ARG_LO12, NULL, NULL);
+	arm64_spec_is("8@[x0, x1]", SDT_ARG_BAD, NULL, NULL);
+	arm64_spec_is("8@d0", SDT_ARG_BAD, NULL, NULL);
+	TEST_EQ(sdt_arg_parse_arm64("8@x31", &a), -EINVAL);
+	sdt_arg_release(&a);
+	TEST_EQ(sdt_arg_parse_arm64("8@[w1]", &a), -EINVAL);
+	sdt_arg_release(&a);
+	TEST_EQ(sdt_arg_parse_arm64("8@[x0, #:lo12:upft_counter+8]", &a), 0);
+	TEST_STREQ(a.sym, "upft_counter");
+	TEST_EQ(a.disp, 8);
+	sdt_arg_release(&a);
 }
 
 static void test_specs(void)
@@ -182,6 +212,7 @@ int main(void)
 	test_places();
 	test_args();
 	test_specs();
+	test_arm64_specs();
 	test_ref_ctr();
 	probe_spec_release(&spec);
 	diag_release(&d);

@@ -10,14 +10,14 @@
 #include <unistd.h>
 
 #include "../../src/abi-x86_64.h"
-#include "../../src/x86-insn.h"
+#include "../../src/arch/x86-insn.h"
 #include "unittest.h"
 
 #define BASE 0x401000
 
-static struct x86_code code(const uint8_t *bytes, size_t len)
+static struct insn_code code(const uint8_t *bytes, size_t len)
 {
-	return (struct x86_code){ .bytes = bytes, .len = len, .addr = BASE };
+	return (struct insn_code){ .bytes = bytes, .len = len, .addr = BASE };
 }
 
 /* "0x401004 0x401006": addresses as offsets from BASE ("+4 +6") */
@@ -42,7 +42,7 @@ static void test_rets(void)
 	static const uint8_t bad[] = { 0xc3, 0x06, 0xc3 };
 	/* lea 8(%rdi),%rax; jmp *%rax (a tail call is not a ret) */
 	static const uint8_t none[] = { 0x48, 0x8d, 0x47, 0x08, 0xff, 0xe0 };
-	struct x86_code c = code(plain, sizeof(plain));
+	struct insn_code c = code(plain, sizeof(plain));
 	uint64_t *a;
 	size_t n;
 
@@ -70,7 +70,7 @@ static void test_branches_to(void)
 				     0xe8, 0x00, 0x00, 0x00, 0x00, 0xc3 };
 	/* call into BASE+0x105, then a two-byte opcode cut short: a branch could hide there */
 	static const uint8_t bad[] = { 0xe8, 0x00, 0x01, 0x00, 0x00, 0x0f };
-	struct x86_code c = code(b, sizeof(b));
+	struct insn_code c = code(b, sizeof(b));
 
 	TEST_EQ(x86_insn_branches_to_code(&c, BASE + 0x105), 2);
 	TEST_EQ(x86_insn_branches_to_code(&c, BASE + 0xf), 1);
@@ -85,8 +85,8 @@ static void test_boundary(void)
 	static const uint8_t b[] = { 0x48, 0x8b, 0x47, 0x08, 0x0f, 0xb7, 0x5f, 0x68, 0x48, 0x83,
 				     0xc3, 0x01, 0x31, 0xc0, 0xc3 };
 	static const uint8_t bad[] = { 0x06, 0x06, 0x06 };
-	struct x86_code c = code(b, sizeof(b));
-	struct x86_insn_at at;
+	struct insn_code c = code(b, sizeof(b));
+	struct insn_at at;
 
 	TEST_EQ(x86_insn_boundary_code(&c, BASE, &at), 1);
 	TEST_EQ(x86_insn_boundary_code(&c, BASE + 4, &at), 1);
@@ -116,7 +116,7 @@ static void test_lea(void)
 				     0x48, 0x8d, 0x0d, 0xf0, 0xff, 0xff, 0xff,
 				     0x48, 0x8d, 0x47, 0x08,
 				     0x48, 0x8d, 0x15, 0x20, 0x00, 0x00, 0x00, 0xc3 };
-	struct x86_code c = code(b, sizeof(b));
+	struct insn_code c = code(b, sizeof(b));
 	uint64_t *a;
 	size_t n;
 
@@ -147,8 +147,8 @@ static void test_go_split(void)
 	static const uint8_t late[] = { 0x55, 0x49, 0x3b, 0x66, 0x10, 0x76, 0x2b };
 	/* cmp %r14,%rsp with no jump after it */
 	static const uint8_t nojump[] = { 0x49, 0x3b, 0x66, 0x10, 0x90, 0xc3 };
-	struct x86_code c = code(small, sizeof(small));
-	struct x86_go_check chk;
+	struct insn_code c = code(small, sizeof(small));
+	struct insn_go_check chk;
 
 	TEST_EQ(x86_insn_go_split_end_code(&c, NULL) - BASE, 6);
 	c = code(big, sizeof(big));
@@ -164,15 +164,15 @@ static void test_go_split(void)
 	/* the jbe itself: after the cmp (+4), after lea and cmp (+12); none without a check */
 	c = code(small, sizeof(small));
 	x86_insn_go_split_end_code(&c, &chk);
-	TEST_EQ(chk.jbe - BASE, 4);
+	TEST_EQ(chk.branch - BASE, 4);
 	TEST_EQ(chk.stub - BASE, 6 + 0x2b);		/* jbe rel8 +0x2b */
 	c = code(big, sizeof(big));
 	x86_insn_go_split_end_code(&c, &chk);
-	TEST_EQ(chk.jbe - BASE, 12);
+	TEST_EQ(chk.branch - BASE, 12);
 	TEST_EQ(chk.stub - BASE, 18 + 0x100);		/* jbe rel32 +0x100 */
 	c = code(nosplit, sizeof(nosplit));
 	x86_insn_go_split_end_code(&c, &chk);
-	TEST_EQ(chk.jbe, 0);
+	TEST_EQ(chk.branch, 0);
 	TEST_EQ(chk.stub, 0);
 }
 
@@ -421,10 +421,10 @@ static bool func_range(struct bin *b, const char *name, uint64_t *lo, uint64_t *
 /* The decoder on real code: Go's main.grow checks the stack first, its rets are c3 bytes. */
 static void test_target_code(void)
 {
-	struct x86_insn_at at;
+	struct insn_at at;
 	uint64_t lo, hi, end;
 	uint64_t *a = NULL;
-	struct x86_code c;
+	struct insn_code c;
 	bool all_c3 = true;
 	struct diag d;
 	struct bin b;
@@ -435,28 +435,28 @@ static void test_target_code(void)
 	if (!func_range(&b, "main.grow", &lo, &hi))
 		goto out;
 	diag_init(&d, NULL);
-	TEST_EQ(x86_insn_rets(b.elf, "main.grow", lo, hi, &a, &n, &d), 0);
+	TEST_EQ(insn_rets(b.elf, "main.grow", lo, hi, &a, &n, &d), 0);
 	TEST_TRUE(n >= 1);
 	for (size_t i = 0; i < n; i++)
-		if (x86_insn_code(b.elf, a[i], a[i] + 1, &c) || c.bytes[0] != 0xc3)
+		if (insn_code_at(b.elf, a[i], a[i] + 1, &c) || c.bytes[0] != 0xc3)
 			all_c3 = false;
 	TEST_TRUE(all_c3);
 	free(a);
-	end = x86_insn_go_split_end(b.elf, lo, hi, NULL);
+	end = insn_go_split_end(b.elf, lo, hi, NULL);
 	TEST_TRUE(end > lo && end - lo <= 20);
-	TEST_EQ(x86_insn_boundary(b.elf, "main.grow", lo, hi, end, &at, &d), 1);
+	TEST_EQ(insn_boundary(b.elf, "main.grow", lo, hi, end, &at, &d), 1);
 	/* inside the first instruction of the check ("leaq -0xa0(%rsp), %r12": a big frame) */
-	TEST_EQ(x86_insn_boundary(b.elf, "main.grow", lo, hi, lo + 1, &at, &d), 0);
+	TEST_EQ(insn_boundary(b.elf, "main.grow", lo, hi, lo + 1, &at, &d), 0);
 	TEST_EQ(at.insn, lo);
 	TEST_TRUE(strstr(at.text, "%r12") || strstr(at.text, "%r14"));
 	TEST_TRUE(!diag_has_error(&d));
 	/* an empty extent is an error naming the function */
-	TEST_EQ(x86_insn_rets(b.elf, "main.grow", lo, lo, &a, &n, &d), -EINVAL);
+	TEST_EQ(insn_rets(b.elf, "main.grow", lo, lo, &a, &n, &d), -EINVAL);
 	TEST_TRUE(d.msg && strstr(d.msg, "main.grow"));
 	diag_release(&d);
 	diag_init(&d, NULL);
 	/* code that is not in the file */
-	TEST_EQ(x86_insn_rets(b.elf, NULL, 0x10, 0x20, &a, &n, &d), -ENOENT);
+	TEST_EQ(insn_rets(b.elf, NULL, 0x10, 0x20, &a, &n, &d), -ENOENT);
 	TEST_TRUE(d.msg && strstr(d.msg, "0x10-0x20"));
 	diag_release(&d);
 	bin_close(&b);
@@ -464,7 +464,7 @@ static void test_target_code(void)
 	if (!bin_open(&b, "c/orders-O0"))
 		return;
 	if (func_range(&b, "check_customer", &lo, &hi))
-		TEST_EQ(x86_insn_go_split_end(b.elf, lo, hi, NULL), lo);
+		TEST_EQ(insn_go_split_end(b.elf, lo, hi, NULL), lo);
 out:
 	bin_close(&b);
 }
@@ -497,9 +497,9 @@ static void test_xmm(void)
 	static const uint8_t clobbered[] = { 0x66, 0x48, 0x0f, 0x6e, 0xc0, 0xb8, 0x01, 0x00, 0x00,
 					     0x00, 0xc3 };
 	struct strbuf why = STRBUF_INIT;
-	struct x86_xmm_copy cp;
+	struct insn_float_copy cp;
 	uint64_t stop[] = { BASE + 5 };
-	struct x86_code c = code(set, sizeof(set));
+	struct insn_code c = code(set, sizeof(set));
 
 	TEST_EQ(x86_insn_xmm_copy_code(&c, 0, 8, NULL, 0, &cp, &why), 0);
 	TEST_EQ(cp.at - BASE, 5);

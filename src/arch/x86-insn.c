@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* x86-insn.c - x86-64 instruction decoding with capstone (the one place that opens it) */
+/* x86-insn.c - x86-64 instruction decoding with capstone: the x86-64 instruction oracle */
 #define LOG_DOMAIN "x86-insn"
 
 #include <capstone/capstone.h>
@@ -12,66 +12,10 @@
 
 #include "log.h"
 #include "util.h"
-#include "x86-insn.h"
+#include "arch/x86-insn.h"
 
 /* x86-64 instructions are at most 15 bytes: the one holding an address starts before it */
 #define MAX_INSN 15
-
-int x86_insn_code(Elf *elf, uint64_t start, uint64_t end, struct x86_code *out)
-{
-	Elf_Scn *scn = NULL;
-	size_t nphdr, size;
-	const char *raw;
-
-	memset(out, 0, sizeof(*out));
-	if (!elf || end <= start)
-		return -ENOENT;
-	while ((scn = elf_nextscn(elf, scn))) {
-		GElf_Shdr sh;
-		Elf_Data *data;
-
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS ||
-		    !(sh.sh_flags & SHF_ALLOC))
-			continue;
-		if (start < sh.sh_addr || end > sh.sh_addr + sh.sh_size)
-			continue;
-		data = elf_getdata(scn, NULL);
-		if (!data || !data->d_buf || data->d_size < sh.sh_size)
-			return -ENOENT;
-		*out = (struct x86_code){ .bytes = (const uint8_t *)data->d_buf +
-						   (start - sh.sh_addr),
-					  .len = end - start, .addr = start };
-		return 0;
-	}
-	raw = elf_rawfile(elf, &size);
-	if (!raw || elf_getphdrnum(elf, &nphdr))
-		return -ENOENT;
-	for (size_t i = 0; i < nphdr; i++) {
-		GElf_Phdr ph;
-
-		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
-			continue;
-		if (start < ph.p_vaddr || end > ph.p_vaddr + ph.p_filesz)
-			continue;
-		if (ph.p_offset + (end - ph.p_vaddr) > size)
-			return -ENOENT;
-		*out = (struct x86_code){ .bytes = (const uint8_t *)raw + ph.p_offset +
-						   (start - ph.p_vaddr),
-					  .len = end - start, .addr = start };
-		return 0;
-	}
-	return -ENOENT;
-}
-
-/* where() - @name, or "0x401000-0x401100" when the caller has none, for messages */
-static const char *where(const char *name, uint64_t start, uint64_t end, struct strbuf *sb)
-{
-	if (name)
-		return name;
-	strbuf_reset(sb);
-	strbuf_addf(sb, "0x%llx-0x%llx", (unsigned long long)start, (unsigned long long)end);
-	return sb->buf;
-}
 
 /*
  * disasm_open() - a capstone handle for x86-64 and one instruction buffer (with room for
@@ -111,7 +55,7 @@ static void disasm_close(csh *cs, cs_insn *insn)
  * @detail: @fn reads insn->detail (groups, operands)
  * Return: how many bytes were stepped over, or -EIO when capstone cannot be opened.
  */
-static long disasm_walk(const struct x86_code *c, bool detail,
+static long disasm_walk(const struct insn_code *c, bool detail,
 			void (*fn)(const cs_insn *insn, void *arg), void *arg)
 {
 	uint64_t end = c->addr + c->len;
@@ -141,7 +85,7 @@ static long disasm_walk(const struct x86_code *c, bool detail,
 struct addr_list {
 	uint64_t *v;
 	size_t n, alloc;
-	const struct x86_code *c;
+	const struct insn_code *c;
 	bool *indirect;		/* jump targets: set on an indirect jmp */
 };
 
@@ -159,7 +103,7 @@ static void collect_ret(const cs_insn *insn, void *arg)
 		addr_list_add(arg, insn->address);
 }
 
-int x86_insn_rets_code(const struct x86_code *c, uint64_t **addrs, size_t *nr)
+int x86_insn_rets_code(const struct insn_code *c, uint64_t **addrs, size_t *nr)
 {
 	struct addr_list l = { .c = c };
 	long skipped;
@@ -178,44 +122,12 @@ int x86_insn_rets_code(const struct x86_code *c, uint64_t **addrs, size_t *nr)
 	return 0;
 }
 
-int x86_insn_rets(Elf *elf, const char *name, uint64_t start, uint64_t end, uint64_t **addrs,
-		  size_t *nr, struct diag *d)
-{
-	struct strbuf sb = STRBUF_INIT;
-	struct x86_code c;
-	int ret;
-
-	*addrs = NULL;
-	*nr = 0;
-	if (end <= start) {
-		diag_error(d, SPAN_NONE, "the extent of %s is unknown",
-			   where(name, start, end, &sb));
-		ret = -EINVAL;
-	} else if (x86_insn_code(elf, start, end, &c)) {
-		diag_error(d, SPAN_NONE, "the code of %s is not in the file",
-			   where(name, start, end, &sb));
-		ret = -ENOENT;
-	} else if (x86_insn_rets_code(&c, addrs, nr)) {
-		diag_fail(d, "cannot start the disassembler (capstone)");
-		ret = -EIO;
-	} else if (!*nr) {
-		diag_error(d, SPAN_NONE, "no return instruction in %s",
-			   where(name, start, end, &sb));
-		diag_hint(d, "a function that never returns has no return to probe");
-		ret = -ENOENT;
-	} else {
-		ret = 0;
-	}
-	strbuf_release(&sb);
-	return ret;
-}
-
 /* ---- Go's stack-bound check ---- */
 
 /* Instructions of the check are among the first few; anything longer is not one. */
 #define SPLIT_SCAN 6
 
-uint64_t x86_insn_go_split_end_code(const struct x86_code *c, struct x86_go_check *chk)
+uint64_t x86_insn_go_split_end_code(const struct insn_code *c, struct insn_go_check *chk)
 {
 	const uint8_t *p = c->bytes;
 	size_t size = c->len;
@@ -239,7 +151,7 @@ uint64_t x86_insn_go_split_end_code(const struct x86_code *c, struct x86_go_chec
 			if (chk && insn->id == X86_INS_JBE &&
 			    insn->detail->x86.op_count == 1 &&
 			    insn->detail->x86.operands[0].type == X86_OP_IMM) {
-				chk->jbe = insn->address;
+				chk->branch = insn->address;
 				chk->stub = insn->detail->x86.operands[0].imm;
 			}
 			break;
@@ -253,23 +165,9 @@ uint64_t x86_insn_go_split_end_code(const struct x86_code *c, struct x86_go_chec
 	return found;
 }
 
-uint64_t x86_insn_go_split_end(Elf *elf, uint64_t start, uint64_t end,
-			       struct x86_go_check *chk)
-{
-	uint64_t lim = end > start && end - start < SPLIT_SCAN * MAX_INSN ?
-		       end : start + SPLIT_SCAN * MAX_INSN;
-	struct x86_code c;
-
-	if (chk)
-		memset(chk, 0, sizeof(*chk));
-	if (x86_insn_code(elf, start, lim, &c))
-		return start;
-	return x86_insn_go_split_end_code(&c, chk);
-}
-
 /* ---- instruction boundaries ---- */
 
-int x86_insn_boundary_code(const struct x86_code *c, uint64_t addr, struct x86_insn_at *at)
+int x86_insn_boundary_code(const struct insn_code *c, uint64_t addr, struct insn_at *at)
 {
 	uint64_t starts[2 * ARRAY_SIZE(at->near)];
 	uint64_t pc = c->addr;
@@ -330,48 +228,9 @@ int x86_insn_boundary_code(const struct x86_code *c, uint64_t addr, struct x86_i
 	return ret;
 }
 
-int x86_insn_boundary(Elf *elf, const char *name, uint64_t start, uint64_t end, uint64_t addr,
-		      struct x86_insn_at *at, struct diag *d)
-{
-	struct strbuf sb = STRBUF_INIT;
-	uint64_t lim = addr + 4 * MAX_INSN;
-	struct x86_code c;
-	int ret = -ENOENT;
-
-	memset(at, 0, sizeof(*at));
-	if (addr == start)
-		return 1;
-	/* the end is known: every instruction of the function ends there or before */
-	if (end && end > addr && end < lim)
-		lim = end;
-	/* near the end of the code a shorter stretch may be all the file has */
-	while (addr >= start && lim > addr && (ret = x86_insn_code(elf, start, lim, &c)))
-		lim--;
-	if (ret) {
-		diag_error(d, SPAN_NONE, "the code of %s is not in the file",
-			   where(name, start, end, &sb));
-		strbuf_release(&sb);
-		return -ENOENT;
-	}
-	ret = x86_insn_boundary_code(&c, addr, at);
-	if (ret == -EIO) {
-		diag_fail(d, "cannot start the disassembler (capstone)");
-	} else if (ret < 0) {
-		/* not decodable up to @addr: whether it starts an instruction is unknown */
-		diag_error(d, SPAN_NONE, "cannot tell whether 0x%llx starts an instruction: the "
-			   "code of %s does not disassemble up to it (at 0x%llx)",
-			   (unsigned long long)addr, where(name, start, end, &sb),
-			   (unsigned long long)at->insn);
-		memset(at, 0, sizeof(*at));
-		ret = -EINVAL;
-	}
-	strbuf_release(&sb);
-	return ret;
-}
-
 /* ---- the targets an IFUNC resolver loads ---- */
 
-int x86_insn_lea_targets_code(const struct x86_code *c, uint64_t **addrs, size_t *nr)
+int x86_insn_lea_targets_code(const struct insn_code *c, uint64_t **addrs, size_t *nr)
 {
 	const uint8_t *p = c->bytes;
 	uint64_t *out = NULL, pc = c->addr;
@@ -399,18 +258,6 @@ int x86_insn_lea_targets_code(const struct x86_code *c, uint64_t **addrs, size_t
 	return 0;
 }
 
-int x86_insn_lea_targets(Elf *elf, uint64_t start, uint64_t end, uint64_t **addrs,
-			 size_t *nr)
-{
-	struct x86_code c;
-
-	*addrs = NULL;
-	*nr = 0;
-	if (x86_insn_code(elf, start, end, &c))
-		return -ENOENT;
-	return x86_insn_lea_targets_code(&c, addrs, nr);
-}
-
 /* ---- what probing an instruction costs, what it changes ---- */
 
 /*
@@ -427,25 +274,25 @@ static const struct probe_cost_rule {
 	uint8_t mask[5];
 	uint8_t nr;		/* bytes compared */
 	uint8_t size;		/* the instruction's length, 0: any */
-	enum x86_probe_cost cost;
+	enum probe_cost cost;
 } probe_costs[] = {
 	{ { 0x0f, 0x1f, 0x44, 0x00, 0x00 }, { 0xff, 0xff, 0xff, 0xff, 0xff }, 5, 5,
-	  X86_PROBE_OPTIMIZED },					/* nopl 0x0(%rax,%rax,1) */
-	{ { 0x50 }, { 0xf8 }, 1, 1, X86_PROBE_EMULATED },		/* push %rax-%rdi */
-	{ { 0x41, 0x50 }, { 0xff, 0xf8 }, 2, 2, X86_PROBE_EMULATED },	/* push %r8-%r15 */
-	{ { 0x90 }, { 0xff }, 1, 1, X86_PROBE_EMULATED },		/* nop */
-	{ { 0x66, 0x90 }, { 0xff, 0xff }, 2, 2, X86_PROBE_EMULATED },	/* xchg %ax,%ax */
-	{ { 0x0f, 0x1f, 0x00 }, { 0xff, 0xff, 0x38 }, 3, 0, X86_PROBE_EMULATED }, /* nopl */
+	  PROBE_OPTIMIZED },					/* nopl 0x0(%rax,%rax,1) */
+	{ { 0x50 }, { 0xf8 }, 1, 1, PROBE_EMULATED },		/* push %rax-%rdi */
+	{ { 0x41, 0x50 }, { 0xff, 0xf8 }, 2, 2, PROBE_EMULATED },	/* push %r8-%r15 */
+	{ { 0x90 }, { 0xff }, 1, 1, PROBE_EMULATED },		/* nop */
+	{ { 0x66, 0x90 }, { 0xff, 0xff }, 2, 2, PROBE_EMULATED },	/* xchg %ax,%ax */
+	{ { 0x0f, 0x1f, 0x00 }, { 0xff, 0xff, 0x38 }, 3, 0, PROBE_EMULATED }, /* nopl */
 	{ { 0x66, 0x0f, 0x1f, 0x00 }, { 0xff, 0xff, 0xff, 0x38 }, 4, 0,
-	  X86_PROBE_EMULATED },						/* nopw */
-	{ { 0xe8 }, { 0xff }, 1, 5, X86_PROBE_EMULATED },		/* call rel32 */
-	{ { 0xe9 }, { 0xff }, 1, 5, X86_PROBE_EMULATED },		/* jmp rel32 */
-	{ { 0xeb }, { 0xff }, 1, 2, X86_PROBE_EMULATED },		/* jmp rel8 */
-	{ { 0x70 }, { 0xf0 }, 1, 2, X86_PROBE_EMULATED },		/* jcc rel8 */
-	{ { 0x0f, 0x80 }, { 0xff, 0xf0 }, 2, 6, X86_PROBE_EMULATED },	/* jcc rel32 */
+	  PROBE_EMULATED },						/* nopw */
+	{ { 0xe8 }, { 0xff }, 1, 5, PROBE_EMULATED },		/* call rel32 */
+	{ { 0xe9 }, { 0xff }, 1, 5, PROBE_EMULATED },		/* jmp rel32 */
+	{ { 0xeb }, { 0xff }, 1, 2, PROBE_EMULATED },		/* jmp rel8 */
+	{ { 0x70 }, { 0xf0 }, 1, 2, PROBE_EMULATED },		/* jcc rel8 */
+	{ { 0x0f, 0x80 }, { 0xff, 0xf0 }, 2, 6, PROBE_EMULATED },	/* jcc rel32 */
 };
 
-enum x86_probe_cost x86_insn_probe_cost(const uint8_t *bytes, size_t size)
+enum probe_cost x86_insn_probe_cost(const uint8_t *bytes, size_t size)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(probe_costs); i++) {
 		const struct probe_cost_rule *r = &probe_costs[i];
@@ -458,18 +305,7 @@ enum x86_probe_cost x86_insn_probe_cost(const uint8_t *bytes, size_t size)
 		if (k == r->nr)
 			return r->cost;
 	}
-	return X86_PROBE_SSTEP;
-}
-
-const char *x86_probe_cost_name(enum x86_probe_cost cost)
-{
-	static const char *const names[] = {
-		[X86_PROBE_SSTEP] = "single-stepped",
-		[X86_PROBE_EMULATED] = "emulated",
-		[X86_PROBE_OPTIMIZED] = "optimized",
-	};
-
-	return names[cost];
+	return PROBE_SSTEP;
 }
 
 /* capstone's registers (any width) -> DWARF numbers; what a write clobbers */
@@ -494,19 +330,19 @@ static const struct {
 	{ X86_REG_R13, 13 }, { X86_REG_R13D, 13 }, { X86_REG_R13W, 13 }, { X86_REG_R13B, 13 },
 	{ X86_REG_R14, 14 }, { X86_REG_R14D, 14 }, { X86_REG_R14W, 14 }, { X86_REG_R14B, 14 },
 	{ X86_REG_R15, 15 }, { X86_REG_R15D, 15 }, { X86_REG_R15W, 15 }, { X86_REG_R15B, 15 },
-	{ X86_REG_EFLAGS, X86_FLAGS_BIT },
+	{ X86_REG_EFLAGS, INSN_FLAGS_BIT },
 };
 
-static uint32_t reg_bit(uint16_t reg)
+static uint64_t reg_bit(uint16_t reg)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(reg_dwarf); i++)
 		if (reg_dwarf[i].reg == reg)
-			return 1u << reg_dwarf[i].dwarf;
+			return 1ull << reg_dwarf[i].dwarf;
 	return 0;
 }
 
-/* insn_info() - @insn (decoded with details) as an x86_insn_info */
-static void insn_info(csh cs, const cs_insn *insn, struct x86_insn_info *out)
+/* x86_info() - @insn (decoded with details) as a struct insn_info */
+static void x86_info(csh cs, const cs_insn *insn, struct insn_info *out)
 {
 	const cs_x86 *x = &insn->detail->x86;
 	cs_regs rd, wr;
@@ -522,7 +358,7 @@ static void insn_info(csh cs, const cs_insn *insn, struct x86_insn_info *out)
 		for (uint8_t i = 0; i < nwr; i++)
 			out->regs_written |= reg_bit(wr[i]);
 	} else {
-		out->regs_written = ~0u;	/* unknown: everything */
+		out->regs_written = ~0ull;	/* unknown: everything */
 	}
 	for (uint8_t i = 0; i < x->op_count; i++)
 		if (x->operands[i].type == X86_OP_MEM && (x->operands[i].access & CS_AC_WRITE))
@@ -556,7 +392,7 @@ static void insn_info(csh cs, const cs_insn *insn, struct x86_insn_info *out)
  * @nr: how many were handed over
  * Return: 0, or -EIO when capstone cannot start.
  */
-static int att_decode(const struct x86_code *c, size_t max,
+static int att_decode(const struct insn_code *c, size_t max,
 		      bool (*fn)(csh cs, const cs_insn *insn, size_t i, void *arg), void *arg,
 		      size_t *nr)
 {
@@ -580,34 +416,16 @@ static int att_decode(const struct x86_code *c, size_t max,
 
 static bool straight_one(csh cs, const cs_insn *insn, size_t i, void *arg)
 {
-	struct x86_insn_info *out = arg;
+	struct insn_info *out = arg;
 
-	insn_info(cs, insn, &out[i]);
+	x86_info(cs, insn, &out[i]);
 	return out[i].ends_straight;
 }
 
-int x86_insn_straight_code(const struct x86_code *c, struct x86_insn_info *out, size_t max,
+int x86_insn_straight_code(const struct insn_code *c, struct insn_info *out, size_t max,
 			   size_t *nr)
 {
 	return att_decode(c, max, straight_one, out, nr);
-}
-
-int x86_insn_straight(Elf *elf, uint64_t start, uint64_t end, struct x86_insn_info *out,
-		      size_t max, size_t *nr)
-{
-	uint64_t lim = start + max * MAX_INSN;
-	struct x86_code c;
-	int ret = -ENOENT;
-
-	*nr = 0;
-	if (end > start && end < lim)
-		lim = end;
-	/* near the end of the code a shorter stretch may be all the file has */
-	while (lim > start && (ret = x86_insn_code(elf, start, lim, &c)))
-		lim--;
-	if (ret)
-		return ret;
-	return x86_insn_straight_code(&c, out, max, nr);
 }
 
 /* a direct jump's or call's target inside the code; an indirect jmp sets *l->indirect */
@@ -633,7 +451,7 @@ static void collect_jump(const cs_insn *insn, void *arg)
 	addr_list_add(l, (uint64_t)x->operands[0].imm);
 }
 
-int x86_insn_jump_targets_code(const struct x86_code *c, uint64_t **addrs, size_t *nr,
+int x86_insn_jump_targets_code(const struct insn_code *c, uint64_t **addrs, size_t *nr,
 			       bool *indirect)
 {
 	struct addr_list l = { .c = c, .indirect = indirect };
@@ -670,7 +488,7 @@ static void count_branch(const cs_insn *insn, void *arg)
 		}
 }
 
-long x86_insn_branches_to_code(const struct x86_code *c, uint64_t target)
+long x86_insn_branches_to_code(const struct insn_code *c, uint64_t target)
 {
 	struct branch_count b = { .target = target };
 	long ret = disasm_walk(c, true, count_branch, &b);
@@ -678,28 +496,6 @@ long x86_insn_branches_to_code(const struct x86_code *c, uint64_t target)
 	if (ret < 0)
 		return ret;
 	return ret ? -EINVAL : (long)b.n;
-}
-
-long x86_insn_branches_to(Elf *elf, uint64_t start, uint64_t end, uint64_t target)
-{
-	struct x86_code c;
-
-	if (x86_insn_code(elf, start, end, &c))
-		return -ENOENT;
-	return x86_insn_branches_to_code(&c, target);
-}
-
-int x86_insn_jump_targets(Elf *elf, uint64_t start, uint64_t end, uint64_t **addrs,
-			  size_t *nr, bool *indirect)
-{
-	struct x86_code c;
-
-	*addrs = NULL;
-	*nr = 0;
-	*indirect = false;
-	if (x86_insn_code(elf, start, end, &c))
-		return -ENOENT;
-	return x86_insn_jump_targets_code(&c, addrs, nr, indirect);
 }
 
 /* ---- floats in xmm registers: where a value is copied to, where a result comes from ---- */
@@ -745,7 +541,7 @@ struct fl_insn {
 	unsigned int size;
 	char text[200];
 	uint32_t xmm_written;	/* bit N: xmmN (any width) written */
-	uint32_t gp_written;	/* x86_insn_info.regs_written */
+	uint64_t gp_written;	/* insn_info.regs_written */
 	bool stores, ends_straight;
 	bool move;		/* a plain move of bits (movq, movd, movsd, movss, movap*, ...) */
 	cs_x86_op src, dst;	/* its operands, when move */
@@ -769,12 +565,12 @@ static bool is_move(unsigned int id)
 static void fl_info(csh cs, const cs_insn *insn, struct fl_insn *out)
 {
 	const cs_x86 *x = &insn->detail->x86;
-	struct x86_insn_info in;
+	struct insn_info in;
 	cs_regs rd, wr;
 	uint8_t nrd = 0, nwr = 0;
 	int w = 0, r = 0;
 
-	insn_info(cs, insn, &in);
+	x86_info(cs, insn, &in);
 	memset(out, 0, sizeof(*out));
 	out->addr = in.addr;
 	out->size = in.size;
@@ -816,7 +612,7 @@ static bool fl_one(csh cs, const cs_insn *insn, size_t i, void *arg)
 }
 
 /* the instructions of @c from its start (at most @max), each with fl_info(); -EIO */
-static int fl_decode(const struct x86_code *c, struct fl_insn *out, size_t max, size_t *nr)
+static int fl_decode(const struct insn_code *c, struct fl_insn *out, size_t max, size_t *nr)
 {
 	return att_decode(c, max, fl_one, out, nr);
 }
@@ -826,7 +622,7 @@ static int fl_decode(const struct x86_code *c, struct fl_insn *out, size_t max, 
  * register of @size bytes or more, or a stack slot (%rsp or %rbp based, no index: memory no
  * other thread writes); false for others
  */
-static bool fl_target(const cs_x86_op *op, unsigned int size, struct x86_xmm_copy *out)
+static bool fl_target(const cs_x86_op *op, unsigned int size, struct insn_float_copy *out)
 {
 	unsigned int bytes = 0, bb = 0;
 
@@ -853,8 +649,8 @@ static bool fl_stop(uint64_t a, const uint64_t *stop, size_t nstop)
 
 #define FL_MAX 64	/* instructions a walk looks at */
 
-int x86_insn_xmm_copy_code(const struct x86_code *c, unsigned int xmm, unsigned int size,
-			   const uint64_t *stop, size_t nstop, struct x86_xmm_copy *out,
+int x86_insn_xmm_copy_code(const struct insn_code *c, unsigned int xmm, unsigned int size,
+			   const uint64_t *stop, size_t nstop, struct insn_float_copy *out,
 			   struct strbuf *why)
 {
 	struct fl_insn *in = xcalloc(FL_MAX, sizeof(*in));
@@ -911,9 +707,9 @@ int x86_insn_xmm_copy_code(const struct x86_code *c, unsigned int xmm, unsigned 
 	return ret;
 }
 
-int x86_insn_xmm_source_code(const struct x86_code *c, uint64_t ret_at, unsigned int xmm,
+int x86_insn_xmm_source_code(const struct insn_code *c, uint64_t ret_at, unsigned int xmm,
 			     unsigned int size, const uint64_t *stop, size_t nstop,
-			     struct x86_xmm_copy *out, struct strbuf *why)
+			     struct insn_float_copy *out, struct strbuf *why)
 {
 	struct fl_insn *in = xcalloc(FL_MAX * 64, sizeof(*in));
 	size_t n = 0, r;
@@ -933,7 +729,7 @@ int x86_insn_xmm_source_code(const struct x86_code *c, uint64_t ret_at, unsigned
 	}
 	for (size_t i = r; i-- > 0 && r < n;) {
 		const struct fl_insn *k = &in[i];
-		uint32_t after = 0;
+		uint64_t after = 0;
 		bool stored = false;
 
 		if (k->ends_straight) {
@@ -983,3 +779,17 @@ int x86_insn_xmm_source_code(const struct x86_code *c, uint64_t ret_at, unsigned
 	free(in);
 	return ret;
 }
+
+const struct insn_ops x86_insn_ops = {
+	.max_insn		= MAX_INSN,
+	.go_split_bytes		= SPLIT_SCAN * MAX_INSN,
+	.rets_code		= x86_insn_rets_code,
+	.boundary_code		= x86_insn_boundary_code,
+	.addr_targets_code	= x86_insn_lea_targets_code,
+	.go_split_end_code	= x86_insn_go_split_end_code,
+	.branches_to_code	= x86_insn_branches_to_code,
+	.straight_code		= x86_insn_straight_code,
+	.jump_targets_code	= x86_insn_jump_targets_code,
+	.float_copy_code	= x86_insn_xmm_copy_code,
+	.float_source_code	= x86_insn_xmm_source_code,
+};
