@@ -237,7 +237,7 @@ _upfront()
 		-d --del -g --group -p --pid -u --user -e --event -v --verbose -h --help --version --stdio
 		--json -o --output --max-events --duration --filter --stack --keep --string-size
 		--ring --metrics --metrics-label --metrics-label-max --summary --summary-only
-		--interval --top --no-inherit --replay --value-size'
+		--interval --top --no-inherit --replay --value-size --kernel-features'
 	local -a cands
 
 	_upfront_split

@@ -12,34 +12,6 @@
 #include "fetcharg.h"
 #include "log.h"
 
-void kernel_features_default(struct kernel_features *kf)
-{
-	memset(kf, 0, sizeof(*kf));
-	kf->has_char = true;
-	kf->has_ustring = true;
-	kf->has_ref_ctr = true;		/* 4.20+ */
-	kf->has_array = true;		/* 4.18 (RHEL 8) has none of these three */
-	kf->has_imm = true;
-	kf->has_multi_probe = true;
-	kf->max_args = 128;		/* MAX_TRACE_ARGS */
-	kf->max_arg_len = 63;		/* MAX_ARGSTR_LEN: "Argument expression is too long" */
-	kf->max_name_len = 32;		/* MAX_ARG_NAME_LEN: 32 accepted, 33 rejected on 6.18 */
-	kf->max_derefs = 14;		/* nested +OFF(): 14 accepted, 15 rejected on 6.18 */
-	kf->max_array = 64;		/* MAX_ARRAY_LEN */
-	kf->max_event_size = 3072;	/* "Event too big": fields only, measured on 6.18 */
-	kf->max_event_name = 63;	/* MAX_EVENT_NAME_LEN - 1 */
-	/*
-	 * Not a kernel limit. The kernel reads a :string up to the next NUL, up to 4096
-	 * bytes, when the event fires, and a record larger than a page is dropped without a
-	 * trace (no lost count; doc/kernel-facts.md). The length of a C string cannot be known
-	 * when the probe is written, so no rule makes :string safe; upfront keeps the risk
-	 * small by allowing few of them per event: three typical C strings (paths, host
-	 * names, identifiers: well under 1 KB each) plus the fixed part stay inside a page.
-	 * Strings that carry a length never use :string (fixed char[N] chunks instead).
-	 */
-	kf->max_strings = 3;
-}
-
 static char *dup_or_null(const char *s)
 {
 	return s ? xstrdup(s) : NULL;

@@ -7,29 +7,8 @@
 #include <stdint.h>
 
 #include "diag.h"
+#include "kcaps.h"
 #include "util.h"
-
-/* The running kernel's limits and types (tracefs README); defaults are 6.18's. */
-struct kernel_features {
-	bool has_char;		/* the "char" type (6.2+); else u8[N] for text chunks */
-	bool has_ustring;
-	bool has_ref_ctr;	/* PATH:OFFSET(REF_CTR_OFFSET): SDT semaphores counted by the kernel */
-	bool has_array;		/* T[N] fetch types (5.x); else scalar pieces (fallback.h) */
-	bool has_imm;		/* \IMM and \"TEXT" fetchargs (5.x); else kept on upfront's side */
-	bool has_multi_probe;	/* several points in one event (5.x); else an event per point */
-	int max_args;		/* 128 */
-	int max_arg_len;	/* 63 characters after NAME=, including :TYPE */
-	int max_name_len;	/* 32 characters of an argument name */
-	int max_derefs;		/* 14 nested dereferences */
-	int max_array;		/* 64 elements */
-	int max_event_size;	/* 3072 bytes of fixed fields */
-	int max_event_name;	/* 63 characters for group and event names */
-	int max_strings;	/* :string fields per event (upfront's rule, not the kernel's: 3) */
-};
-/* A limit of 0 or less in struct kernel_features is not checked. */
-
-/* kernel_features_default() - the limits measured on kernel 6.18 */
-void kernel_features_default(struct kernel_features *kf);
 
 /* One kernel argument: NAME=FETCH:TYPE */
 struct fetch_field {

@@ -16,6 +16,7 @@
 #include "diag.h"
 #include "fetcharg.h"
 #include "funcs.h"
+#include "kcaps.h"
 #include "lines.h"
 #include "log.h"
 #include "metrics.h"
@@ -69,6 +70,7 @@ struct options {
 	bool keep;
 	bool no_inherit;	/* --no-inherit */
 	const char *replay;	/* --replay FILE */
+	bool kernel_features;	/* --kernel-features: print the capability table */
 	bool stack;
 	unsigned int string_size;
 	unsigned int value_size;
@@ -146,7 +148,8 @@ static const char usage_text[] =
 	"      --metrics-label PROBE:ARG\n"
 	"                          label PROBE's counter (and histogram) with ARG's value\n"
 	"      --metrics-label-max N  distinct ARG values before \"other\" (default 100)\n"
-	"  -v, --verbose           more messages (-vv: debug)\n"
+	"  -v, --verbose           more messages (-vv: debug); -v starts with the kernel's table\n"
+	"      --kernel-features   print what the running kernel offers (the table) and exit\n"
 	"  -h, --help              this text\n"
 	"      --version           print the version\n"
 	"\n"
@@ -189,6 +192,7 @@ enum long_only {
 	OPT_TOP,
 	OPT_NO_INHERIT,
 	OPT_REPLAY,
+	OPT_KERNEL_FEATURES,
 };
 
 static const struct option long_options[] = {
@@ -227,6 +231,7 @@ static const struct option long_options[] = {
 	{ "top", required_argument, NULL, OPT_TOP },
 	{ "no-inherit", no_argument, NULL, OPT_NO_INHERIT },
 	{ "replay", required_argument, NULL, OPT_REPLAY },
+	{ "kernel-features", no_argument, NULL, OPT_KERNEL_FEATURES },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -417,10 +422,16 @@ static int parse_metrics_option(int c, const char *arg, struct metrics_opts *m)
 	}
 }
 
-/* --summary, --summary-only, --interval SECS (implies --summary), --top N, --no-inherit */
+/*
+ * --summary, --summary-only, --interval SECS (implies --summary), --top N, --no-inherit,
+ * --replay FILE, --kernel-features
+ */
 static int parse_session_option(int c, const char *arg, struct options *o)
 {
 	switch (c) {
+	case OPT_KERNEL_FEATURES:
+		o->kernel_features = true;
+		return 0;
 	case OPT_NO_INHERIT:
 		o->no_inherit = true;
 		return 0;
@@ -571,7 +582,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 				return EXIT_BAD_INPUT;
 			break;
 		case OPT_SUMMARY: case OPT_SUMMARY_ONLY: case OPT_INTERVAL: case OPT_TOP:
-		case OPT_NO_INHERIT: case OPT_REPLAY:
+		case OPT_NO_INHERIT: case OPT_REPLAY: case OPT_KERNEL_FEATURES:
 			if (parse_session_option(c, optarg, o))
 				return EXIT_BAD_INPUT;
 			break;
@@ -658,6 +669,21 @@ static const struct {
 	{ "UPFRONT_TRACE_CLOCK", { "local", "mono" }, "'local' or 'mono'" },
 };
 
+/* UPFRONT_KERNEL_FEATURES, checked before any mode runs (kcaps_read() applies it) */
+static int check_kcaps_mask(void)
+{
+	struct kernel_features kf;
+	struct diag d;
+	int code = 0;
+
+	kernel_features_default(&kf);
+	diag_init(&d, NULL);
+	if (kcaps_mask(&kf, getenv("UPFRONT_KERNEL_FEATURES"), &d) < 0)
+		code = report(&d);
+	diag_release(&d);
+	return code;
+}
+
 static int read_env(struct options *o)
 {
 	unsigned long ring;
@@ -671,6 +697,8 @@ static int read_env(struct options *o)
 		return EXIT_BAD_INPUT;
 	if (!o->ring_size)	/* --ring wins */
 		o->ring_size = ring;
+	if (check_kcaps_mask())
+		return EXIT_BAD_INPUT;
 	for (size_t i = 0; i < ARRAY_SIZE(env_words); i++) {
 		const char *v = getenv(env_words[i].name);
 		bool ok = !v || !*v;
@@ -682,6 +710,28 @@ static int read_env(struct options *o)
 					 env_words[i].want, v);
 	}
 	return 0;
+}
+
+/*
+ * read_kcaps() - the kernel's capability table (-v prints it); --kernel-features prints it
+ * on stdout, the rows tests ask
+ */
+static int read_kcaps(struct kernel_features *kf, bool print)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct diag d;
+	int code = 0;
+
+	diag_init(&d, NULL);
+	if (kcaps_read(kf, &d) < 0)
+		code = report(&d);
+	diag_release(&d);
+	if (!code && print) {
+		kcaps_format(kf, &sb);
+		fputs(strbuf_cstr(&sb), stdout);
+		strbuf_release(&sb);
+	}
+	return code;
 }
 
 /* resolve_run_as() - who CMD runs as: -u USER, else the sudo user (SUDO_UID), else as we do */
@@ -1319,11 +1369,11 @@ int main(int argc, char **argv)
 		code = resolve_run_as(&o);
 	if (code)
 		goto out;
-	if (o.mode == MODE_LIST || o.mode == MODE_DELETE)
+	if ((o.mode == MODE_LIST || o.mode == MODE_DELETE) && !o.kernel_features)
 		return mode_tracefs(&o);
 	if (o.replay)
 		return mode_replay(&o);
-	if (o.mode == MODE_TRACE && !o.nr_words && !o.nr_extra) {
+	if (o.mode == MODE_TRACE && !o.nr_words && !o.nr_extra && !o.kernel_features) {
 		fputs(usage_text, stderr);
 		return EXIT_BAD_INPUT;
 	}
@@ -1331,8 +1381,9 @@ int main(int argc, char **argv)
 	ropts.group = o.group;
 	ropts.string_size = o.string_size;
 	ropts.value_size = o.value_size;
-	kernel_features_default(&ropts.kf);
-	tracing_read_features(&ropts.kf);
+	code = read_kcaps(&ropts.kf, o.kernel_features);
+	if (code || o.kernel_features)
+		goto out;
 
 	if (o.mode == MODE_TRACE && !o.nr_words) {
 		/* only -e events: no binary needed */

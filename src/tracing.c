@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * tracing.c - every tracefs call: kernel features from README, persistent probes (-a, -l,
- * -d), a session's private group and instance (upfront_<pid>) and their removal
+ * tracing.c - every tracefs call but the kernel capability table (kcaps.c): persistent
+ * probes (-a, -l, -d), a session's private group and instance (upfront_<pid>) and their removal
  */
 #define LOG_DOMAIN "tracing"
 
@@ -24,52 +24,6 @@
 #include "lockfile.h"
 #include "log.h"
 #include "tracing.h"
-
-/* A type word in the README's "type:" list (up to the next "name:" line), as a whole word. */
-static bool readme_has_type(const char *readme, const char *type)
-{
-	const char *sec = strstr(readme, " type: ");
-	const char *end, *p;
-	size_t n = strlen(type);
-
-	if (!sec)
-		return false;
-	sec += 7;
-	/* continuation lines have no ':' of their own */
-	for (end = sec; (end = strchr(end, '\n')); end++) {
-		const char *nl = strchr(end + 1, '\n');
-		const char *colon = strchr(end + 1, ':');
-
-		if (!nl || (colon && colon < nl))
-			break;
-	}
-	for (p = sec; (p = strstr(p, type)) && (!end || p < end); p += n) {
-		char before = p[-1], after = p[n];
-
-		if ((before == ' ' || before == ',' || before == '\t') &&
-		    (after == ',' || after == ' ' || after == '\n' || after == '\0'))
-			return true;
-	}
-	return false;
-}
-
-void tracing_read_features(struct kernel_features *kf)
-{
-	char *readme;
-
-	kernel_features_default(kf);
-	readme = tracefs_instance_file_read(NULL, "README", NULL);
-	if (!readme) {
-		pr_info("no tracefs README; assuming kernel 6.18 features");
-		return;
-	}
-	kf->has_char = readme_has_type(readme, "char");
-	kf->has_ustring = readme_has_type(readme, "ustring");
-	/* "place (uprobe): <path>:<offset>[%return][(ref_ctr_offset)]" */
-	kf->has_ref_ctr = strstr(readme, "ref_ctr_offset") != NULL;
-	pr_debug("kernel features: char=%d ustring=%d", kf->has_char, kf->has_ustring);
-	free(readme);
-}
 
 /* One line of uprobe_events split into its parts; pointers into a copy of the line. */
 struct uprobe_line {

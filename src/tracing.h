@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tracing.h - every tracefs call of upfront: kernel features, persistent probes (-a, -l, -d),
- * and a trace session's private group and instance (upfront_<pid>)
+ * tracing.h - every tracefs call of upfront but the capability table (kcaps.h): persistent
+ * probes (-a, -l, -d), and a trace session's private group and instance (upfront_<pid>)
  */
 #ifndef UPF_TRACING_H
 #define UPF_TRACING_H
@@ -14,12 +14,6 @@
 #include "diag.h"
 #include "fetcharg.h"
 #include "util.h"
-
-/**
- * tracing_read_features() - fill @kf from the running kernel's tracefs README (types such
- * as char); limits keep their measured defaults. Without tracefs, the defaults.
- */
-void tracing_read_features(struct kernel_features *kf);
 
 /**
  * tracing_add_probes() - -a: write each probe to uprobe_events, as perf probe -a does;

@@ -1,0 +1,335 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * kcaps.c - the kernel capability table: which tracefs features the running kernel has,
+ * from its README (as perf probe reads it), the files it has, and one try-and-remove probe
+ */
+#define LOG_DOMAIN "kcaps"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <tracefs.h>
+
+#include "kcaps.h"
+#include "log.h"
+
+/* How a row is learned. */
+enum kcap_how {
+	KCAP_TYPE,	/* a word of the README's "type:" list */
+	KCAP_README,	/* a text anywhere in the README */
+	KCAP_FILE,	/* a file under the tracefs root */
+};
+
+#define KF(field) offsetof(struct kernel_features, field)
+
+/*
+ * The table. The README texts are the kernel's own (kernel/trace/trace.c readme_msg; perf
+ * probe keeps the same kind of table in tools/perf/util/probe-file.c). Files are looked up
+ * in the top tracing directory; an instance has the same ones.
+ */
+static const struct kcap {
+	const char *name;	/* UPFRONT_KERNEL_FEATURES word and -v row */
+	size_t off;		/* the bool in struct kernel_features */
+	enum kcap_how how;
+	const char *what;	/* the type word, README text or file */
+} kcap_table[] = {
+	{ "char", KF(has_char), KCAP_TYPE, "char" },
+	{ "string", KF(has_string), KCAP_TYPE, "string" },
+	{ "hex", KF(has_hex), KCAP_README, "x8/16/32/64" },
+	{ "bitfield", KF(has_bitfield), KCAP_README, "b<bit-width>@" },
+	{ "array", KF(has_array), KCAP_README, "<array-size>" },
+	{ "imm", KF(has_imm), KCAP_README, "\\imm-value" },
+	{ "imm_str", KF(has_imm_str), KCAP_README, "\\\"imm-string\"" },
+	{ "ustring", KF(has_ustring), KCAP_TYPE, "ustring" },
+	{ "user_deref", KF(has_user_deref), KCAP_README, "[u]<offset>" },
+	{ "symstr", KF(has_symstr), KCAP_TYPE, "symstr" },
+	{ "comm", KF(has_comm), KCAP_README, "$comm" },
+	/* "place (uprobe): <path>:<offset>[%return][(ref_ctr_offset)]" */
+	{ "ref_ctr", KF(has_ref_ctr), KCAP_README, "ref_ctr_offset" },
+	/* "uprobe_events - Create/append/remove/show ..." came with multi-probe events */
+	{ "multi_probe", KF(has_multi_probe), KCAP_README, "Create/append/" },
+	{ "error_log", KF(has_error_log), KCAP_FILE, "error_log" },
+	{ "buffer_percent", KF(has_buffer_percent), KCAP_FILE, "buffer_percent" },
+	{ "subbuf_size", KF(has_subbuf_size), KCAP_FILE, "buffer_subbuf_size_kb" },
+	{ "event_pid", KF(has_event_pid), KCAP_FILE, "set_event_pid" },
+	{ "event_fork", KF(has_event_fork), KCAP_FILE, "options/event-fork" },
+	{ "record_tgid", KF(has_record_tgid), KCAP_FILE, "options/record-tgid" },
+	{ "userstacktrace", KF(has_userstacktrace), KCAP_FILE, "options/userstacktrace" },
+	/* the trigger list names it: "hist (see below)" */
+	{ "hist", KF(has_hist), KCAP_README, "hist (see below)" },
+};
+
+/* The limits, printed after the rows; not masked (kernel_features_default() has them). */
+static const struct {
+	const char *name;
+	size_t off;
+} kcap_limits[] = {
+	{ "max_args", KF(max_args) },		{ "max_arg_len", KF(max_arg_len) },
+	{ "max_name_len", KF(max_name_len) },	{ "max_derefs", KF(max_derefs) },
+	{ "max_array", KF(max_array) },		{ "max_event_size", KF(max_event_size) },
+	{ "max_event_name", KF(max_event_name) },
+};
+
+static bool *kcap_flag(struct kernel_features *kf, const struct kcap *c)
+{
+	return (bool *)((char *)kf + c->off);
+}
+
+static bool kcap_get(const struct kernel_features *kf, const struct kcap *c)
+{
+	return *(const bool *)((const char *)kf + c->off);
+}
+
+void kernel_features_default(struct kernel_features *kf)
+{
+	memset(kf, 0, sizeof(*kf));
+	for (size_t i = 0; i < ARRAY_SIZE(kcap_table); i++)
+		*kcap_flag(kf, &kcap_table[i]) = true;
+	kf->has_hist = false;		/* off in this machine's 6.18 build */
+	kf->probed_multi = -1;
+	kf->max_args = 128;		/* MAX_TRACE_ARGS */
+	kf->max_arg_len = 63;		/* MAX_ARGSTR_LEN: "Argument expression is too long" */
+	kf->max_name_len = 32;		/* MAX_ARG_NAME_LEN: 32 accepted, 33 rejected on 6.18 */
+	kf->max_derefs = 14;		/* nested +OFF(): 14 accepted, 15 rejected on 6.18 */
+	kf->max_array = 64;		/* MAX_ARRAY_LEN */
+	kf->max_event_size = 3072;	/* "Event too big": fields only, measured on 6.18 */
+	kf->max_event_name = 63;	/* MAX_EVENT_NAME_LEN - 1 */
+	/*
+	 * Not a kernel limit. The kernel reads a :string up to the next NUL, up to 4096
+	 * bytes, when the event fires, and a record larger than a page is dropped without a
+	 * trace (no lost count; doc/kernel-facts.md). The length of a C string cannot be known
+	 * when the probe is written, so no rule makes :string safe; upfront keeps the risk
+	 * small by allowing few of them per event: three typical C strings (paths, host
+	 * names, identifiers: well under 1 KB each) plus the fixed part stay inside a page.
+	 * Strings that carry a length never use :string (fixed char[N] chunks instead).
+	 */
+	kf->max_strings = 3;
+}
+
+/*
+ * The README's "type:" list: from " type: " to the first following line that has a ':' of
+ * its own (continuation lines have none).
+ */
+static void readme_type_list(const char *readme, const char **start, const char **end)
+{
+	const char *sec = strstr(readme, " type: ");
+	const char *nl;
+
+	*start = *end = NULL;
+	if (!sec)
+		return;
+	*start = sec + 7;
+	for (nl = *start; (nl = strchr(nl, '\n')); nl++) {
+		const char *next = strchr(nl + 1, '\n');
+		const char *colon = strchr(nl + 1, ':');
+
+		if (!next || (colon && colon < next))
+			break;
+	}
+	*end = nl ? nl : *start + strlen(*start);
+}
+
+/* @type is a whole word of the README's "type:" list */
+static bool readme_has_type(const char *readme, const char *type)
+{
+	const char *start, *end, *p;
+	size_t n = strlen(type);
+
+	readme_type_list(readme, &start, &end);
+	for (p = start; p && (p = strstr(p, type)) && p < end; p += n) {
+		char before = p[-1], after = p[n];
+
+		if ((before == ' ' || before == ',' || before == '\t') &&
+		    (after == ',' || after == ' ' || after == '\n' || after == '\0'))
+			return true;
+	}
+	return false;
+}
+
+void kcaps_parse_readme(struct kernel_features *kf, const char *readme)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(kcap_table); i++) {
+		const struct kcap *c = &kcap_table[i];
+
+		if (c->how == KCAP_TYPE)
+			*kcap_flag(kf, c) = readme_has_type(readme, c->what);
+		else if (c->how == KCAP_README)
+			*kcap_flag(kf, c) = strstr(readme, c->what) != NULL;
+	}
+	kf->from_tracefs = true;
+}
+
+static const struct kcap *kcap_find(const char *name, size_t len)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(kcap_table); i++)
+		if (strlen(kcap_table[i].name) == len && !strncmp(kcap_table[i].name, name, len))
+			return &kcap_table[i];
+	return NULL;
+}
+
+static void kcap_names(struct strbuf *out)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(kcap_table); i++)
+		strbuf_addf(out, "%s%s", i ? ", " : "", kcap_table[i].name);
+}
+
+int kcaps_mask(struct kernel_features *kf, const char *spec, struct diag *d)
+{
+	const char *p = spec;
+
+	while (p && *p) {
+		size_t len = strcspn(p, ",");
+		const struct kcap *c = len > 1 && *p == '-' ? kcap_find(p + 1, len - 1) : NULL;
+
+		if (!c) {
+			struct strbuf names = STRBUF_INIT;
+
+			kcap_names(&names);
+			if (*p == '-')
+				diag_error(d, SPAN_NONE, "UPFRONT_KERNEL_FEATURES: '%.*s' names no "
+					   "feature", (int)len, p);
+			else
+				diag_error(d, SPAN_NONE, "UPFRONT_KERNEL_FEATURES: '%.*s' is no "
+					   "-FEATURE (the mask only removes features)", (int)len, p);
+			diag_hint(d, "features: %s", strbuf_cstr(&names));
+			strbuf_release(&names);
+			return -EINVAL;
+		}
+		*kcap_flag(kf, c) = false;
+		kf->masked |= 1U << (c - kcap_table);
+		p += len;
+		if (*p == ',')
+			p++;
+	}
+	return 0;
+}
+
+/* A tracefs file exists (under the top tracing directory). */
+static bool tracefs_has(const char *name)
+{
+	char *path = tracefs_get_tracing_file(name);
+	bool ok = path && !access(path, F_OK);
+
+	tracefs_put_tracing_file(path);
+	return ok;
+}
+
+static int write_line(int fd, const char *line)
+{
+	ssize_t n = write(fd, line, strlen(line));
+
+	return n == (ssize_t)strlen(line) ? 0 : n < 0 ? -errno : -EIO;
+}
+
+/*
+ * probe_multi() - whether one event takes a second probe point: define two points of this
+ * executable (never enabled, so nothing is inserted) under one event name in a group of our
+ * own, then remove it. Signals are held meanwhile, so no path leaves the group behind.
+ * Return: 1 or 0; -1 when it could not be told (no write access, an odd path).
+ */
+static int probe_multi(void)
+{
+	char exe[PATH_MAX], group[32], line[PATH_MAX + 96];
+	char *file = tracefs_get_tracing_file("uprobe_events");
+	sigset_t all, old;
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	int fd = file ? open(file, O_WRONLY | O_APPEND | O_CLOEXEC) : -1;
+	int ret = -1, r;
+
+	tracefs_put_tracing_file(file);
+	if (fd < 0 || n <= 0)
+		goto out;
+	exe[n] = '\0';
+	if (strpbrk(exe, " \t\n:"))
+		goto out;	/* not something the uprobe_events syntax carries */
+	snprintf(group, sizeof(group), "upft_kcaps%d", (int)getpid());
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, &old);
+	snprintf(line, sizeof(line), "p:%s/multi %s:0x0\n", group, exe);
+	if (write_line(fd, line) == 0) {
+		snprintf(line, sizeof(line), "p:%s/multi %s:0x1\n", group, exe);
+		r = write_line(fd, line);
+		ret = r == 0 ? 1 : r == -EEXIST ? 0 : -1;
+		snprintf(line, sizeof(line), "-:%s/multi\n", group);
+		r = write_line(fd, line);
+		if (r < 0)
+			pr_warn("could not remove the probe group %s: %s", group, strerror(-r));
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+out:
+	if (fd >= 0)
+		close(fd);
+	return ret;
+}
+
+int kcaps_read(struct kernel_features *kf, struct diag *d)
+{
+	char *readme;
+	int multi;
+
+	kernel_features_default(kf);
+	readme = tracefs_instance_file_read(NULL, "README", NULL);
+	if (readme) {
+		kcaps_parse_readme(kf, readme);
+		for (size_t i = 0; i < ARRAY_SIZE(kcap_table); i++)
+			if (kcap_table[i].how == KCAP_FILE)
+				*kcap_flag(kf, &kcap_table[i]) = tracefs_has(kcap_table[i].what);
+		multi = probe_multi();
+		if (multi >= 0) {
+			kf->has_multi_probe = multi;
+			kf->probed_multi = (signed char)multi;
+		}
+		free(readme);
+	} else {
+		pr_info("no tracefs README; assuming kernel 6.18's features");
+	}
+	if (kcaps_mask(kf, getenv("UPFRONT_KERNEL_FEATURES"), d) < 0)
+		return -EINVAL;
+	if (log_level >= LOG_INFO) {
+		struct strbuf sb = STRBUF_INIT;
+		char *line, *save = NULL;
+
+		kcaps_format(kf, &sb);
+		for (line = strtok_r(sb.buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+			pr_info("%s", line);
+		strbuf_release(&sb);
+	}
+	return 0;
+}
+
+static const char *kcap_source(const struct kernel_features *kf, size_t i, char *buf, size_t n)
+{
+	const struct kcap *c = &kcap_table[i];
+
+	if (kf->masked & (1U << i))
+		return "masked (UPFRONT_KERNEL_FEATURES)";
+	if (!kf->from_tracefs)
+		return "default (no tracefs README)";
+	if (c->off == KF(has_multi_probe) && kf->probed_multi >= 0)
+		return "probe";
+	if (c->how == KCAP_FILE)
+		snprintf(buf, n, "file %s", c->what);
+	else
+		snprintf(buf, n, "README");
+	return buf;
+}
+
+void kcaps_format(const struct kernel_features *kf, struct strbuf *out)
+{
+	char buf[64];
+
+	for (size_t i = 0; i < ARRAY_SIZE(kcap_table); i++)
+		strbuf_addf(out, "%-15s %-4s %s\n", kcap_table[i].name,
+			    kcap_get(kf, &kcap_table[i]) ? "yes" : "no",
+			    kcap_source(kf, i, buf, sizeof(buf)));
+	for (size_t i = 0; i < ARRAY_SIZE(kcap_limits); i++)
+		strbuf_addf(out, "%-15s %-4d %s\n", kcap_limits[i].name,
+			    *(const int *)((const char *)kf + kcap_limits[i].off),
+			    "default (the same on every kernel measured)");
+}
