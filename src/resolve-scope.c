@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "arch/arch.h"
-#include "abi-x86_64.h"
+#include "arch/abi.h"
 #include "dwarf-aux.h"
 #include "floatcopy.h"
 #include "lang.h"

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "abi-x86_64.h"
+#include "arch/abi.h"
 #include "lang.h"
 #include "log.h"
 #include "parse.h"
@@ -1044,7 +1044,7 @@ static int eval_retval(struct rctx *rc, struct span sp, struct val *out)
 
 		/* RAX, RAX:RDX or the memory RAX points to, by the ABI's rules for the type */
 		if (fn)
-			out->has_type = abi_sysv_return(fn, rc->lang, &out->type, &out->loc);
+			out->has_type = abi_return(fn, rc->lang, &out->type, &out->loc);
 		else
 			loc_add_piece(&out->loc, &p);
 		if (out->has_type)

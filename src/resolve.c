@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "abi-x86_64.h"
+#include "arch/abi.h"
 #include "lang.h"
 #include "floatcopy.h"
 #include "log.h"

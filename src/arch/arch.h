@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+struct abi_ops;
 struct insn_ops;
 
 /*
@@ -73,6 +74,9 @@ struct arch_ops {
 
 	/* ---- the instruction oracle (arch/insn.h) ---- */
 	const struct insn_ops *insn;
+
+	/* ---- the calling conventions: C's, Go's (arch/abi.h) ---- */
+	const struct abi_ops *abi;
 };
 
 /**

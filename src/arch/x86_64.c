@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "arch/arch-tables.h"
+#include "arch/x86-abi.h"
 #include "arch/x86-insn.h"
 #include "util.h"
 
@@ -85,4 +86,5 @@ const struct arch_ops arch_x86_64 = {
 	.entry_ret_dwarf	= 7,		/* until %rsp moves */
 	.go_split_flags		= 0x41,		/* jbe: CF (bit 0) or ZF (bit 6) */
 	.insn			= &x86_insn_ops,
+	.abi			= &x86_abi_ops,
 };

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "../../src/abi-x86_64.h"
+#include "../../src/arch/abi.h"
 #include "../../src/debuginfo.h"
 #include "../../src/fetcharg.h"
 #include "../../src/funcs.h"

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "../../src/abi-x86_64.h"
+#include "../../src/arch/abi.h"
 #include "../../src/arch/x86-insn.h"
 #include "unittest.h"
 
@@ -354,7 +354,7 @@ static const char *sysv_ret(struct bin *b, const char *name, const struct lang_o
 	strbuf_reset(&sb);
 	if (!find_func(b, name, &fn))
 		return "(not found)";
-	if (!abi_sysv_return(&fn, lang, &type, &l))
+	if (!abi_return(&fn, lang, &type, &l))
 		strbuf_addstr(&sb, "void ");
 	loc_text(&l, &sb);
 	loc_release(&l);

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* abi-x86_64.h - where the x86-64 calling conventions (System V, Go's ABIInternal) leave
- * values: a C, C++ or Rust return value at its uretprobe, Go results at a `ret`, C and C++
- * parameters at a function's first instruction */
-#ifndef UPF_ABI_X86_64_H
-#define UPF_ABI_X86_64_H
+/* abi.h - where the calling conventions (the C ABI of the machine: System V on x86-64,
+ * AAPCS64 on arm64; Go's ABIInternal) leave values: a C, C++ or Rust return value at its
+ * uretprobe, Go results at a return instruction, C and C++ parameters at a function's first
+ * instruction; answered by the current machine's struct abi_ops (examples are x86-64's) */
+#ifndef UPF_ARCH_ABI_H
+#define UPF_ARCH_ABI_H
 
 #include <elfutils/libdw.h>
 #include <stdbool.h>
@@ -54,7 +55,7 @@ int abi_go_results(Dwarf_Die *func, struct abi_value **res, size_t *nr);
 void abi_values_free(struct abi_value *v, size_t nr);
 
 /**
- * abi_sysv_return() - where a C, C++ or Rust function's return value is at its uretprobe
+ * abi_return() - where a C, C++ or Rust function's return value is at its uretprobe
  * (x86-64 System V: up to 16 bytes in RAX:RDX by eightbyte class, floats in xmm0/xmm1,
  * larger values in memory; C++ (Itanium ABI): a class with a non-trivial copy constructor or
  * destructor in memory; Rust: aggregates over 16 bytes in memory, a pair of scalars in a
@@ -67,8 +68,8 @@ void abi_values_free(struct abi_value *v, size_t nr);
  *       LOC_BAD pieces for values in xmm or x87 registers; release with loc_release()
  * Return: true when the function has a return type, false for void (@out is "$retval").
  */
-bool abi_sysv_return(Dwarf_Die *func, const struct lang_ops *lang, Dwarf_Die *type,
-		     struct loc *out);
+bool abi_return(Dwarf_Die *func, const struct lang_ops *lang, Dwarf_Die *type,
+		struct loc *out);
 
 /**
  * abi_entry_params() - where the parameters of @func are at its first instruction, before
@@ -95,5 +96,14 @@ bool abi_sysv_return(Dwarf_Die *func, const struct lang_ops *lang, Dwarf_Die *ty
  */
 int abi_entry_params(Dwarf_Die *func, const struct lang_ops *lang, struct abi_value **out,
 		     size_t *nr, const char **why);
+
+/* One machine's answers to the functions above (arch_ops.abi). */
+struct abi_ops {
+	int (*go_results)(Dwarf_Die *func, struct abi_value **res, size_t *nr);
+	bool (*c_return)(Dwarf_Die *func, const struct lang_ops *lang, Dwarf_Die *type,
+			 struct loc *out);
+	int (*entry_params)(Dwarf_Die *func, const struct lang_ops *lang, struct abi_value **out,
+			    size_t *nr, const char **why);
+};
 
 #endif

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* abi-x86_64.c - the System V and Go register ABIs: where values are at an instruction */
+/* x86-abi.c - the x86-64 ABIs: System V (C, C++, Rust) and Go's register ABI on amd64 */
 #define LOG_DOMAIN "abi"
 
 #include <dwarf.h>
@@ -8,394 +8,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "abi-x86_64.h"
+#include "arch/abi-go.h"
+#include "arch/x86-abi.h"
 #include "log.h"
 #include "regs.h"
 
-/* ---- Go's ABIInternal (abi-internal.md, "Function call argument and result passing") ---- */
-
-/* Integer registers in assignment order, as DWARF numbers: RAX RBX RCX RDI RSI R8-R11. */
-static const int go_int_regs[] = { 0, 3, 2, 5, 4, 8, 9, 10, 11 };
-#define GO_NR_FLOAT_REGS 15
-
-/* One base value (a word or less) of a Go value in a register. */
-struct go_piece {
-	unsigned int offset;	/* byte offset inside the value */
-	unsigned int size;	/* bytes */
-	int reg;		/* DWARF number of its integer register, or -1 */
-	int xmm;		/* reg < 0: in register xmmN (a float), which uprobes cannot read */
+/* Go on amd64: integer registers RAX RBX RCX RDI RSI R8-R11 (DWARF numbers), X0-X14 */
+static const int x86_go_int_regs[] = { 0, 3, 2, 5, 4, 8, 9, 10, 11 };
+static const struct go_abi_regs x86_go_regs = {
+	.int_regs = x86_go_int_regs,
+	.nr_int = ARRAY_SIZE(x86_go_int_regs),
+	.nr_float = 15,
+	.stack_base = 8,	/* past the return address the call pushed */
 };
 
-/* One argument or result of a function, and where the ABI put it. */
-struct go_slot {
-	const char *name;	/* borrowed from the DWARF; NULL when it has none */
-	Dwarf_Die die;		/* the DW_TAG_formal_parameter */
-	Dwarf_Die type;
-	bool is_result;		/* DW_AT_variable_parameter */
-	int64_t size;		/* bytes, -1 when unknown */
-	bool on_stack;		/* the whole value is on the stack (did not fit, old ABI) */
-	long sp_offset;		/* on_stack: at +sp_offset(%sp), at the entry and at a ret */
-	struct go_piece *pieces;
-	size_t nr_pieces;
-};
-
-struct go_assign {
-	int next_int, next_float;
-	bool fail;
-	struct go_piece *pieces;	/* of the value being assigned */
-	size_t nr, alloc;
-};
-
-/* go_size() - bytes of a Go type; a func value is one pointer */
-static int64_t go_size(Dwarf_Die *type)
+static int x86_abi_go_results(Dwarf_Die *func, struct abi_value **res, size_t *nr)
 {
-	Dwarf_Die t;
-
-	if (lang_strip(type, &t) == DW_TAG_subroutine_type)
-		return 8;
-	return lang_type_size(type);
-}
-
-static int64_t go_align(Dwarf_Die *type, int depth)
-{
-	Dwarf_Die t, child, et;
-	Dwarf_Attribute attr;
-	Dwarf_Word enc = 0;
-	int64_t a = 1, size;
-	int tag = lang_strip(type, &t);
-
-	if (depth > 16)
-		return 8;
-	switch (tag) {
-	case DW_TAG_structure_type:
-		if (dwarf_child(&t, &child) != 0)
-			return a;
-		do {
-			Dwarf_Die mt;
-			int64_t ma;
-
-			if (dwarf_tag(&child) == DW_TAG_member && lang_type_of(&child, &mt) &&
-			    (ma = go_align(&mt, depth + 1)) > a)
-				a = ma;
-		} while (dwarf_siblingof(&child, &child) == 0);
-		return a;
-	case DW_TAG_array_type:
-		return lang_type_of(&t, &et) ? go_align(&et, depth + 1) : 8;
-	case DW_TAG_base_type:
-		size = go_size(&t);
-		if (dwarf_attr(&t, DW_AT_encoding, &attr))
-			dwarf_formudata(&attr, &enc);
-		if (enc == DW_ATE_complex_float)
-			size /= 2;
-		return size > 8 ? 8 : size < 1 ? 1 : size;
-	default:
-		return 8;
-	}
-}
-
-static void go_piece_add(struct go_assign *a, struct go_piece p)
-{
-	ALLOC_GROW(a->pieces, a->nr + 1, a->alloc);
-	a->pieces[a->nr++] = p;
-}
-
-static void go_take_int(struct go_assign *a, int64_t off, int64_t size)
-{
-	if (a->next_int >= (int)ARRAY_SIZE(go_int_regs) || size > 8) {
-		a->fail = true;
-		return;
-	}
-	go_piece_add(a, (struct go_piece){ .offset = (unsigned int)off,
-					   .size = (unsigned int)size,
-					   .reg = go_int_regs[a->next_int++], .xmm = -1 });
-}
-
-static void go_take_float(struct go_assign *a, int64_t off, int64_t size)
-{
-	if (a->next_float >= GO_NR_FLOAT_REGS) {
-		a->fail = true;
-		return;
-	}
-	go_piece_add(a, (struct go_piece){ .offset = (unsigned int)off,
-					   .size = (unsigned int)size, .reg = -1,
-					   .xmm = a->next_float++ });
-}
-
-/* go_reg_assign() - "register-assignment of a value V of underlying type T" */
-static void go_reg_assign(struct go_assign *a, Dwarf_Die *type, int64_t off, int depth)
-{
-	Dwarf_Attribute attr;
-	Dwarf_Die t, child, et;
-	Dwarf_Word enc = 0;
-	int64_t size = go_size(type), esize;
-	int tag = lang_strip(type, &t);
-
-	if (a->fail)
-		return;
-	if (size < 0 || depth > 16) {
-		a->fail = true;
-		return;
-	}
-	if (size == 0)
-		return;
-	switch (tag) {
-	case DW_TAG_base_type:
-		if (dwarf_attr(&t, DW_AT_encoding, &attr))
-			dwarf_formudata(&attr, &enc);
-		if (enc == DW_ATE_float) {
-			go_take_float(a, off, size);
-		} else if (enc == DW_ATE_complex_float) {
-			go_take_float(a, off, size / 2);
-			go_take_float(a, off + size / 2, size / 2);
-		} else {
-			go_take_int(a, off, size);
-		}
-		return;
-	case DW_TAG_structure_type:
-		/* also strings (str, len), slices (array, len, cap), interfaces (tab, data) */
-		if (dwarf_child(&t, &child) != 0)
-			return;
-		do {
-			Dwarf_Word moff;
-			Dwarf_Die mt;
-
-			if (dwarf_tag(&child) != DW_TAG_member || !lang_type_of(&child, &mt))
-				continue;
-			if (!dwarf_attr(&child, DW_AT_data_member_location, &attr) ||
-			    dwarf_formudata(&attr, &moff) != 0) {
-				a->fail = true;
-				return;
-			}
-			go_reg_assign(a, &mt, off + (int64_t)moff, depth + 1);
-		} while (!a->fail && dwarf_siblingof(&child, &child) == 0);
-		return;
-	case DW_TAG_array_type:
-		if (!lang_type_of(&t, &et) || (esize = go_size(&et)) <= 0 || size / esize != 1) {
-			a->fail = true;		/* arrays of more than one element: stack */
-			return;
-		}
-		go_reg_assign(a, &et, off, depth + 1);
-		return;
-	default:
-		/* pointers, maps, channels, funcs, unsafe.Pointer: one word */
-		go_take_int(a, off, size);
-	}
-}
-
-/* go_regabi() - the CU was compiled for the register ABI (Go 1.17+ on amd64) */
-static bool go_regabi(Dwarf_Die *func)
-{
-	Dwarf_Attribute attr;
-	const char *producer;
-	Dwarf_Die cu;
-
-	if (!dwarf_diecu(func, &cu, NULL, NULL) || !dwarf_attr(&cu, DW_AT_producer, &attr))
-		return false;
-	producer = dwarf_formstring(&attr);
-	return producer && strstr(producer, "regabi");
-}
-
-static void go_slots_free(struct go_slot *s, size_t nr)
-{
-	for (size_t i = 0; i < nr; i++)
-		free(s[i].pieces);
-	free(s);
-}
-
-/*
- * go_layout() - every argument and result of @func in DWARF order, assigned to registers or
- * to the stack as the ABI does; stack slots are laid out arguments first, then (pointer-
- * aligned) results. Return: 0, or -EINVAL when a parameter has no type.
- */
-static int go_layout(Dwarf_Die *func, struct go_slot **out, size_t *nr)
-{
-	struct go_assign a = { 0 };
-	struct go_slot *slots = NULL;
-	bool regabi = go_regabi(func), in_results = false;
-	size_t n = 0, alloc = 0;
-	int64_t stack = 0;	/* size of the stack sequence S so far */
-	Dwarf_Die child;
-
-	*out = NULL;
-	*nr = 0;
-	if (dwarf_child(func, &child) != 0)
-		return 0;
-	do {
-		int save_int, save_float;
-		struct go_slot *s;
-		int64_t align;
-
-		if (dwarf_tag(&child) != DW_TAG_formal_parameter)
-			continue;
-		ALLOC_GROW(slots, n + 1, alloc);
-		s = &slots[n++];
-		memset(s, 0, sizeof(*s));
-		s->die = child;
-		s->name = dwarf_diename(&child);
-		s->is_result = lang_go_is_result(&child);
-		if (!lang_type_of(&child, &s->type)) {
-			pr_debug("parameter '%s' of %s has no type in the DWARF",
-				 s->name ? s->name : "?", dwarf_diename(func));
-			go_slots_free(slots, n);
-			free(a.pieces);
-			return -EINVAL;
-		}
-		if (s->is_result && !in_results) {
-			/* pointer-alignment, then results from the first registers again */
-			in_results = true;
-			stack = (stack + 7) & ~7;
-			a.next_int = 0;
-			a.next_float = 0;
-		}
-		s->size = go_size(&s->type);
-		align = go_align(&s->type, 0);
-		save_int = a.next_int;
-		save_float = a.next_float;
-		a.fail = !regabi || s->size < 0;
-		a.nr = 0;
-		if (s->size > 0)
-			go_reg_assign(&a, &s->type, 0, 0);
-		if (a.fail) {
-			a.next_int = save_int;
-			a.next_float = save_float;
-			a.nr = 0;
-			if (s->size > 0) {
-				stack = (stack + align - 1) & ~(align - 1);
-				s->on_stack = true;
-				s->sp_offset = 8 + stack;	/* past the return address */
-				stack += s->size;
-			}
-		}
-		if (a.nr) {
-			s->pieces = xmalloc(a.nr * sizeof(*s->pieces));
-			memcpy(s->pieces, a.pieces, a.nr * sizeof(*s->pieces));
-			s->nr_pieces = a.nr;
-		}
-	} while (dwarf_siblingof(&child, &child) == 0);
-	free(a.pieces);
-	*out = slots;
-	*nr = n;
-	return 0;
-}
-
-/* go_piece_loc() - append where piece @gp is (@whole: the value's only piece) */
-static void go_piece_loc(struct loc *l, const struct go_piece *gp, bool whole)
-{
-	struct loc_piece p = { .reg = -1, .size = whole ? 0 : gp->size };
-	char fetch[16], why[80];
-
-	if (gp->reg >= 0) {
-		snprintf(fetch, sizeof(fetch), "%%%s", regs_kernel_name(gp->reg));
-		p.kind = LOC_VAL;
-		p.fetch = fetch;
-		p.reg = gp->reg;
-	} else {
-		snprintf(why, sizeof(why), "is in register xmm%d, which uprobes cannot read",
-			 gp->xmm);
-		p.kind = LOC_BAD;
-		p.reg = regs_vector_dwarf(gp->xmm);
-		p.why = why;
-	}
-	loc_add_piece(l, &p);
-}
-
-/* go_slot_loc() - @s as a struct loc: its pieces in order, with the padding between them */
-static void go_slot_loc(const struct go_slot *s, struct loc *l)
-{
-	unsigned int at = 0;
-
-	if (s->on_stack) {
-		struct loc_piece p = { .kind = LOC_MEM, .reg = -1, .base = (char *)"%sp",
-				       .off = s->sp_offset };
-
-		loc_add_piece(l, &p);
-		return;
-	}
-	if (s->nr_pieces == 1 && s->pieces[0].offset == 0) {
-		go_piece_loc(l, &s->pieces[0], true);
-		return;
-	}
-	for (size_t k = 0; k < s->nr_pieces; k++) {
-		const struct go_piece *gp = &s->pieces[k];
-
-		if (gp->offset > at) {
-			/* padding between fields */
-			struct loc_piece pad = { .kind = LOC_NONE, .reg = -1,
-						 .size = gp->offset - at };
-
-			loc_add_piece(l, &pad);
-		}
-		go_piece_loc(l, gp, false);
-		at = gp->offset + gp->size;
-	}
-	if (!l->nr) {
-		struct loc_piece p = { .kind = LOC_IMM, .reg = -1 };
-
-		loc_add_piece(l, &p);	/* a zero-sized value */
-	}
-}
-
-/*
- * go_values() - the results (@results) or the arguments of Go function @func where the ABI
- * puts them (go_layout()); -ENOENT when there are none or one's type has no known size
- */
-static int go_values(Dwarf_Die *func, bool results, struct abi_value **res, size_t *nr)
-{
-	struct go_slot *slots;
-	struct abi_value *v;
-	size_t n, nres = 0;
-
-	*res = NULL;
-	*nr = 0;
-	if (go_layout(func, &slots, &n))
-		return -ENOENT;
-	for (size_t i = 0; i < n; i++) {
-		if (slots[i].is_result != results)
-			continue;
-		if (slots[i].size < 0) {
-			pr_debug("%s '%s' of %s has a type of unknown size",
-				 results ? "result" : "argument",
-				 slots[i].name ? slots[i].name : "~r", dwarf_diename(func));
-			go_slots_free(slots, n);
-			return -ENOENT;
-		}
-		nres++;
-	}
-	if (!nres) {
-		go_slots_free(slots, n);
-		return -ENOENT;
-	}
-	v = xcalloc(nres, sizeof(*v));
-	for (size_t i = 0, k = 0; i < n; i++) {
-		if (slots[i].is_result != results)
-			continue;
-		v[k].name = xstrdup(slots[i].name ? slots[i].name : "~r");
-		v[k].die = slots[i].die;
-		v[k].type = slots[i].type;
-		v[k].has_type = true;
-		go_slot_loc(&slots[i], &v[k].loc);
-		k++;
-	}
-	go_slots_free(slots, n);
-	*res = v;
-	*nr = nres;
-	return 0;
-}
-
-int abi_go_results(Dwarf_Die *func, struct abi_value **res, size_t *nr)
-{
-	return go_values(func, true, res, nr);
-}
-
-void abi_values_free(struct abi_value *v, size_t nr)
-{
-	if (!v)
-		return;
-	for (size_t i = 0; i < nr; i++) {
-		free(v[i].name);
-		loc_release(&v[i].loc);
-	}
-	free(v);
+	return go_abi_values(func, &x86_go_regs, true, res, nr);
 }
 
 /* ---- System V: where a uretprobe finds a C, C++ or Rust return value ---- */
@@ -690,8 +319,8 @@ static void rust_return(struct sysv_classes *c, int64_t size, struct loc *out)
 		add_reg_piece(out, RC_INT, &next_int, &next_sse, (unsigned int)(size - 8));
 }
 
-bool abi_sysv_return(Dwarf_Die *func, const struct lang_ops *lang, Dwarf_Die *type,
-		     struct loc *out)
+static bool x86_abi_return(Dwarf_Die *func, const struct lang_ops *lang, Dwarf_Die *type,
+			   struct loc *out)
 {
 	struct sysv_classes c = { .cls = { RC_NONE, RC_NONE } };
 	struct loc_piece p = { .kind = LOC_VAL, .reg = -1, .fetch = (char *)"$retval" };
@@ -895,8 +524,8 @@ static int sysv_param(Dwarf_Die *type, const struct lang_ops *lang, int *next_in
 	return 0;
 }
 
-int abi_entry_params(Dwarf_Die *func, const struct lang_ops *lang, struct abi_value **out,
-		     size_t *nr, const char **why)
+static int x86_abi_entry_params(Dwarf_Die *func, const struct lang_ops *lang,
+				struct abi_value **out, size_t *nr, const char **why)
 {
 	struct abi_value *v = NULL;
 	size_t n = 0, alloc = 0;
@@ -913,7 +542,7 @@ int abi_entry_params(Dwarf_Die *func, const struct lang_ops *lang, struct abi_va
 	*why = NULL;
 	if (lang == &lang_go) {
 		/* what the DWARF says, unless it is broken (resolve-value.c) */
-		if (!go_values(func, false, out, nr))
+		if (!go_abi_values(func, &x86_go_regs, false, out, nr))
 			return 0;
 		*why = "Go: its arguments' types have no known size";
 		return -ENOTSUP;
@@ -939,7 +568,7 @@ int abi_entry_params(Dwarf_Die *func, const struct lang_ops *lang, struct abi_va
 		return -ENOTSUP;
 	}
 	/* a return value in memory: the caller's buffer comes first, in %rdi */
-	if (abi_sysv_return(func, lang, &rtype, &rl) && rl.nr == 1 &&
+	if (x86_abi_return(func, lang, &rtype, &rl) && rl.nr == 1 &&
 	    rl.pieces[0].kind == LOC_MEM) {
 		loc_release(&rl);
 		*why = "returns a struct through a hidden pointer";
@@ -978,3 +607,9 @@ int abi_entry_params(Dwarf_Die *func, const struct lang_ops *lang, struct abi_va
 	*nr = n;
 	return 0;
 }
+
+const struct abi_ops x86_abi_ops = {
+	.go_results	= x86_abi_go_results,
+	.c_return	= x86_abi_return,
+	.entry_params	= x86_abi_entry_params,
+};
