@@ -15,6 +15,7 @@
 #include <time.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <linux/futex.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -87,14 +88,14 @@ struct stream {
 	int subbuf;
 	struct tracing *t;
 	clockid_t clock_ref;		/* tracing_clock_ref() */
-	int64_t skew;			/* drain: trace clock - clock_ref, ns */
+	_Atomic int64_t skew;		/* trace clock - clock_ref, ns (consumer writes) */
+	uint64_t skew_at;		/* consumer: when it was last measured */
 	pthread_t thread;
 	bool thread_started;
 	_Atomic int finish;		/* 1: final pass requested; 2: final pass done */
 	_Atomic int stop;
-	pthread_mutex_t lock;
-	pthread_cond_t cond;		/* the drain pushed something */
-	_Atomic uint64_t pushes;	/* drain_wake() calls, changed under lock */
+	/* drain_wake() calls: the consumer sleeps on this word with FUTEX_WAIT */
+	_Atomic uint32_t pushes;
 	_Atomic uint64_t pages;
 	_Atomic uint64_t bytes;
 	_Atomic uint64_t queue_full;
@@ -211,7 +212,9 @@ static int drain_cpu(struct stream *st, struct cpu_queue *q, int *full_pages, bo
 			break;
 		}
 		q->spare = slot;
-		t = (uint64_t)((int64_t)ref_ns(st) + st->skew);	/* in the records' clock */
+		/* in the records' clock */
+		t = (uint64_t)((int64_t)ref_ns(st) +
+			       atomic_load_explicit(&st->skew, memory_order_relaxed));
 		n = read(q->fd, slot, st->subbuf);
 		if (atomic_load(&st->finish))
 			pr_debug("final read cpu%d: %zd %s", q->cpu, n, n < 0 ? strerror(errno) : "");
@@ -248,16 +251,17 @@ static int drain_cpu(struct stream *st, struct cpu_queue *q, int *full_pages, bo
 }
 
 /*
- * Pages were pushed: wake the consumer. The count changes under the lock, so a consumer that
- * read it before looking at the queues and finds it unchanged under the lock cannot have
- * missed this wakeup.
+ * Pages were pushed: wake the consumer. A consumer that read the count before looking at the
+ * queues sleeps only while the count is unchanged (FUTEX_WAIT compares it in the kernel), so
+ * it cannot miss this wakeup. No lock: the consumer runs at idle priority, and a mutex it held
+ * for a moment before each wait (a condition variable's) would block the real-time drain for
+ * as long as a busy machine leaves an idle thread preempted, while the kernel's buffer (~10 ms
+ * of events at full rate) overflows.
  */
 static void drain_wake(struct stream *st)
 {
-	pthread_mutex_lock(&st->lock);
 	atomic_fetch_add_explicit(&st->pushes, 1, memory_order_release);
-	pthread_cond_broadcast(&st->cond);
-	pthread_mutex_unlock(&st->lock);
+	syscall(SYS_futex, &st->pushes, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
 }
 
 /* Every CPU's "entries" (unread events) is 0: the final pass has everything. */
@@ -278,9 +282,11 @@ static bool rings_empty(struct stream *st)
  * The trace clock minus the clock of ours that runs with it (tracing_clock_ref(): the raw
  * monotonic clock for "local", both the TSC scaled; CLOCK_MONOTONIC for "mono"), from the
  * "now ts" of a CPU's stats: the clock of whichever CPU reads them, which is every CPU's where
- * the clock merges CPUs at all. Measured at the start and again when a pass of the drain found
- * every ring empty (at most every SKEW_EVERY_NS): reading the stats while a CPU writes at full
- * rate took 40-70 us instead of 6, and runs that read them every 200 ms lost events (6.18).
+ * the clock merges CPUs at all. Measured at the start and again by the consumer when every
+ * queue is empty (at most every SKEW_EVERY_NS), never by the drain: opening a tracefs file
+ * takes the kernel's trace_types_lock, which any other tracing session's setup or cleanup
+ * holds for up to ~200 ms; a drain blocked there lost 0.4-2.6% of 4 M events at full rate on a
+ * loaded machine (6.18). Reading the stats while a CPU writes at full rate took 40-70 us.
  * Between readings the two drift apart by well under a ppm (tsc_khz's rounding). A reading
  * that took over 1 ms (preempted) is not trusted; the error, half the reading's time plus
  * 1 us, stays far inside MERGE_SLACK_NS. False: no usable reading (no "now ts").
@@ -297,14 +303,14 @@ static bool clock_skew(struct stream *st)
 	m1 = ref_ns(st);
 	if (!cs.now_ns || m1 - m0 > 1000000ULL)
 		return false;
-	st->skew = (int64_t)(cs.now_ns - (m0 + (m1 - m0) / 2));
+	atomic_store_explicit(&st->skew, (int64_t)(cs.now_ns - (m0 + (m1 - m0) / 2)),
+			      memory_order_relaxed);
 	return true;
 }
 
 static void *drain_main(void *arg)
 {
 	struct stream *st = arg;
-	uint64_t skew_at = now_ns();
 
 	/*
 	 * The drain must get a CPU as soon as the kernel's buffer is buffer_percent full, even
@@ -350,8 +356,6 @@ static void *drain_main(void *arg)
 		}
 		if (got)
 			drain_wake(st);
-		else if (!any_qfull && now_ns() - skew_at >= SKEW_EVERY_NS && clock_skew(st))
-			skew_at = now_ns();	/* every ring empty: nobody writes at full rate */
 		if (finishing && !got) {
 			/* recording is off; a 0-byte read is not the end: ask the ring buffer */
 			if (rings_empty(st) || atomic_load(&st->stop)) {
@@ -412,8 +416,6 @@ struct stream *stream_open(struct tracing *t, struct tep_handle *tep, unsigned i
 		if (st->nr_slots < 256)
 			st->nr_slots = 256;
 	}
-	pthread_mutex_init(&st->lock, NULL);
-	pthread_cond_init(&st->cond, NULL);
 	st->q = xcalloc(ncpu, sizeof(*st->q));
 	for (int cpu = 0; cpu < ncpu; cpu++) {
 		struct cpu_queue *q = &st->q[st->nr_cpus];
@@ -442,7 +444,9 @@ struct stream *stream_open(struct tracing *t, struct tep_handle *tep, unsigned i
 	/* before the drain publishes a watermark: a few tries for one not preempted */
 	for (int i = 0; i < 5 && !clock_skew(st); i++)
 		;
-	pr_debug("trace clock - clock %d: %lld ns", (int)st->clock_ref, (long long)st->skew);
+	st->skew_at = now_ns();
+	pr_debug("trace clock - clock %d: %lld ns", (int)st->clock_ref,
+		 (long long)atomic_load(&st->skew));
 	st->pfds = xcalloc(st->nr_cpus + 1, sizeof(*st->pfds));
 	for (int c = 0; c < st->nr_cpus; c++) {
 		st->pfds[c].fd = st->q[c].fd;
@@ -631,7 +635,7 @@ enum stream_what stream_next(struct stream *st, struct stream_rec *rec, int time
 		struct cpu_queue *best = NULL;
 		bool blocked = false, done = atomic_load(&st->finish) == 2;
 		/* before looking at the queues: a push after this ends the wait below */
-		uint64_t pushes = atomic_load_explicit(&st->pushes, memory_order_acquire);
+		uint32_t pushes = atomic_load_explicit(&st->pushes, memory_order_acquire);
 
 		if (done)
 			stream_final_stats(st);
@@ -673,6 +677,10 @@ enum stream_what stream_next(struct stream *st, struct stream_rec *rec, int time
 			}
 		} else if (done) {
 			return STREAM_END;
+		} else if (now_ns() - st->skew_at >= SKEW_EVERY_NS) {
+			/* every queue is empty: the workload is quiet, or the drain is behind */
+			if (clock_skew(st))
+				st->skew_at = now_ns();
 		}
 wait:
 		/* wait for the drain thread */
@@ -685,17 +693,13 @@ wait:
 				deadline = now + (uint64_t)timeout_ms * 1000000ULL;
 			if (now >= deadline)
 				return STREAM_IDLE;
-			until = deadline;
-			if (until - now > 10000000ULL)
-				until = now + 10000000ULL;	/* re-check watermarks */
-			clock_gettime(CLOCK_REALTIME, &ts);
-			until = until - now + (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+			until = deadline - now;
+			if (until > 10000000ULL)
+				until = 10000000ULL;	/* re-check watermarks */
 			ts.tv_sec = until / 1000000000ULL;
 			ts.tv_nsec = until % 1000000000ULL;
-			pthread_mutex_lock(&st->lock);
-			if (atomic_load_explicit(&st->pushes, memory_order_relaxed) == pushes)
-				pthread_cond_timedwait(&st->cond, &st->lock, &ts);
-			pthread_mutex_unlock(&st->lock);
+			/* returns at once when the count moved since it was read (EAGAIN) */
+			syscall(SYS_futex, &st->pushes, FUTEX_WAIT_PRIVATE, pushes, &ts, NULL, 0);
 		}
 	}
 }
@@ -757,7 +761,5 @@ void stream_free(struct stream *st)
 	free(st->q);
 	free(st->pfds);
 	free(st->held_buf);
-	pthread_mutex_destroy(&st->lock);
-	pthread_cond_destroy(&st->cond);
 	free(st);
 }
