@@ -34,9 +34,9 @@ struct calls {
 	struct stack *tab;	/* open addressing, linear probing; cap a power of two */
 	size_t cap, used;
 	uint64_t pending;
-	char **names;		/* function numbers: names[n - 1] */
-	bool *returns;		/* has a return probe */
-	size_t nr_names, alloc_names, alloc_returns;
+	struct strmap names;	/* function numbers, from 1 (a table: a glob of 10,000) */
+	bool *returns;		/* returns[n - 1]: has a return probe */
+	size_t nr_names, alloc_returns;
 };
 
 struct calls *calls_new(void)
@@ -45,6 +45,7 @@ struct calls *calls_new(void)
 
 	c->cap = 64;
 	c->tab = xcalloc(c->cap, sizeof(*c->tab));
+	strmap_init(&c->names, 16);
 	return c;
 }
 
@@ -60,21 +61,19 @@ void calls_free(struct calls *c)
 	if (!c)
 		return;
 	tab_free(c->tab, c->cap);
-	for (size_t i = 0; i < c->nr_names; i++)
-		free(c->names[i]);
-	free(c->names);
+	strmap_release(&c->names);
 	free(c->returns);
 	free(c);
 }
 
 unsigned int calls_func(struct calls *c, const char *name)
 {
-	for (size_t i = 0; i < c->nr_names; i++)
-		if (!strcmp(c->names[i], name))
-			return i + 1;
-	ALLOC_GROW(c->names, c->nr_names + 1, c->alloc_names);
+	bool added;
+	size_t *n = strmap_add(&c->names, name, c->nr_names + 1, &added);
+
+	if (!added)
+		return *n;
 	ALLOC_GROW(c->returns, c->nr_names + 1, c->alloc_returns);
-	c->names[c->nr_names] = xstrdup(name);
 	c->returns[c->nr_names] = false;
 	return ++c->nr_names;
 }

@@ -45,7 +45,10 @@ struct dev {
 	char *sys, *name;
 	bool generic;
 	struct dprobe *probes;
-	size_t nr_probes;
+	size_t nr_probes, alloc_probes;
+	/* the probes by their address's offset in its page (probe_of()); built for nr_paged */
+	struct page_ix *paged;
+	size_t nr_paged;
 	int ip_off;		/* __probe_ip (p:) or __probe_func (r:), -1 if none */
 	int fixed_size;		/* bytes of the fixed fields: a shorter record is corrupt */
 	struct tep_format_field **gfields;	/* generic: the non-common fields */
@@ -53,6 +56,11 @@ struct dev {
 	size_t nr_gfields;
 	struct value *vals;
 	size_t max_vals;
+};
+
+struct page_ix {
+	uint32_t in_page;	/* vaddr % 4096 */
+	uint32_t probe;		/* index in dev->probes */
 };
 
 struct ip_entry {
@@ -114,6 +122,7 @@ static void dev_free(struct dev *e)
 	for (size_t i = 0; i < e->nr_probes; i++)
 		free(e->probes[i].flds);
 	free(e->probes);
+	free(e->paged);
 	free(e->gfields);
 	free(e->ghex);
 	free(e->vals);
@@ -250,7 +259,7 @@ int decoder_add_probe(struct decoder *dc, const struct trace_probe *tp, struct d
 
 	if (!e)
 		return -ENOENT;
-	e->probes = xrealloc(e->probes, (e->nr_probes + 1) * sizeof(*e->probes));
+	ALLOC_GROW(e->probes, e->nr_probes + 1, e->alloc_probes);
 	p = &e->probes[e->nr_probes];
 	p->tp = tp;
 	p->ret0_off = -1;
@@ -457,6 +466,72 @@ static const char *rd_loc(const char *rec, int size, const struct fld *fl, size_
 	return rec + off;
 }
 
+static int page_ix_cmp(const void *a, const void *b)
+{
+	const struct page_ix *x = a, *y = b;
+
+	if (x->in_page != y->in_page)
+		return x->in_page < y->in_page ? -1 : 1;
+	return x->probe < y->probe ? -1 : x->probe > y->probe;
+}
+
+/*
+ * The probes of @e whose address has @ip's offset in its page (a PIE loads at a page
+ * boundary: only those can be at @ip), from a table sorted by that offset, in the order
+ * they were added: *@nr of them from the return value.
+ */
+static const struct page_ix *probes_in_page(struct dev *e, uint64_t ip, size_t *nr)
+{
+	size_t lo = 0, hi, n;
+	uint32_t key = ip & 0xfff;
+
+	if (e->nr_paged != e->nr_probes) {
+		e->paged = xrealloc(e->paged, e->nr_probes * sizeof(*e->paged));
+		for (size_t i = 0; i < e->nr_probes; i++)
+			e->paged[i] = (struct page_ix){ e->probes[i].tp->vaddr & 0xfff, i };
+		qsort(e->paged, e->nr_probes, sizeof(*e->paged), page_ix_cmp);
+		e->nr_paged = e->nr_probes;
+	}
+	for (hi = e->nr_paged; lo < hi;) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (e->paged[mid].in_page < key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (n = lo; n < e->nr_paged && e->paged[n].in_page == key; n++)
+		;
+	*nr = n - lo;
+	return e->paged + lo;
+}
+
+/* of @cand (probes at @ip's page offset), the one at file offset of @ip in @tgid, or -1 */
+static int probe_by_maps(struct dev *e, const struct page_ix *cand, size_t nr, uint64_t ip,
+			 int tgid)
+{
+	char path[64], line[512];
+	int found = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", tgid);
+	f = fopen(path, "re");
+	while (f && fgets(line, sizeof(line), f)) {
+		unsigned long long lo, hi, pgoff;
+
+		if (sscanf(line, "%llx-%llx %*s %llx", &lo, &hi, &pgoff) != 3 || ip < lo ||
+		    ip >= hi)
+			continue;
+		for (size_t i = 0; i < nr; i++)
+			if (e->probes[cand[i].probe].tp->offset == ip - lo + pgoff)
+				found = cand[i].probe;
+		break;
+	}
+	if (f)
+		fclose(f);
+	return found;
+}
+
 /* Load base of the probed binary in this process: the probe's runtime ip less its vaddr. */
 static struct dprobe *probe_of(struct decoder *dc, struct dev *e, const char *rec, int tgid,
 			       uint64_t *base)
@@ -466,44 +541,19 @@ static struct dprobe *probe_of(struct decoder *dc, struct dev *e, const char *re
 
 	if (e->nr_probes > 1 && e->ip_off >= 0) {
 		struct ip_entry *c = &dc->ips[((ip >> 2) ^ (uint64_t)tgid) & (IP_CACHE - 1)];
-		int found = -1, nr_aligned = 0;
+		int found = -1;
 
 		if (c->dev == e && c->ip == ip && c->tgid == tgid) {
 			found = c->probe;
 		} else {
-			/* a PIE loads at a page boundary: only the right probe gives one */
-			for (size_t i = 0; i < e->nr_probes; i++) {
-				uint64_t b = ip - e->probes[i].tp->vaddr;
+			size_t nr;
+			const struct page_ix *cand = probes_in_page(e, ip, &nr);
 
-				if (!(b & 0xfff)) {
-					if (found < 0)
-						found = i;
-					nr_aligned++;
-				}
-			}
-			if (nr_aligned > 1) {
-				/* same page offset: ask /proc/PID/maps for the file offset */
-				char path[64], line[512];
-				FILE *f;
-
-				snprintf(path, sizeof(path), "/proc/%d/maps", tgid);
-				f = fopen(path, "re");
-				while (f && fgets(line, sizeof(line), f)) {
-					unsigned long long lo, hi, pgoff;
-
-					if (sscanf(line, "%llx-%llx %*s %llx", &lo, &hi, &pgoff) != 3 ||
-					    ip < lo || ip >= hi)
-						continue;
-					for (size_t i = 0; i < e->nr_probes; i++)
-						if (e->probes[i].tp->offset == ip - lo + pgoff)
-							found = i;
-					break;
-				}
-				if (f)
-					fclose(f);
-			}
+			/* same page offset: ask /proc/PID/maps for the file offset */
+			if (nr > 1)
+				found = probe_by_maps(e, cand, nr, ip, tgid);
 			if (found < 0)
-				found = 0;
+				found = nr ? (int)cand[0].probe : 0;
 			c->dev = e;
 			c->ip = ip;
 			c->tgid = tgid;

@@ -1011,14 +1011,22 @@ static int mode_lines(struct options *o, struct debuginfo *dbg)
  */
 static void print_filters(const struct probes *p, bool added)
 {
+	/* the events said: a table, not a scan (a Go glob has a filter on every point) */
+	struct strmap said;
+
+	strmap_init(&said, 16);
 	for (size_t i = 0; i < p->nr; i++) {
 		const struct trace_probe *tp = &p->tps[i];
 		char *f = place_event_filter(tp, NULL);
 		bool seen = false;
 
-		for (size_t k = 0; f && k < i && !seen; k++)
-			seen = !strcmp(p->tps[k].event, tp->event) &&
-			       !strcmp(p->tps[k].group, tp->group);
+		if (f) {
+			char *key = xasprintf("%s/%s", tp->group, tp->event);
+
+			strmap_add(&said, key, i, &seen);
+			seen = !seen;
+			free(key);
+		}
 		if (f && !seen && !added)
 			printf("# filter %s/%s '%s' (each call once on Go's stack check)\n",
 			       tp->group, tp->event, f);
@@ -1029,6 +1037,7 @@ static void print_filters(const struct probes *p, bool added)
 				tp->group, tp->event, f);
 		free(f);
 	}
+	strmap_release(&said);
 }
 
 /*

@@ -532,85 +532,6 @@ char *resolve_default_group(const char *binary)
 	return xasprintf("probe_%.*s", (int)n, base);
 }
 
-/* A table from strings to numbers (open addressing, FNV-1a): event names seen so far. */
-struct name_table {
-	char **keys;
-	size_t *vals;
-	size_t cap;		/* a power of two, at least twice @nr */
-	size_t nr;
-};
-
-static size_t name_slot(const struct name_table *t, const char *key)
-{
-	uint64_t h = 14695981039346656037ULL;
-	size_t i;
-
-	for (const unsigned char *p = (const unsigned char *)key; *p; p++)
-		h = (h ^ *p) * 1099511628211ULL;
-	for (i = (size_t)h & (t->cap - 1); t->keys[i] && strcmp(t->keys[i], key);
-	     i = (i + 1) & (t->cap - 1))
-		;
-	return i;
-}
-
-static void name_table_init(struct name_table *t, size_t expect)
-{
-	t->cap = 16;
-	while (t->cap < expect * 2)
-		t->cap *= 2;
-	t->keys = xcalloc(t->cap, sizeof(*t->keys));
-	t->vals = xcalloc(t->cap, sizeof(*t->vals));
-	t->nr = 0;
-}
-
-static void name_table_release(struct name_table *t)
-{
-	for (size_t i = 0; i < t->cap; i++)
-		free(t->keys[i]);
-	free(t->keys);
-	free(t->vals);
-	memset(t, 0, sizeof(*t));
-}
-
-/* The value of @key, or NULL when it is not in @t. */
-static size_t *name_find(const struct name_table *t, const char *key)
-{
-	size_t i = name_slot(t, key);
-
-	return t->keys[i] ? &t->vals[i] : NULL;
-}
-
-/* The value of @key, added with @val when it is not in @t (then *@added is true). */
-static size_t *name_add(struct name_table *t, const char *key, size_t val, bool *added)
-{
-	size_t i;
-
-	if ((t->nr + 1) * 2 > t->cap) {
-		struct name_table big;
-
-		name_table_init(&big, t->nr + 1);
-		for (size_t k = 0; k < t->cap; k++) {
-			if (!t->keys[k])
-				continue;
-			i = name_slot(&big, t->keys[k]);
-			big.keys[i] = t->keys[k];
-			big.vals[i] = t->vals[k];
-		}
-		big.nr = t->nr;
-		free(t->keys);
-		free(t->vals);
-		*t = big;
-	}
-	i = name_slot(t, key);
-	*added = !t->keys[i];
-	if (*added) {
-		t->keys[i] = xstrdup(key);
-		t->vals[i] = val;
-		t->nr++;
-	}
-	return &t->vals[i];
-}
-
 static void name_events(const struct probe_spec *spec, const struct resolve_opts *o,
 			struct debuginfo *dbg, const struct probe_site *sites,
 			struct trace_probe *tps, size_t nr)
@@ -619,10 +540,10 @@ static void name_events(const struct probe_spec *spec, const struct resolve_opts
 	bool glob = spec->place.kind == PLACE_FUNC && spec->place.func &&
 		    has_glob(spec->place.func);
 	bool all_same = true, added;
-	struct name_table taken;
+	struct strmap taken;
 	char *group;
 
-	name_table_init(&taken, nr);
+	strmap_init(&taken, nr);
 	for (size_t i = 0; i < nr; i++) {
 		sigs[i] = signature(&tps[i]);
 		if (i && strcmp(sigs[i], sigs[0]))
@@ -643,7 +564,7 @@ static void name_events(const struct probe_spec *spec, const struct resolve_opts
 		 */
 		for (int k = 0; !name; k++) {
 			char *cand = k ? xasprintf("%.*s_%d", 58, base, k) : xstrdup(base);
-			size_t *first = name_add(&taken, cand, i, &added);
+			size_t *first = strmap_add(&taken, cand, i, &added);
 
 			if (!added && strcmp(sigs[*first], sigs[i]))
 				free(cand);
@@ -658,7 +579,7 @@ static void name_events(const struct probe_spec *spec, const struct resolve_opts
 		free(sigs[i]);
 	free(sigs);
 	free(group);
-	name_table_release(&taken);
+	strmap_release(&taken);
 }
 
 /* diag_take() - @from's error (the first failure of several sites) as @d's */
@@ -786,43 +707,43 @@ void trace_probes_free(struct trace_probe *tps, size_t nr)
  */
 void resolve_uniq_events(struct trace_probe *tps, size_t nr, const size_t *spec_of)
 {
-	struct name_table used, owner, renamed, next;
+	struct strmap used, owner, renamed, next;
 	bool added;
 
-	name_table_init(&used, nr);
-	name_table_init(&owner, nr);
-	name_table_init(&renamed, 0);
-	name_table_init(&next, 0);
+	strmap_init(&used, nr);
+	strmap_init(&owner, nr);
+	strmap_init(&renamed, 0);
+	strmap_init(&next, 0);
 	for (size_t i = 0; i < nr; i++) {
 		char *key = xasprintf("%s/%s", tps[i].group, tps[i].event);
 
-		name_add(&used, key, 0, &added);
+		strmap_add(&used, key, 0, &added);
 		free(key);
 	}
 	for (size_t i = 0; i < nr; i++) {
 		char *key = xasprintf("%s/%s", tps[i].group, tps[i].event);
 		char *mine = xasprintf("%zu/%s", spec_of[i], key);
-		size_t *v = name_find(&renamed, mine), *k;
+		size_t *v = strmap_find(&renamed, mine), *k;
 		char *cand = NULL, *ckey = NULL;
 
 		if (v) {
 			/* an earlier probe of this spec with this name was renamed: alike */
 			free(tps[i].event);
 			tps[i].event = xstrdup(tps[*v].event);
-		} else if (*(v = name_add(&owner, key, spec_of[i], &added)) != spec_of[i]) {
-			k = name_add(&next, key, 1, &added);
+		} else if (*(v = strmap_add(&owner, key, spec_of[i], &added)) != spec_of[i]) {
+			k = strmap_add(&next, key, 1, &added);
 			for (;; ++*k) {
 				cand = xasprintf("%.*s_%zu", 58, tps[i].event, *k);
 				ckey = xasprintf("%s/%s", tps[i].group, cand);
-				if (!name_find(&used, ckey))
+				if (!strmap_find(&used, ckey))
 					break;
 				free(cand);
 				free(ckey);
 			}
 			++*k;
-			name_add(&used, ckey, 0, &added);
-			name_add(&owner, ckey, spec_of[i], &added);
-			name_add(&renamed, mine, i, &added);
+			strmap_add(&used, ckey, 0, &added);
+			strmap_add(&owner, ckey, spec_of[i], &added);
+			strmap_add(&renamed, mine, i, &added);
 			free(tps[i].event);
 			tps[i].event = cand;
 			free(ckey);
@@ -830,8 +751,8 @@ void resolve_uniq_events(struct trace_probe *tps, size_t nr, const size_t *spec_
 		free(mine);
 		free(key);
 	}
-	name_table_release(&used);
-	name_table_release(&owner);
-	name_table_release(&renamed);
-	name_table_release(&next);
+	strmap_release(&used);
+	strmap_release(&owner);
+	strmap_release(&renamed);
+	strmap_release(&next);
 }

@@ -23,6 +23,7 @@
 
 #include "arch/arch.h"
 #include "agg.h"
+#include "callfields.h"
 #include "cmdexit.h"
 #include "cmdhold.h"
 #include "decode.h"
@@ -78,6 +79,7 @@ struct session {
 	uint64_t next_summary;	/* --interval: when the next summary is due */
 	struct session_event *evs;
 	size_t nr_evs, alloc_evs;
+	struct strmap ev_index;	/* "sys/name" -> the index in evs of its last one */
 	struct tp_batch *batches;
 	size_t nr_batches, alloc_batches;
 	uint64_t nr_events;
@@ -144,13 +146,14 @@ static const char *session_group(const struct session *s)
 	return tracing_group(s->t);
 }
 
+/* from a table, not a scan: a glob whose points have other fields is an event per point */
 static struct session_event *session_find(struct session *s, const char *sys, const char *name)
 {
-	for (size_t i = 0; i < s->nr_evs; i++)
-		if (!s->evs[i].removed && !strcmp(s->evs[i].sys, sys) &&
-		    !strcmp(s->evs[i].name, name))
-			return &s->evs[i];
-	return NULL;
+	char *key = xasprintf("%s/%s", sys, name);
+	size_t *i = strmap_find(&s->ev_index, key);
+
+	free(key);
+	return i && !s->evs[*i].removed ? &s->evs[*i] : NULL;
 }
 
 static struct session_event *session_event_new(struct session *s, const char *sys,
@@ -163,6 +166,13 @@ static struct session_event *session_event_new(struct session *s, const char *sy
 	memset(e, 0, sizeof(*e));
 	e->sys = xstrdup(sys);
 	e->name = xstrdup(name);
+	{
+		char *key = xasprintf("%s/%s", sys, name);
+		bool added;
+
+		*strmap_add(&s->ev_index, key, 0, &added) = s->nr_evs - 1;
+		free(key);
+	}
 	metrics_add_probe(s->metrics, name);
 	if (s->agg)
 		agg_find(s->agg, name, true);	/* the summary lists it, with 0 events */
@@ -279,46 +289,6 @@ static void add_ret0_field(struct trace_probe *tp)
 	trace_probe_add_field(tp, DECODE_RET0_FIELD, arch_current()->entry_ret_fetch, "x64", true);
 }
 
-/* the other role of @tp's function (FUNC for FUNC%return and back) is among @tps */
-static bool call_has_pair(const struct trace_probe *tps, size_t nr, const struct trace_probe *tp)
-{
-	for (size_t j = 0; j < nr; j++)
-		if (tps[j].call != CALL_NONE && tps[j].call != tp->call && tps[j].func &&
-		    tp->func && !strcmp(tps[j].func, tp->func) &&
-		    !strcmp(tps[j].path ? tps[j].path : "", tp->path ? tp->path : ""))
-			return true;
-	return false;
-}
-
-/*
- * Durations: every probe point of an event with a FUNC entry or FUNC%return point gets the
- * fields that pair calls (the kernel wants the same fields in all points of an event), and
- * the Go ones when a point of it is in Go code. Only where a duration can come of it: the
- * curses view may add the other half later, but text and JSON have every probe here, and a
- * function probed at its entry alone would pay for a fetch-arg (%sp, ~2% of an emulated hit,
- * bench/pa-cost.sh) and 8 bytes an event for nothing.
- */
-static void add_call_fields(struct session *s, struct trace_probe *tps, size_t nr)
-{
-	bool later = s->r.ops == &render_tui_ops;
-
-	for (size_t i = 0; i < nr; i++) {
-		const struct trace_probe *go = NULL;
-		bool call = false;
-
-		for (size_t k = 0; k < nr; k++) {
-			if (strcmp(tps[k].event, tps[i].event) || tps[k].call == CALL_NONE ||
-			    (!later && !call_has_pair(tps, nr, &tps[k])))
-				continue;
-			call = true;
-			if (tps[k].goroutines && !go)
-				go = &tps[k];
-		}
-		if (call)
-			decode_add_call_fields(&tps[i], go);
-	}
-}
-
 /*
  * Add probes to uprobe_events in the session's group, teach the decoder, set the filter.
  * Enabling is separate (trace_run enables everything once the stream runs).
@@ -352,7 +322,7 @@ static int session_add_tps(struct session *s, struct trace_probe *tps, size_t nr
 
 	for (size_t i = 0; i < nr && s->o->stack; i++)
 		add_ret0_field(&tps[i]);
-	add_call_fields(s, tps, nr);
+	callfields_add(tps, nr, s->r.ops == &render_tui_ops);
 	ret = session_add_checked(s, tps, nr, d);
 	if (ret < 0)
 		return ret;
@@ -389,6 +359,7 @@ int session_add_probe_text(struct session *s, const char *text, struct diag *d)
 	struct probe_spec spec;
 	struct trace_probe *tps = NULL;
 	size_t nr = 0, nr_evs = s->nr_evs;
+	struct strmap batch;
 	int ret;
 
 	if (!s->t)
@@ -403,21 +374,21 @@ int session_add_probe_text(struct session *s, const char *text, struct diag *d)
 	if (ret < 0)
 		return ret;
 	/* a name already taken in the session gets _1, _2 ... (perf's way) */
+	strmap_init(&batch, nr);
 	for (size_t i = 0; i < nr; i++) {
 		char *base = xstrdup(tps[i].event);
+		bool added;
 
-		for (int n = 1; session_find(s, session_group(s), tps[i].event); n++) {
-			bool same_spec = false;
-
-			for (size_t k = 0; k < i; k++)
-				same_spec |= !strcmp(tps[k].event, tps[i].event);
-			if (same_spec)
-				break;
+		/* a name an earlier point of this probe has is this probe's */
+		for (int n = 1; session_find(s, session_group(s), tps[i].event) &&
+				!strmap_find(&batch, tps[i].event); n++) {
 			free(tps[i].event);
 			tps[i].event = xasprintf("%s_%d", base, n);
 		}
+		strmap_add(&batch, tps[i].event, i, &added);
 		free(base);
 	}
+	strmap_release(&batch);
 	ret = session_add_tps(s, tps, nr, true, true, d);
 	if (ret < 0) {
 		/* take back what this call added */
@@ -1413,6 +1384,7 @@ static void session_release(struct session *s)
 		free(s->evs[i].name);
 	}
 	free(s->evs);
+	strmap_release(&s->ev_index);
 	strbuf_release(&s->r.out);
 	free(s->r.ends);
 	metrics_free(s->metrics);	/* stops serving */
@@ -1454,6 +1426,7 @@ int trace_run(const struct trace_opts *o, struct trace_probe *tps, size_t nr, st
 	struct stream_stats ss;
 
 	memset(s, 0, sizeof(*s));
+	strmap_init(&s->ev_index, 16);
 	s->o = o;
 	s->child = -1;
 	s->r.fd = -1;

@@ -488,3 +488,72 @@ uint64_t now_ns(void)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
+
+static size_t strmap_slot(const struct strmap *t, const char *key)
+{
+	uint64_t h = 14695981039346656037ULL;
+	size_t i;
+
+	for (const unsigned char *p = (const unsigned char *)key; *p; p++)
+		h = (h ^ *p) * 1099511628211ULL;
+	for (i = (size_t)h & (t->cap - 1); t->keys[i] && strcmp(t->keys[i], key);
+	     i = (i + 1) & (t->cap - 1))
+		;
+	return i;
+}
+
+void strmap_init(struct strmap *t, size_t expect)
+{
+	t->cap = 16;
+	while (t->cap < expect * 2)
+		t->cap *= 2;
+	t->keys = xcalloc(t->cap, sizeof(*t->keys));
+	t->vals = xcalloc(t->cap, sizeof(*t->vals));
+	t->nr = 0;
+}
+
+void strmap_release(struct strmap *t)
+{
+	for (size_t i = 0; i < t->cap; i++)
+		free(t->keys[i]);
+	free(t->keys);
+	free(t->vals);
+	memset(t, 0, sizeof(*t));
+}
+
+size_t *strmap_find(const struct strmap *t, const char *key)
+{
+	size_t i = strmap_slot(t, key);
+
+	return t->keys[i] ? &t->vals[i] : NULL;
+}
+
+size_t *strmap_add(struct strmap *t, const char *key, size_t val, bool *added)
+{
+	size_t i;
+
+	if ((t->nr + 1) * 2 > t->cap) {
+		struct strmap big;
+
+		strmap_init(&big, t->nr + 1);
+		for (size_t k = 0; k < t->cap; k++) {
+			if (!t->keys[k])
+				continue;
+			i = strmap_slot(&big, t->keys[k]);
+			big.keys[i] = t->keys[k];
+			big.vals[i] = t->vals[k];
+		}
+		big.nr = t->nr;
+		free(t->keys);
+		free(t->vals);
+		*t = big;
+	}
+	i = strmap_slot(t, key);
+	*added = !t->keys[i];
+	if (*added) {
+		t->keys[i] = xstrdup(key);
+		t->vals[i] = val;
+		t->nr++;
+	}
+	return &t->vals[i];
+}

@@ -95,6 +95,32 @@ void strlist_addn(struct strlist *l, const char *s, size_t n);
  */
 void strlist_release(struct strlist *l);
 
+/*
+ * A table from strings to numbers (open addressing, FNV-1a), for the sets of names that a
+ * scan per name would make quadratic: event names, function names, "group/event" keys.
+ */
+struct strmap {
+	char **keys;
+	size_t *vals;
+	size_t cap;		/* a power of two, at least twice @nr */
+	size_t nr;
+};
+
+/**
+ * strmap_init() - an empty table sized for @expect keys; strmap_release() frees its keys
+ */
+void strmap_init(struct strmap *t, size_t expect);
+void strmap_release(struct strmap *t);
+/**
+ * strmap_find() - the value of @key, or NULL when it is not in @t (valid until the next add)
+ */
+size_t *strmap_find(const struct strmap *t, const char *key);
+/**
+ * strmap_add() - the value of @key, added with @val when it is not in @t (then *@added is
+ * true); valid until the next add
+ */
+size_t *strmap_add(struct strmap *t, const char *key, size_t val, bool *added);
+
 /**
  * escape_untrusted() - append bytes from a traced program so a terminal shows them inertly
  * @sb: output

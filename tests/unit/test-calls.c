@@ -1,8 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* test-calls.c - durations: entries and returns paired per thread/goroutine, as stacks */
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "callfields.h"
 #include "calls.h"
+#include "decode.h"
+#include "fetcharg.h"
+#include "resolve.h"
 #include "unittest.h"
 
 static struct call_key key(int pid, uint64_t thread, unsigned int func)
@@ -165,9 +171,77 @@ static void test_bounds(void)
 	calls_free(NULL);
 }
 
+static bool has_field(const struct trace_probe *tp, const char *name)
+{
+	for (size_t i = 0; i < tp->nr_fields; i++)
+		if (!strcmp(tp->fields[i].name, name))
+			return true;
+	return false;
+}
+
+static void set_point(struct trace_probe *tp, const char *event, const char *func,
+		      enum call_role call, bool go)
+{
+	memset(tp, 0, sizeof(*tp));
+	tp->event = strdup(event);
+	tp->func = func ? strdup(func) : NULL;
+	tp->path = strdup("/bin/x");
+	tp->call = call;
+	tp->goroutines = go;
+	tp->go_stack_hi = 8;
+}
+
+/*
+ * callfields_add(): an event gets the fields that pair calls in each of its points when one
+ * of them has a call role whose other half is in the batch (or may come later: the curses
+ * view), and Go's fields when such a point is Go code; a glob of many functions is one event
+ */
+static void test_callfields(void)
+{
+	enum { N = 3000 };
+	struct trace_probe *tps = calloc(N + 6, sizeof(*tps));
+	char name[32];
+
+	/* a glob's entries in one event, one of them also probed at its return */
+	for (int i = 0; i < N; i++) {
+		snprintf(name, sizeof(name), "fn_%04d", i);
+		set_point(&tps[i], "fn", name, CALL_ENTRY, false);
+	}
+	set_point(&tps[N], "fn__return", "fn_0042", CALL_RETURN, false);
+	/* an entry alone, and a line of the same function in its event */
+	set_point(&tps[N + 1], "alone", "alone", CALL_ENTRY, false);
+	set_point(&tps[N + 2], "alone", "alone", CALL_NONE, false);
+	/* Go: the pair's event gets g and the stack's top */
+	set_point(&tps[N + 3], "handle", "main.handle", CALL_ENTRY, true);
+	set_point(&tps[N + 4], "handle__return", "main.handle", CALL_RETURN, true);
+	/* the same function name in another binary pairs with nothing */
+	set_point(&tps[N + 5], "other__return", "alone", CALL_RETURN, false);
+	free(tps[N + 5].path);
+	tps[N + 5].path = strdup("/bin/y");
+	callfields_add(tps, N + 6, false);
+	TEST_TRUE(has_field(&tps[0], DECODE_SP_FIELD));
+	TEST_TRUE(has_field(&tps[N - 1], DECODE_SP_FIELD));
+	TEST_TRUE(has_field(&tps[N], DECODE_SP_FIELD));
+	TEST_TRUE(!has_field(&tps[0], DECODE_G_FIELD));
+	TEST_TRUE(!has_field(&tps[N + 1], DECODE_SP_FIELD));
+	TEST_TRUE(!has_field(&tps[N + 2], DECODE_SP_FIELD));
+	TEST_TRUE(has_field(&tps[N + 3], DECODE_G_FIELD));
+	TEST_TRUE(has_field(&tps[N + 4], DECODE_STACK_HI_FIELD));
+	TEST_TRUE(!has_field(&tps[N + 5], DECODE_SP_FIELD));
+	/* the curses view may add the other half: every event with a call role */
+	callfields_add(&tps[N + 1], 2, true);
+	TEST_TRUE(has_field(&tps[N + 1], DECODE_SP_FIELD));
+	TEST_TRUE(has_field(&tps[N + 2], DECODE_SP_FIELD));
+	/* added once */
+	callfields_add(tps, 1, true);
+	TEST_EQ(tps[0].nr_fields, 1);
+	trace_probes_free(tps, N + 6);
+}
+
 int main(void)
 {
 	test_c_recursion();
+	test_callfields();
 	test_missing_returns();
 	test_threads();
 	test_goroutines();
