@@ -570,6 +570,11 @@ void decoder_set_task(struct decoder *dc, int tid, int tgid, const char *comm)
 	tasks_set(dc->tasks, tid, tgid, comm);
 }
 
+void decoder_task_fexec(struct decoder *dc, int tid, int fd)
+{
+	tasks_fexec(dc->tasks, tid, fd);
+}
+
 void decoder_watch_tasks(struct decoder *dc)
 {
 	tasks_watch(dc->tasks, dc->tep);

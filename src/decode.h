@@ -214,6 +214,11 @@ void decode_add_call_fields(struct trace_probe *tp, const struct trace_probe *go
 void decoder_set_task(struct decoder *dc, int tid, int tgid, const char *comm);
 
 /**
+ * decoder_task_fexec() - the task of decoder_set_task() execs through fd @fd (tasks_fexec())
+ */
+void decoder_task_fexec(struct decoder *dc, int tid, int fd);
+
+/**
  * decoder_watch_tasks() - label events by the task:task_newtask and task:task_rename records
  * that come with them (tasks.h): pid and comm right across thread-id reuse and exec
  * @dc: the decoder; its tep must know the formats of the two events (the session enables

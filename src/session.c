@@ -1480,6 +1480,8 @@ int trace_run(const struct trace_opts *o, struct trace_probe *tps, size_t nr, st
 			const char *base = strrchr(o->cmd[0], '/');
 
 			decoder_set_task(s->dc, s->child, s->child, base ? base + 1 : o->cmd[0]);
+			if (o->cmd_is_dbg)
+				decoder_task_fexec(s->dc, s->child, debuginfo_fd(o->dbg));
 		}
 		/* a filter on a dynamic type: CMD execs now, held before any code of it runs */
 		if (s->filter_wait && ((ret = cmd_exec(s, go_fd, err_fd, d)) < 0 ||

@@ -21,6 +21,7 @@ struct task {
 	int tgid;
 	bool asked;		/* tasks_get() returned it once */
 	char comm[16];
+	char fexec[12];		/* tasks_fexec(): the kernel's name for it after the exec */
 };
 
 /* where a field of a watched event is, or size 0 when the event has none */
@@ -125,6 +126,19 @@ void tasks_set(struct tasks *ts, int tid, int tgid, const char *comm)
 	t->tgid = tgid;
 	t->asked = false;
 	set_comm(t, comm, 15);
+}
+
+void tasks_fexec(struct tasks *ts, int tid, int fd)
+{
+	if (tid > 0 && fd >= 0)
+		snprintf(get_slot(ts, tid)->fexec, sizeof(ts->slots->fexec), "%d", fd);
+}
+
+/* whether a kernel rename of @t to @comm (@max bytes) is only fexecve's fd number */
+static bool fexec_rename(const struct task *t, const char *comm, size_t max)
+{
+	return t->fexec[0] && !strncmp(comm, t->fexec, max) && strlen(t->fexec) < max &&
+	       !comm[strlen(t->fexec)];
 }
 
 /* a task the records did not announce (it existed before the session): /proc, once */
@@ -243,11 +257,18 @@ bool tasks_record(struct tasks *ts, int id, const void *data, int size, int tid)
 		if (flags & CLONE_THREAD_FLAG)
 			tasks_get(ts, tid, &tgid, comm);
 		if (pid > 0) {
-			struct task *t = get_slot(ts, pid);
+			struct task *t = get_slot(ts, pid), *parent = find(ts, tid);
 
 			t->tgid = tgid;
 			t->asked = false;	/* a new task (maybe an old id) */
-			set_comm(t, rec + ts->nt_comm.off, ts->nt_comm.size);
+			t->fexec[0] = '\0';
+			if (parent && fexec_rename(parent, rec + ts->nt_comm.off, ts->nt_comm.size)) {
+				/* a child of a program fexecve named: it has the parent's name */
+				memcpy(t->fexec, parent->fexec, sizeof(t->fexec));
+				memcpy(t->comm, parent->comm, sizeof(t->comm));
+			} else {
+				set_comm(t, rec + ts->nt_comm.off, ts->nt_comm.size);
+			}
 		}
 		return true;
 	}
@@ -264,7 +285,8 @@ bool tasks_record(struct tasks *ts, int id, const void *data, int size, int tid)
 		if (pid <= 0)
 			return true;
 		tasks_get(ts, pid, &tgid, comm);
-		set_comm(get_slot(ts, pid), rec + ts->rn_comm.off, ts->rn_comm.size);
+		if (!fexec_rename(get_slot(ts, pid), rec + ts->rn_comm.off, ts->rn_comm.size))
+			set_comm(get_slot(ts, pid), rec + ts->rn_comm.off, ts->rn_comm.size);
 	}
 	return true;
 }

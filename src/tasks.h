@@ -35,6 +35,14 @@ void tasks_free(struct tasks *ts);
 void tasks_set(struct tasks *ts, int tid, int tgid, const char *comm);
 
 /**
+ * tasks_fexec() - task @tid (a CMD we started) execs its program with fexecve() of fd @fd:
+ * before Linux 6.14 the kernel then names it "@fd" (its /dev/fd/N path; 5.10, 6.1 and 6.12
+ * measured under qemu), so that rename, and the same name in the tasks it starts, keep the
+ * name the task has here (tasks_set()); an exec of another program renames it as usual
+ */
+void tasks_fexec(struct tasks *ts, int tid, int fd);
+
+/**
  * tasks_get() - task @tid's process and name: from the table, else looked up (and kept)
  * @tgid: gets the process id (@tid when unknown)
  * @comm: gets the name, 16 bytes ("<...>" when unknown)

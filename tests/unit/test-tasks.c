@@ -2,7 +2,8 @@
 /*
  * test-tasks.c - who a thread id is at each event, from task:task_newtask and task:task_rename
  * records (their tracefs formats inline, as the kernel 6.18 has them): a thread joins its
- * creator's process, a process its own; a rename (exec, prctl) changes the name; an id reused
+ * creator's process, a process its own; a rename (exec, prctl) changes the name, but for the
+ * fd number fexecve() gives a CMD before 6.14; an id reused
  * by a new task is that task from its record on; an unknown id stays unknown without lookups.
  */
 #include <stdint.h>
@@ -117,6 +118,25 @@ int main(void)
 	size = renamed(rec, 102, 102, "abcdefghijklmnopq");
 	TEST_TRUE(tasks_record(ts, 141, rec, size, 102));
 	TEST_STREQ(who(ts, 102), "102 abcdefghijklmno");
+	/*
+	 * a CMD upfront starts with fexecve() of fd 3: before 6.14 the exec renames it "3"; it
+	 * keeps its name, and so does a child the kernel names "3" after it; its own exec of
+	 * another program, or a child's, renames it
+	 */
+	tasks_set(ts, 300, 300, "calls-O2");
+	tasks_fexec(ts, 300, 3);
+	size = renamed(rec, 300, 300, "3");
+	TEST_TRUE(tasks_record(ts, 141, rec, size, 300));
+	TEST_STREQ(who(ts, 300), "300 calls-O2");
+	size = newtask(rec, 300, 301, "3", 0x11);
+	TEST_TRUE(tasks_record(ts, 140, rec, size, 300));
+	TEST_STREQ(who(ts, 301), "301 calls-O2");
+	size = renamed(rec, 301, 301, "sh");
+	TEST_TRUE(tasks_record(ts, 141, rec, size, 301));
+	TEST_STREQ(who(ts, 301), "301 sh");
+	size = renamed(rec, 300, 300, "33");
+	TEST_TRUE(tasks_record(ts, 141, rec, size, 300));
+	TEST_STREQ(who(ts, 300), "300 33");
 	/* a short record (a corrupt stream): consumed, nothing read past it */
 	TEST_TRUE(tasks_record(ts, 140, rec, 20, 102));
 	/* many tasks: the table grows, every one is still found */
