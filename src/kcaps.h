@@ -53,6 +53,19 @@ struct kernel_features {
 };
 /* A limit of 0 or less in struct kernel_features is not checked. */
 
+/*
+ * What kernels do differently that no row can tell (nothing in tracefs shows it), measured
+ * with scripts/kernel-matrix under qemu, and where upfront copes with it:
+ * - @+OFFSET reads at base + 2 * OFFSET from 4.20 (533059281ee5, parse_probe_arg() leaves the
+ *   offset in the dereference too) until "tracing/probes: Fix double addition of offset for
+ *   @+FOFFSET" (2026, stable): Debian 11's 5.10.0-32 (5.10.223) read a global as 0 or a
+ *   fault, 5.10.0-46 (5.10.262), 6.1.0-50 (6.1.176) and 6.18 right, a 5.15.100 build 0.
+ *   loc.c reads globals as +D(%ip), relative to the probe, on every kernel (loc.h:
+ *   pc_relative); a return probe, whose %ip is its caller's, still writes @+OFFSET.
+ * - fexecve() names the program after its fd ("3", /dev/fd/3) before 6.14: tasks_fexec().
+ * - 5.10 and 6.1 reject $comm:u32 with EINVAL and nothing in error_log (6.18 says why).
+ */
+
 /* kernel_features_default() - the features and limits measured on kernel 6.18 */
 void kernel_features_default(struct kernel_features *kf);
 

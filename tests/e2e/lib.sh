@@ -107,12 +107,6 @@ upft_need_targets() {
 	done
 }
 
-# upft_kernel_has FEATURE - whether the running kernel has FEATURE, a row of upfront's kernel
-# capability table (char, error_log, ...): expectations follow the kernel, not 6.18
-upft_kernel_has() {
-	python3 "$UPFT_SRCDIR/tests/e2e/run-cases" --kernel-has "$1"
-}
-
 # --- running upfront -------------------------------------------------------------------------
 
 # upft_run ARGS... - run upfront; sets UPFT_RC, UPFT_OUT (stdout), UPFT_ERR (stderr).
