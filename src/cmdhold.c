@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ptrace.h>
-#include <sys/user.h>
 #include <sys/wait.h>
 
+#include "arch/ptrace-regs.h"
 #include "cmdhold.h"
 #include "debuginfo.h"
 #include "elfinfo.h"
@@ -79,25 +79,25 @@ static int run_to_consistent(pid_t pid, const struct rtld *r)
 	orig = ptrace(PTRACE_PEEKTEXT, pid, (void *)r->brk, NULL);
 	if (errno)
 		return -errno;
-	brk_word = (orig & ~0xffL) | 0xcc;
+	brk_word = ptrace_brk_word(orig);
 	if (ptrace(PTRACE_POKETEXT, pid, (void *)r->brk, (void *)brk_word) < 0)
 		return -errno;
 	for (int n = 0; n < MAX_STOPS; n++) {
-		struct user_regs_struct regs;
 		long state;
+		int at;
 
 		sig = next_stop(pid, sig == SIGTRAP ? 0 : sig);
 		if (sig < 0)
 			return sig;
-		if (sig != SIGTRAP || ptrace(PTRACE_GETREGS, pid, NULL, &regs) < 0 ||
-		    regs.rip != r->brk + 1)
+		/* at the breakpoint: its pc is set back on it */
+		if (sig != SIGTRAP || (at = ptrace_brk_hit(pid, r->brk)) == 0)
 			continue;
-		/* at the breakpoint: undo it, step back over the int3 */
+		if (at < 0)
+			return at;
+		/* undo it */
 		errno = 0;
 		state = ptrace(PTRACE_PEEKDATA, pid, (void *)(r->r_debug + R_STATE_OFF), NULL);
-		regs.rip = r->brk;
-		if (ptrace(PTRACE_POKETEXT, pid, (void *)r->brk, (void *)orig) < 0 ||
-		    ptrace(PTRACE_SETREGS, pid, NULL, &regs) < 0)
+		if (ptrace(PTRACE_POKETEXT, pid, (void *)r->brk, (void *)orig) < 0)
 			return -errno;
 		if ((int)state == RT_CONSISTENT)
 			return 0;

@@ -372,9 +372,7 @@ void decoder_remove(struct decoder *dc, const char *sys, const char *event)
 
 bool decode_fault_addr(uint64_t addr)
 {
-	uint64_t top = addr >> 47;
-
-	return addr < 4096 || (top != 0 && top != 0x1ffff);
+	return arch_current()->addr_fault(addr);
 }
 
 static uint64_t rd_u(const char *p, int size)

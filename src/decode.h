@@ -229,7 +229,8 @@ void decoder_watch_tasks(struct decoder *dc);
 /**
  * decode_fault_addr() - whether a guard pointer cannot be dereferenced
  * @addr: the pointer as fetched
- * Return: true below 4096 or when it is not canonical (x86-64: bits 47-63 not all equal).
+ * Return: arch_ops.addr_fault(): below 4096, or not a user address of the machine (x86-64:
+ * bits 47-63 not all equal; arm64: above 52 bits).
  */
 bool decode_fault_addr(uint64_t addr);
 

@@ -388,15 +388,19 @@ static bool has_flags_field(const struct trace_probe *tp)
 
 void place_share_flags_field(struct trace_probe *tps, size_t nr)
 {
+	char *fetch;
 	size_t i;
 
 	for (i = 0; i < nr && !has_flags_field(&tps[i]); i++)
 		;
 	if (i == nr)
 		return;
+	/* flags no filter drops: none of go_split_flags set, all of go_split_clear */
+	fetch = xasprintf("\\%llu", arch_current()->go_split_clear);
 	for (i = 0; i < nr; i++)
 		if (!has_flags_field(&tps[i]))
-			trace_probe_add_field(&tps[i], PLACE_FLAGS_FIELD, "\\0", "x64", true);
+			trace_probe_add_field(&tps[i], PLACE_FLAGS_FIELD, fetch, "x64", true);
+	free(fetch);
 }
 
 char *place_event_filter(const struct trace_probe *tp, const char *user)
@@ -405,9 +409,12 @@ char *place_event_filter(const struct trace_probe *tp, const char *user)
 
 	if (user && !*user)
 		user = NULL;
-	if (split && user)
-		return xasprintf("(%s) && !(%s & %#llx)", user, PLACE_FLAGS_FIELD,
-				 arch_current()->go_split_flags);
+	if (split && user) {
+		char *keep = place_go_split_filter(), *f = xasprintf("(%s) && %s", user, keep);
+
+		free(keep);
+		return f;
+	}
 	if (split)
 		return place_go_split_filter();
 	return user ? xstrdup(user) : NULL;
@@ -415,7 +422,12 @@ char *place_event_filter(const struct trace_probe *tp, const char *user)
 
 char *place_go_split_filter(void)
 {
-	return xasprintf("!(%s & %#llx)", PLACE_FLAGS_FIELD, arch_current()->go_split_flags);
+	const struct arch_ops *a = arch_current();
+
+	if (!a->go_split_clear)
+		return xasprintf("!(%s & %#llx)", PLACE_FLAGS_FIELD, a->go_split_flags);
+	return xasprintf("!(%s & %#llx) && (%s & %#llx)", PLACE_FLAGS_FIELD, a->go_split_flags,
+			 PLACE_FLAGS_FIELD, a->go_split_clear);
 }
 
 void place_take_alt(struct probe_site *s, const struct site_alt *alt, struct trace_probe *tp)

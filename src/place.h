@@ -44,7 +44,8 @@ struct site_alt {
 
 /**
  * place_go_split_filter() - the filter that drops the taken hits: "!(upft_fl & 0x41)" on x86-64
- * (jbe is taken on CF or ZF), the flags of the architecture's branch (arch_ops.go_split_flags)
+ * (jbe is taken on CF or ZF), "!(upft_fl & 0x40000000) && (upft_fl & 0x20000000)" on arm64
+ * (b.ls is taken on Z or not C): arch_ops.go_split_flags and go_split_clear
  * Return: a string to free().
  */
 char *place_go_split_filter(void);

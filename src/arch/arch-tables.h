@@ -6,5 +6,6 @@
 #include "arch/arch.h"
 
 extern const struct arch_ops arch_x86_64;	/* arch/x86_64.c */
+extern const struct arch_ops arch_arm64;	/* arch/arm64.c */
 
 #endif

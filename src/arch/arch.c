@@ -13,6 +13,7 @@
 
 static const struct arch_ops *const arches[] = {
 	&arch_x86_64,
+	&arch_arm64,
 };
 
 #if defined(__aarch64__)
@@ -53,7 +54,7 @@ int arch_use(const struct arch_ops *a)
 
 const char *arch_names(void)
 {
-	return "x86-64";
+	return "x86-64, arm64";
 }
 
 static const struct {

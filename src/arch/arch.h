@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct abi_ops;
 struct insn_ops;
@@ -67,10 +68,19 @@ struct arch_ops {
 	const char *entry_ret_fetch;
 	int entry_ret_dwarf;
 	/*
-	 * Go's stack-bound check branches to morestack on these bits of @flags_fetch (x86-64:
-	 * jbe, CF|ZF = 0x41): a hit with one set is the call that will run again.
+	 * Go's stack-bound check branches to morestack when one of the bits @go_split_flags of
+	 * @flags_fetch is set (x86-64: jbe, CF|ZF = 0x41; arm64: b.ls, Z) or one of the bits
+	 * @go_split_clear is clear (arm64: b.ls, C = 0x20000000; x86-64: none): such a hit is
+	 * the call that will run again.
 	 */
 	unsigned long long go_split_flags;
+	unsigned long long go_split_clear;
+
+	/*
+	 * whether @addr cannot be a user pointer a probe dereferences (the first page, and
+	 * x86-64's non-canonical addresses; arm64's above its 52-bit user space)
+	 */
+	bool (*addr_fault)(uint64_t addr);
 
 	/* ---- the instruction oracle (arch/insn.h) ---- */
 	const struct insn_ops *insn;

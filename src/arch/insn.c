@@ -229,6 +229,8 @@ const char *probe_cost_name(enum probe_cost cost)
 		[PROBE_OPTIMIZED] = "optimized",
 	};
 
+	if (cost == PROBE_REFUSED)
+		return "refused by the kernel";
 	return names[cost];
 }
 

@@ -163,6 +163,8 @@ long insn_branches_to(Elf *elf, uint64_t start, uint64_t end, uint64_t target);
  * x86-insn.c holds what it found on 6.18.44.
  */
 enum probe_cost {
+	PROBE_REFUSED = -1,	/* the kernel refuses a probe on it (arm64: ldr literal, exclusive
+				 * loads and stores, svc, autiasp, retaa ...): worse than any */
 	PROBE_SSTEP,	/* copied out of line and single-stepped: ~20x an emulated hit */
 	PROBE_EMULATED,	/* emulated in the breakpoint handler (push, nop, jmp, jcc, call) */
 	PROBE_OPTIMIZED,	/* a 5-byte nop: rewritten into a call to the uprobe trampoline

@@ -64,6 +64,14 @@ static int x86_reg_vector_dwarf(int n)
 	return n < 16 ? 17 + n : 67 + n - 16;
 }
 
+/* the first page, or not canonical (bits 63-47 neither all 0 nor all 1) */
+static bool x86_addr_fault(uint64_t addr)
+{
+	uint64_t top = addr >> 47;
+
+	return addr < 4096 || (top != 0 && top != 0x1ffff);
+}
+
 const struct arch_ops arch_x86_64 = {
 	.name			= "x86-64",
 	.machine		= EM_X86_64,
@@ -85,6 +93,7 @@ const struct arch_ops arch_x86_64 = {
 	.entry_ret_fetch	= "$stack0",	/* the call pushed it */
 	.entry_ret_dwarf	= 7,		/* until %rsp moves */
 	.go_split_flags		= 0x41,		/* jbe: CF (bit 0) or ZF (bit 6) */
+	.addr_fault		= x86_addr_fault,
 	.insn			= &x86_insn_ops,
 	.abi			= &x86_abi_ops,
 };

@@ -152,7 +152,7 @@ if wants c/ && need "$CC"; then
 	fi
 	if [ -e "$out/c/orders-O2" ]; then
 		build "$out/c/orders-stripped" "$out/c/orders-O2" \
-			strip -o "$out/c/orders-stripped" "$out/c/orders-O2"
+			${STRIP:-strip} -o "$out/c/orders-stripped" "$out/c/orders-O2"
 	fi
 fi
 

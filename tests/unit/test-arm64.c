@@ -45,9 +45,9 @@ static const uint32_t f[] = {
 
 static uint8_t bytes[sizeof(f)];
 
-static struct arm64_code code(size_t from, size_t n)
+static struct insn_code code(size_t from, size_t n)
 {
-	return (struct arm64_code){ .bytes = bytes + from * 4, .len = n * 4,
+	return (struct insn_code){ .bytes = bytes + from * 4, .len = n * 4,
 				    .addr = BASE + from * 4 };
 }
 
@@ -64,24 +64,24 @@ static const char *addr_list(const uint64_t *a, size_t n)
 static void test_costs(void)
 {
 	static const char *const want[] = {
-		"single-stepped", "single-stepped", "simulated", "single-stepped",
+		"single-stepped", "single-stepped", "emulated", "single-stepped",
 		"single-stepped", "single-stepped", "refused by the kernel",
-		"refused by the kernel", "refused by the kernel", "simulated", "simulated",
-		"simulated", "simulated", "single-stepped", "simulated", "simulated",
+		"refused by the kernel", "refused by the kernel", "emulated", "emulated",
+		"emulated", "emulated", "single-stepped", "emulated", "emulated",
 		"refused by the kernel", "refused by the kernel", "single-stepped",
-		"refused by the kernel", "single-stepped", "single-stepped", "simulated",
-		"refused by the kernel", "simulated", "simulated",
+		"refused by the kernel", "single-stepped", "single-stepped", "emulated",
+		"refused by the kernel", "emulated", "emulated",
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(f); i++)
-		TEST_STREQ(arm64_probe_cost_name(arm64_insn_probe_cost(f[i])), want[i]);
+		TEST_STREQ(probe_cost_name(arm64_insn_probe_cost(f[i])), want[i]);
 	/* mrs of daif is the one system register the kernel steps */
-	TEST_STREQ(arm64_probe_cost_name(arm64_insn_probe_cost(0xd53b4220)), "single-stepped");
+	TEST_STREQ(probe_cost_name(arm64_insn_probe_cost(0xd53b4220)), "single-stepped");
 }
 
 static void test_rets_and_targets(void)
 {
-	struct arm64_code c = code(0, ARRAY_SIZE(f));
+	struct insn_code c = code(0, ARRAY_SIZE(f));
 	uint64_t *a;
 	size_t n;
 	bool indirect;
@@ -107,8 +107,8 @@ static void test_rets_and_targets(void)
 
 static void test_boundary(void)
 {
-	struct arm64_code c = code(0, ARRAY_SIZE(f));
-	struct arm64_insn_at at;
+	struct insn_code c = code(0, ARRAY_SIZE(f));
+	struct insn_at at;
 
 	TEST_EQ(arm64_insn_boundary_code(&c, BASE + 0x14, &at), 1);
 	TEST_EQ(arm64_insn_boundary_code(&c, BASE + 0x16, &at), 0);
@@ -127,17 +127,17 @@ static void test_go_split(void)
 		0x69, 0x00, 0x00, 0x54,	/* b.ls +0xc */
 		0xfd, 0x7b, 0xbe, 0xa9,	/* stp x29, x30, [sp, #-32]! */
 	};
-	struct arm64_code c = code(0, ARRAY_SIZE(f));
-	struct arm64_go_check chk;
+	struct insn_code c = code(0, ARRAY_SIZE(f));
+	struct insn_go_check chk;
 
 	TEST_EQ(arm64_insn_go_split_end_code(&c, &chk), BASE + 0xc);
-	TEST_EQ(chk.bls, BASE + 8);
+	TEST_EQ(chk.branch, BASE + 8);
 	TEST_EQ(chk.stub, BASE + 0x60);
 	/* NOSPLIT: no check, the entry itself */
 	c = code(3, 4);
 	TEST_EQ(arm64_insn_go_split_end_code(&c, &chk), BASE + 0xc);
-	TEST_EQ(chk.bls, 0);
-	c = (struct arm64_code){ .bytes = big, .len = sizeof(big), .addr = BASE };
+	TEST_EQ(chk.branch, 0);
+	c = (struct insn_code){ .bytes = big, .len = sizeof(big), .addr = BASE };
 	TEST_EQ(arm64_insn_go_split_end_code(&c, &chk), BASE + 0x10);
 	TEST_EQ(chk.stub, BASE + 0x18);
 	/* LS: C clear or Z set (NZCV in bits 31-28) */
@@ -148,8 +148,8 @@ static void test_go_split(void)
 
 static void test_straight(void)
 {
-	struct arm64_code c = code(3, 10);
-	struct arm64_insn_info in[16];
+	struct insn_code c = code(3, 10);
+	struct insn_info in[16];
 	size_t n;
 
 	TEST_EQ(arm64_insn_straight_code(&c, in, ARRAY_SIZE(in), &n), 0);
@@ -161,7 +161,7 @@ static void test_straight(void)
 	TEST_TRUE(!in[1].stores);
 	TEST_TRUE(in[2].stores);			/* str */
 	TEST_EQ(in[3].regs_written, 1ull << 0);		/* ldr x0, =lit */
-	TEST_STREQ(arm64_probe_cost_name(in[3].cost), "refused by the kernel");
+	TEST_STREQ(probe_cost_name(in[3].cost), "refused by the kernel");
 	TEST_TRUE(in[6].ends_straight);			/* cbz */
 	/* a PAC hint capstone 4 may not know: x30 is signed in place */
 	c = code(18, 2);

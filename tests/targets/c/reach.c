@@ -18,7 +18,11 @@
 
 /* glibc before 2.34 kept pthread_kill in libpthread; its old version stays in libc */
 extern int pthread_kill_old(pthread_t t, int sig);
+#if defined(__aarch64__)
+__asm__(".symver pthread_kill_old, pthread_kill@GLIBC_2.17");	/* arm64's first version */
+#else
 __asm__(".symver pthread_kill_old, pthread_kill@GLIBC_2.2.5");
+#endif
 
 static inline int scale_qty(int q, int f)
 {
