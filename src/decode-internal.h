@@ -14,7 +14,15 @@ struct fld {
 	bool rel;
 	bool is_signed;
 	const char *type;	/* kernel type of the fetch ("u64", "char[64]") */
+	bool local;		/* a constant upfront keeps (fetch_field.local): in @imm */
+	char imm[8];		/* its value, little-endian, as the kernel would store it */
 };
+
+/* fld_at() - where the bytes of field @f are: in record @rec, or the constant upfront keeps */
+static inline const char *fld_at(const char *rec, const struct fld *f)
+{
+	return f->local ? f->imm : rec + f->off;
+}
 
 /**
  * decode_float() - the IEEE 754 number whose bits are the @size bytes at @at

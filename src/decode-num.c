@@ -46,7 +46,7 @@ bool decode_check_failed(const struct fld *flds, const char *rec, const struct t
 		return false;	/* its byte was read: so was the value */
 	for (int i = first; i < first + n; i++)
 		for (int k = 0; k < flds[i].size; k++)
-			if (rec[flds[i].off + k])
+			if (fld_at(rec, &flds[i])[k])
 				return false;	/* a failed read leaves zeros */
 	return true;
 }

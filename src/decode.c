@@ -217,6 +217,41 @@ static void fld_from(struct fld *fl, const struct tep_format_field *f)
 }
 
 /*
+ * A field the kernel does not have (fallback.h): a constant upfront keeps, or an array the
+ * kernel got as scalar pieces, which lie one after the other in the record
+ */
+static int fld_fallback(struct tep_event *te, const struct trace_probe *tp,
+			const struct fetch_field *ff, struct fld *fl)
+{
+	memset(fl, 0, sizeof(*fl));
+	fl->type = ff->type;
+	if (ff->local) {
+		/* "\-5", "\0x41", "\7" of a u/s/x type: its bytes, little-endian */
+		uint64_t v = ff->fetch[1] == '-' ? (uint64_t)strtoll(ff->fetch + 1, NULL, 0) :
+			     strtoull(ff->fetch + 1, NULL, 0);
+		int size = fetcharg_type_size(ff->type ? ff->type : "u64");
+
+		fl->local = true;
+		fl->size = size > 0 && size <= 8 ? size : 8;
+		fl->is_signed = ff->type && ff->type[0] == 's';
+		for (int k = 0; k < 8; k++)
+			fl->imm[k] = (char)(v >> (8 * k));
+		return 0;
+	}
+	for (int k = 0; k < ff->pieces; k++) {
+		const struct tep_format_field *f =
+			tep_find_field(te, tp->fields[ff->first_piece + k].name);
+
+		if (!f || (k && f->offset != fl->off + fl->size))
+			return -ENOENT;
+		if (!k)
+			fl->off = f->offset;
+		fl->size += f->size;
+	}
+	return 0;
+}
+
+/*
  * Durations: a probe with a call role and the fields to tell its calls apart gets the number
  * of its function (in its binary: a name may be in several)
  */
@@ -268,8 +303,18 @@ int decoder_add_probe(struct decoder *dc, const struct trace_probe *tp, struct d
 	p->sp_off = p->g_off = p->hi_off = -1;
 	p->flds = xcalloc(tp->nr_fields ? tp->nr_fields : 1, sizeof(*p->flds));
 	for (size_t i = 0; i < tp->nr_fields; i++) {
-		struct tep_format_field *f = tep_find_field(e->te, tp->fields[i].name);
+		const struct fetch_field *ff = &tp->fields[i];
+		struct tep_format_field *f;
 
+		if (ff->local || ff->pieces) {
+			if (fld_fallback(e->te, tp, ff, &p->flds[i]) < 0) {
+				free(p->flds);
+				return diag_fail(d, "event %s:%s has no field %s_w0", tp->group,
+						 tp->event, ff->name);
+			}
+			continue;
+		}
+		f = tep_find_field(e->te, ff->name);
 		if (!f) {
 			free(p->flds);
 			return diag_fail(d, "event %s:%s has no field %s", tp->group, tp->event,
@@ -643,7 +688,7 @@ static const char *dyn_text(struct decoder *dc, const struct dprobe *p, const ch
 
 	dyn_at(dc, p, base, &at);
 	return dynnames_text(dc->dn, &at, a->dyn_word ? a->dyn_word : DYN_CXX_VPTR, w,
-			     t ? rd_u(rec + t->off, t->size) : 0);
+			     t ? rd_u(fld_at(rec, t), t->size) : 0);
 }
 
 /*
@@ -663,7 +708,7 @@ static int type_guard_ok(struct decoder *dc, const struct dprobe *p, const char 
 	if (r || !f2)
 		return r;
 	return dynnames_accepts(dc->dn, &at, a->guard_words[k], a->guard_nr_words[k], NULL, 0,
-				rd_u(rec + f2->off, f2->size));
+				rd_u(fld_at(rec, f2), f2->size));
 }
 
 /*
@@ -678,7 +723,7 @@ static bool arg_guard_fault(struct decoder *dc, const struct dprobe *p, const ch
 
 	for (int k = 0; k < a->nr_guards; k++) {
 		const struct fld *g = &p->flds[a->guards[k]];
-		uint64_t w = rd_u(rec + g->off, g->size), len;
+		uint64_t w = rd_u(fld_at(rec, g), g->size), len;
 
 		if (a->guard_kind[k] == GUARD_PTR || a->guard_kind[k] == GUARD_NIL)
 			w += a->guard_index[k];	/* a pointer computed as a word plus this */
@@ -710,7 +755,7 @@ static bool arg_guard_fault(struct decoder *dc, const struct dprobe *p, const ch
 			return true;
 		case GUARD_DATA:
 			/* a string's data pointer matters only when it has a length */
-			if (a->len_field < 0 || !rd_u(rec + p->flds[a->len_field].off,
+			if (a->len_field < 0 || !rd_u(fld_at(rec, &p->flds[a->len_field]),
 						      p->flds[a->len_field].size))
 				continue;
 			break;
@@ -719,7 +764,7 @@ static bool arg_guard_fault(struct decoder *dc, const struct dprobe *p, const ch
 			len = w;
 			if (a->guard_kind[k] == GUARD_END) {
 				const struct fld *b = &p->flds[a->guard_base[k]];
-				uint64_t start = rd_u(rec + b->off, b->size);
+				uint64_t start = rd_u(fld_at(rec, b), b->size);
 
 				len = w >= start && a->guard_elem[k] ?
 				      (w - start) / a->guard_elem[k] : 0;
@@ -754,7 +799,7 @@ static void decode_lstring(struct decoder *dc, const struct dprobe *p, const cha
 			   const struct trace_arg *a, struct value *v)
 {
 	uint64_t want = a->len_field >= 0 ?
-		rd_u(rec + p->flds[a->len_field].off, p->flds[a->len_field].size) : 0;
+		rd_u(fld_at(rec, &p->flds[a->len_field]), p->flds[a->len_field].size) : 0;
 	size_t have = 0, cap = a->max_len;
 	char *buf;
 
@@ -770,7 +815,7 @@ static void decode_lstring(struct decoder *dc, const struct dprobe *p, const cha
 		const struct fld *c = &p->flds[a->field + i];
 		size_t n = c->size < (int)(cap - have) ? (size_t)c->size : cap - have;
 
-		memcpy(buf + have, rec + c->off, n);
+		memcpy(buf + have, fld_at(rec, c), n);
 		have += n;
 	}
 	v->cut = want > cap;
@@ -785,7 +830,7 @@ static void decode_raw(struct decoder *dc, const struct dprobe *p, const char *r
 {
 	const struct fld *fl = &p->flds[a->field];
 	const char *t = fl->type ? fl->type : "";
-	const char *at = rec + fl->off;
+	const char *at = fld_at(rec, fl);
 
 	if (fl->dyn) {
 		size_t len;
@@ -845,7 +890,7 @@ static void decode_variant(struct decoder *dc, const struct dprobe *p, const cha
 			   int size, uint64_t base, const struct trace_arg *a, struct value *v)
 {
 	const struct fld *fl = &p->flds[a->field];
-	uint64_t d = rd_u(rec + fl->off, fl->size);
+	uint64_t d = rd_u(fld_at(rec, fl), fl->size);
 	const struct trace_variant *pick = NULL;
 	struct value *parts;
 
@@ -897,7 +942,7 @@ static void decode_iface(struct decoder *dc, const struct dprobe *p, const char 
 			 uint64_t base, const struct trace_arg *a, struct value *v)
 {
 	const struct fld *fl = &p->flds[a->field];
-	uint64_t w = rd_u(rec + fl->off, fl->size), t = w;
+	uint64_t w = rd_u(fld_at(rec, fl), fl->size), t = w;
 	const struct dyn_variant *var = NULL;
 	struct value *parts;
 
@@ -907,7 +952,7 @@ static void decode_iface(struct decoder *dc, const struct dprobe *p, const char 
 		return;
 	}
 	if (a->dyn_word == DYN_GO_ITAB)
-		t = rd_u(rec + p->flds[a->dyn_field].off, p->flds[a->dyn_field].size);
+		t = rd_u(fld_at(rec, &p->flds[a->dyn_field]), p->flds[a->dyn_field].size);
 	for (size_t i = 0; i < a->nr_dyn_variants && !var; i++) {
 		const struct dyn_variant *x = &a->dyn_variants[i];
 
@@ -948,14 +993,14 @@ static uint64_t add_wrapped(uint64_t u, int64_t add, int size, bool sg)
 const char *decode_field(const struct dprobe *p, const char *rec, int field, int *size)
 {
 	*size = p->flds[field].size;
-	return rec + p->flds[field].off;
+	return fld_at(rec, &p->flds[field]);
 }
 
 void decode_arg(struct decoder *dc, const struct dprobe *p, const char *rec, int size,
 		uint64_t base, const struct trace_arg *a, struct value *v)
 {
 	const struct fld *fl = &p->flds[a->field];
-	const char *at = rec + fl->off;
+	const char *at = fld_at(rec, fl);
 
 	memset(v, 0, sizeof(*v));
 	v->name = a->name;
@@ -1013,7 +1058,7 @@ void decode_arg(struct decoder *dc, const struct dprobe *p, const char *rec, int
 		break;
 	case VK_COMPLEX:
 	case VK_INT128:
-		decode_pair(v, at, rec + p->flds[a->field + 1].off, a->size);
+		decode_pair(v, at, fld_at(rec, &p->flds[a->field + 1]), a->size);
 		break;
 	case VK_CSTRING: {
 		size_t len;
@@ -1202,6 +1247,8 @@ int decode_record(struct decoder *dc, void *data, int size, uint64_t ts, int cpu
 
 		ev->tp = tp;
 		ev->func = tp->func;
+		if (tp->merged)
+			ev->probe = tp->merged;	/* an event of its own only to the kernel */
 		if (p->at_entry)
 			dc->last_ret0 = rd_u(rec + p->ret0_off, 8);
 		if (e->ip_off >= 0 && p->in_dbg)

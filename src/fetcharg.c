@@ -24,6 +24,7 @@ int trace_probe_add_field(struct trace_probe *tp, const char *name, const char *
 
 	tp->fields = xrealloc(tp->fields, (tp->nr_fields + 1) * sizeof(*tp->fields));
 	f = &tp->fields[tp->nr_fields];
+	memset(f, 0, sizeof(*f));
 	f->name = dup_or_null(name);
 	f->fetch = dup_or_null(fetch);
 	f->type = dup_or_null(type);
@@ -162,6 +163,7 @@ void trace_probe_release(struct trace_probe *tp)
 	free(tp->build_id);
 	free(tp->func);
 	free(tp->note);
+	free(tp->merged);
 	for (i = 0; i < tp->nr_fields; i++) {
 		free(tp->fields[i].name);
 		free(tp->fields[i].fetch);
@@ -186,6 +188,7 @@ void trace_probe_copy(struct trace_probe *dst, const struct trace_probe *src)
 	dst->build_id = dup_or_null(src->build_id);
 	dst->func = dup_or_null(src->func);
 	dst->note = dup_or_null(src->note);
+	dst->merged = dup_or_null(src->merged);
 	dst->fields = NULL;
 	dst->args = NULL;
 	if (src->nr_fields) {
@@ -261,6 +264,8 @@ int fetcharg_format_at(const struct trace_probe *tp, const char *path, struct st
 	for (i = 0; i < tp->nr_fields; i++) {
 		const struct fetch_field *f = &tp->fields[i];
 
+		if (!fetch_field_written(f))
+			continue;
 		strbuf_addch(out, ' ');
 		if (f->name)
 			strbuf_addf(out, "%s=", f->name);
@@ -591,7 +596,7 @@ int fetcharg_check_limits(const struct trace_probe *tp, const struct kernel_feat
 			  struct diag *d)
 {
 	long fixed = 0, strings = 0;
-	size_t i, j, base_len;
+	size_t i, j, base_len, written = 0;
 	int ret;
 
 	ret = check_name("group", tp->group, kf->max_event_name, d);
@@ -599,10 +604,16 @@ int fetcharg_check_limits(const struct trace_probe *tp, const struct kernel_feat
 		ret = check_name("event", tp->event, kf->max_event_name, d);
 	if (ret)
 		return ret;
-	if (kf->max_args > 0 && tp->nr_fields > (size_t)kf->max_args) {
+	for (i = 0; i < tp->nr_fields; i++)
+		written += fetch_field_written(&tp->fields[i]);
+	if (kf->max_args > 0 && written > (size_t)kf->max_args) {
 		diag_error(d, SPAN_NONE,
 			   "event '%s' has %zu arguments; the kernel allows at most %d per event",
-			   tp->event, tp->nr_fields, kf->max_args);
+			   tp->event, written, kf->max_args);
+		if (written != tp->nr_fields)
+			diag_hint(d, "this kernel has no array types: each text chunk or array is "
+				  "written as one field per 8 bytes; capture fewer or shorter values "
+				  "(--string-size)");
 		return -E2BIG;
 	}
 	for (i = 0; i < tp->nr_fields; i++) {
@@ -625,8 +636,15 @@ int fetcharg_check_limits(const struct trace_probe *tp, const struct kernel_feat
 					   f->name, tp->event);
 				return -EINVAL;
 			}
+		if (!fetch_field_written(f))
+			continue;	/* its pieces are checked; a constant is upfront's */
 		if (!f->fetch || !*f->fetch) {
 			diag_error(d, SPAN_NONE, "argument '%s' has no fetcharg", f->name);
+			return -EINVAL;
+		}
+		if (!kf->has_imm && strchr(f->fetch, '\\')) {
+			diag_error(d, SPAN_NONE, "argument '%s': this kernel has no constant fetchargs "
+				   "(\\IMM): %s", f->name, f->fetch);
 			return -EINVAL;
 		}
 		len = strlen(f->fetch) + (f->type ? 1 + strlen(f->type) : 0);
@@ -650,6 +668,11 @@ int fetcharg_check_limits(const struct trace_probe *tp, const struct kernel_feat
 			return -EINVAL;
 		}
 		n = array_len(f->type, &base_len);
+		if (n && !kf->has_array) {
+			diag_error(d, SPAN_NONE, "argument '%s': this kernel has no array types "
+				   "(%s)", f->name, f->type);
+			return -EINVAL;
+		}
 		if (kf->max_array > 0 && n > kf->max_array)
 			return limit_error(d, -E2BIG, tp, i, "the number of array elements", n,
 					   kf->max_array);

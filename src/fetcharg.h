@@ -16,7 +16,23 @@ struct fetch_field {
 	char *fetch;		/* "+0(+40(%di))", "%ax", "@+0x1234", "$stack0" */
 	char *type;		/* "u64", "s32", "x64", "char[64]", "u8[64]", "string", "b3@5/32" */
 	bool hidden;		/* a guard or length field the user did not name */
+	/*
+	 * Fallbacks for a kernel without a feature (fallback.h); such a field is not written.
+	 * @pieces > 0: an array type the kernel lacks, written as the scalar fields
+	 * fields[@first_piece ..] (hidden, consecutive: the same bytes at the same place in the
+	 * record), decoded as this one. @local: a constant (\IMM) the kernel lacks, kept on
+	 * upfront's side: the decoder takes its value from @fetch.
+	 */
+	int pieces;
+	int first_piece;
+	bool local;
 };
+
+/* fetch_field_written() - whether @f goes to the kernel (not a fallback's stand-in) */
+static inline bool fetch_field_written(const struct fetch_field *f)
+{
+	return !f->pieces && !f->local;
+}
 
 /* How a user-visible value is made from its kernel fields and how to show it. */
 enum value_kind {
@@ -296,6 +312,8 @@ struct trace_probe {
 	size_t nr_args;
 	char *note;		/* what -D says about the probe as a comment (a float followed out
 				 * of an xmm register), or NULL */
+	char *merged;		/* this point's event NAME to users when the kernel got it as an
+				 * event of its own, NAME__2 ... (fallback.h); NULL: @event */
 };
 
 /* trace_probe_add_field() - append a field; returns its index; strings are copied */

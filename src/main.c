@@ -14,6 +14,7 @@
 #define LOG_DOMAIN "main"
 #include "debuginfo.h"
 #include "diag.h"
+#include "fallback.h"
 #include "fetcharg.h"
 #include "funcs.h"
 #include "kcaps.h"
@@ -859,6 +860,7 @@ static int parse_and_resolve(struct options *o, struct debuginfo *dbg,
 		free(tps);	/* the elements moved into p->tps */
 	}
 	resolve_uniq_events(p->tps, p->nr, p->spec_of);
+	fallback_events(p->tps, p->nr, &ropts->kf);
 	return 0;
 }
 
@@ -1084,9 +1086,16 @@ static void print_text_words(const struct trace_probe *tp)
 	bool *words = xcalloc(tp->nr_fields + 1, sizeof(*words));
 
 	mark_text_words(tp, tp->args, tp->nr_args, words);
-	for (size_t i = 0; i < tp->nr_fields; i++)
-		if (words[i])
-			strbuf_addf(&sb, "%s%s", sb.len ? ", " : "", tp->fields[i].name);
+	for (size_t i = 0; i < tp->nr_fields; i++) {
+		const struct fetch_field *f = &tp->fields[i];
+
+		if (words[i] && f->pieces)	/* no arrays: its pieces (fallback.h) */
+			strbuf_addf(&sb, "%s%s..%s", sb.len ? ", " : "",
+				    tp->fields[f->first_piece].name,
+				    tp->fields[f->first_piece + f->pieces - 1].name);
+		else if (words[i])
+			strbuf_addf(&sb, "%s%s", sb.len ? ", " : "", f->name);
+	}
 	if (sb.len)
 		printf("# %s/%s: %s: text as u64 words, as a live session reads it (the kernel's trace, "
 		       "perf and trace-cmd show numbers, the text's bytes in memory order; -a defines "
@@ -1180,8 +1189,13 @@ static void print_added(const struct probes *p)
 		escape_name(&func, tp->func ? tp->func : "address");
 		escape_name(&path, tp->path);
 
-		/* the points of a glob that share one event are one line */
-		while (i + same < p->nr && !strcmp(p->tps[i + same].event, tp->event) &&
+		/*
+		 * the points of a glob that share one event are one line, also those the kernel
+		 * got as events of their own (NAME__2 ..., fallback.h)
+		 */
+		while (i + same < p->nr && (!strcmp(p->tps[i + same].event, tp->event) ||
+					    (p->tps[i + same].merged &&
+					     !strcmp(p->tps[i + same].merged, tp->event))) &&
 		       !strcmp(p->tps[i + same].group, tp->group))
 			same++;
 		if (same > 1)

@@ -480,3 +480,35 @@ bool pfilters_pass(const struct pfilters *fs, const struct event *ev)
 			return false;
 	return true;
 }
+
+void pfilters_kernel_hint(const struct trace_probe *tp, const char *filter, struct diag *d)
+{
+	for (size_t i = 0; tp && i < tp->nr_args; i++) {
+		const struct trace_arg *a = &tp->args[i];
+		const char *at = a->name ? strstr(filter, a->name) : NULL;
+		size_t n = a->name ? strlen(a->name) : 0;
+
+		if (a->kind != VK_LSTRING && a->kind != VK_BYTES &&
+		    (a->field < 0 || (size_t)a->field >= tp->nr_fields ||
+		     !tp->fields[a->field].local))
+			continue;
+		/* the name as a whole word of the filter */
+		while (at && ((at > filter && (isalnum((unsigned char)at[-1]) || at[-1] == '_')) ||
+			      isalnum((unsigned char)at[n]) || at[n] == '_'))
+			at = strstr(at + 1, a->name);
+		if (!at)
+			continue;
+		if (a->kind != VK_LSTRING && a->kind != VK_BYTES) {
+			diag_hint(d, "'%s' is a constant here, which this kernel cannot fetch "
+				  "(no \\IMM): upfront keeps it, and the kernel's filter cannot see it",
+				  a->name);
+			return;
+		}
+		diag_hint(d, "'%s' is text with a length, fetched in fixed-size chunks, which kernel "
+			  "filters cannot compare as text (they can for C strings read with "
+			  ":string); filter on numbers%s%s instead", a->name,
+			  a->len_field >= 0 ? " such as its length " : "",
+			  a->len_field >= 0 ? tp->fields[a->len_field].name : "");
+		return;
+	}
+}

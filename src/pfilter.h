@@ -48,6 +48,14 @@ int pfilters_check(struct pfilters *f, const struct trace_probe *tps, size_t nr,
 char *pfilters_kernel(const struct pfilters *f, const struct trace_probe *tp);
 
 /**
+ * pfilters_kernel_hint() - why the kernel may have rejected filter @filter of @tp's event,
+ * as a hint in @d, when it names a value the kernel cannot compare: text with a length
+ * (fetched in chunks: u64 words, char[N] or u8[N], numbers to the kernel; kernel filters
+ * compare text only in :string fields) or a constant upfront keeps (fallback.h)
+ */
+void pfilters_kernel_hint(const struct trace_probe *tp, const char *filter, struct diag *d);
+
+/**
  * pfilters_wants_events() - there are user-side predicates: call pfilters_pass() per event
  */
 bool pfilters_wants_events(const struct pfilters *f);

@@ -378,10 +378,12 @@ bool place_alt_agrees(const struct site_alt *alt, const struct trace_probe *tp,
 	return true;
 }
 
+/* the kernel gets the flags field (not a \0 kept on upfront's side: fallback.h) */
 static bool has_flags_field(const struct trace_probe *tp)
 {
 	for (size_t i = 0; i < tp->nr_fields; i++)
-		if (!strcmp(tp->fields[i].name, PLACE_FLAGS_FIELD))
+		if (!strcmp(tp->fields[i].name, PLACE_FLAGS_FIELD) &&
+		    fetch_field_written(&tp->fields[i]))
 			return true;
 	return false;
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "arch/abi.h"
+#include "fallback.h"
 #include "lang.h"
 #include "floatcopy.h"
 #include "log.h"
@@ -673,7 +674,9 @@ int resolve_probe(const struct probe_spec *spec, struct debuginfo *dbg,
 		free(ok);
 	}
 	for (size_t i = 0; i < n; i++) {
-		ret = fetcharg_check_limits(&out[i], &o->kf, d);
+		ret = fallback_fields(&out[i], &o->kf, d);
+		if (!ret)
+			ret = fetcharg_check_limits(&out[i], &o->kf, d);
 		if (ret)
 			goto err;
 	}

@@ -8,6 +8,7 @@
 
 #define LOG_DOMAIN "sdt"
 #include "elfinfo.h"
+#include "fallback.h"
 #include "log.h"
 #include "parse.h"
 #include "arch/arch.h"
@@ -958,7 +959,9 @@ int sdt_resolve(const struct probe_spec *spec, struct debuginfo *dbg, const char
 	}
 	name_events(spec, group, out, ps, n);
 	for (size_t i = 0; i < n; i++) {
-		ret = fetcharg_check_limits(&out[i], kf, d);
+		ret = fallback_fields(&out[i], kf, d);
+		if (!ret)
+			ret = fetcharg_check_limits(&out[i], kf, d);
 		if (ret)
 			goto out;
 	}

@@ -28,6 +28,7 @@
 #include "cmdhold.h"
 #include "decode.h"
 #include "dynfilter.h"
+#include "fallback.h"
 #include "log.h"
 #include "metrics.h"
 #include "parse.h"
@@ -157,7 +158,7 @@ static struct session_event *session_find(struct session *s, const char *sys, co
 }
 
 static struct session_event *session_event_new(struct session *s, const char *sys,
-					       const char *name)
+					       const char *name, bool part)
 {
 	struct session_event *e;
 
@@ -173,6 +174,9 @@ static struct session_event *session_event_new(struct session *s, const char *sy
 		*strmap_add(&s->ev_index, key, 0, &added) = s->nr_evs - 1;
 		free(key);
 	}
+	e->part = part;
+	if (part)
+		return e;	/* its events are the named event's */
 	metrics_add_probe(s->metrics, name);
 	if (s->agg)
 		agg_find(s->agg, name, true);	/* the summary lists it, with 0 events */
@@ -196,35 +200,6 @@ static int tep_load_event(struct session *s, const char *sys, const char *name, 
 	}
 	free(fmt);
 	return 0;
-}
-
-/*
- * filter_hint() - kernel filters compare text only in :string fields (C strings); a string
- * with a length is fetched in chunks (u64 words, char[N] or u8[N]), which the kernel takes
- * for numbers: say so when the rejected filter names one
- */
-static void filter_hint(const struct trace_probe *tp, const char *filter, struct diag *d)
-{
-	for (size_t i = 0; tp && i < tp->nr_args; i++) {
-		const struct trace_arg *a = &tp->args[i];
-		const char *at = a->name ? strstr(filter, a->name) : NULL;
-		size_t n = a->name ? strlen(a->name) : 0;
-
-		if (a->kind != VK_LSTRING && a->kind != VK_BYTES)
-			continue;
-		/* the name as a whole word of the filter */
-		while (at && ((at > filter && (isalnum((unsigned char)at[-1]) || at[-1] == '_')) ||
-			      isalnum((unsigned char)at[n]) || at[n] == '_'))
-			at = strstr(at + 1, a->name);
-		if (!at)
-			continue;
-		diag_hint(d, "'%s' is text with a length, fetched in fixed-size chunks, which kernel "
-			  "filters cannot compare as text (they can for C strings read with "
-			  ":string); filter on numbers%s%s instead", a->name,
-			  a->len_field >= 0 ? " such as its length " : "",
-			  a->len_field >= 0 ? tp->fields[a->len_field].name : "");
-		return;
-	}
 }
 
 /*
@@ -268,7 +243,7 @@ static int write_filter(struct session *s, const char *sys, const char *name,
 	if (filter)
 		ret = tracing_set_filter(s->t, sys, name, filter, d);
 	if (ret < 0 && user)
-		filter_hint(tp, user, d);
+		pfilters_kernel_hint(tp, user, d);
 	free(filter);
 	free(user);
 	return ret;
@@ -332,7 +307,7 @@ static int session_add_tps(struct session *s, struct trace_probe *tps, size_t nr
 		struct session_event *e = session_find(s, tps[i].group, tps[i].event);
 
 		if (!e) {
-			e = session_event_new(s, tps[i].group, tps[i].event);
+			e = session_event_new(s, tps[i].group, tps[i].event, tps[i].merged);
 			e->tp = &tps[i];
 			ret = tep_load_event(s, tps[i].group, tps[i].event, d);
 			if (ret < 0)
@@ -389,6 +364,7 @@ int session_add_probe_text(struct session *s, const char *text, struct diag *d)
 		free(base);
 	}
 	strmap_release(&batch);
+	fallback_events(tps, nr, &o->ropts->kf);
 	ret = session_add_tps(s, tps, nr, true, true, d);
 	if (ret < 0) {
 		/* take back what this call added */
@@ -416,14 +392,22 @@ int session_remove_event(struct session *s, const char *name, struct diag *d)
 		return diag_error(d, SPAN_NONE, "no event '%s' in this session", name);
 	if (!s->t)
 		return diag_error(d, SPAN_NONE, "tracing has ended: the probes are removed");
-	decoder_remove(s->dc, e->sys, e->name);
 	metrics_forget_probe(s->metrics, e->name);
 	if (s->agg)
 		agg_retire(s->agg, e->name);
-	tracing_event_disable(s->t, e->sys, e->name);
-	if (!e->generic && !s->o->keep)
-		tracing_event_delete(s->t, e->name);
-	e->removed = true;
+	for (size_t i = 0; i < s->nr_evs; i++) {
+		struct session_event *x = &s->evs[i];
+
+		/* the event and the points the kernel got as events of their own */
+		if (x->removed || (x != e && (!x->part || strcmp(x->sys, e->sys) ||
+					      strcmp(x->tp->merged, e->name))))
+			continue;
+		decoder_remove(s->dc, x->sys, x->name);
+		tracing_event_disable(s->t, x->sys, x->name);
+		if (!x->generic && !s->o->keep)
+			tracing_event_delete(s->t, x->name);
+		x->removed = true;
+	}
 	return 0;
 }
 
@@ -434,7 +418,7 @@ size_t session_nr_events(const struct session *s)
 
 const struct session_event *session_event(const struct session *s, size_t i)
 {
-	return i < s->nr_evs ? &s->evs[i] : NULL;
+	return i < s->nr_evs && !s->evs[i].part ? &s->evs[i] : NULL;
 }
 
 void session_counters(const struct session *s, uint64_t *events, uint64_t *lost)
@@ -477,7 +461,7 @@ static int add_extra_event(struct session *s, const char *spec, struct diag *d)
 	if (ret == 0)
 		ret = decoder_add_generic(s->dc, sys, name, d);
 	if (ret == 0) {
-		e = session_event_new(s, sys, name);
+		e = session_event_new(s, sys, name, false);
 		e->generic = true;
 	}
 out:

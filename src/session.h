@@ -70,6 +70,9 @@ struct session_event {
 	const struct trace_probe *tp;	/* the first probe point; NULL for -e events */
 	bool generic;
 	bool removed;
+	bool part;			/* a probe point the kernel got as an event of its own
+					 * (trace_probe.merged): shown, counted and removed as
+					 * the event of that name, not listed */
 	uint64_t count;			/* events of it rendered so far */
 };
 
@@ -88,7 +91,8 @@ int session_remove_event(struct session *s, const char *name, struct diag *d);
 
 /**
  * session_nr_events() - how many events the session has had, removed ones included;
- * session_event() - the @i-th, in the order added (NULL past the end), borrowed
+ * session_event() - the @i-th, in the order added, borrowed; NULL past the end and for a
+ * part of another (session_event.part)
  */
 size_t session_nr_events(const struct session *s);
 const struct session_event *session_event(const struct session *s, size_t i);

@@ -21,6 +21,7 @@
 #include <tracefs.h>
 
 #include "debuginfo.h"
+#include "fallback.h"
 #include "lockfile.h"
 #include "log.h"
 #include "tracing.h"
@@ -60,6 +61,28 @@ static int uprobe_line_split(char *line, struct uprobe_line *ul)
 		ul->args = sp = ul->target + strlen(ul->target);
 	}
 	return 0;
+}
+
+/*
+ * shown_event() - the name -l and -d show for event @event of @group: NAME for NAME__K, a
+ * probe point given an event of its own (fallback.h) when NAME is in @events ("GROUP/EVENT"
+ * of every uprobe event), else @event
+ * Return: a string for free().
+ */
+static char *shown_event(const struct strlist *events, const char *group, const char *event)
+{
+	size_t len;
+
+	if (!fallback_merged_name(event, &len))
+		return xstrdup(event);
+	for (size_t i = 0; i < events->nr; i++) {
+		const char *e = events->v[i], *slash = strchr(e, '/');
+
+		if (slash && (size_t)(slash - e) == strlen(group) && !strncmp(e, group, slash - e) &&
+		    strlen(slash + 1) == len && !strncmp(slash + 1, event, len))
+			return xstrndup(event, len);
+	}
+	return xstrdup(event);
 }
 
 /* Split "GROUP:EVENT" / "EVENT" into a group glob and an event glob (allocated). */
@@ -265,8 +288,20 @@ static void list_place(struct strbuf *out, const char *group, const char *target
 	free(path);
 }
 
+/* "GROUP/EVENT" of each line of uprobe_events @text into @events */
+static void all_events(const char *text, struct strlist *events)
+{
+	for (const char *l = text; *l; l = strchrnul(l, '\n'), l += !!*l) {
+		const char *sp = strchr(l, ' '), *nl = strchrnul(l, '\n');
+
+		if ((l[0] == 'p' || l[0] == 'r') && l[1] == ':' && sp && sp < nl)
+			strlist_addn(events, l + 2, sp - l - 2);
+	}
+}
+
 int tracing_list(const char *glob, struct strbuf *out, struct diag *d)
 {
+	struct strlist events = STRLIST_INIT;
 	struct debuginfo *dbg = NULL;
 	char *dbg_path = NULL;
 	char *text, *gglob, *eglob, *save = NULL;
@@ -280,14 +315,21 @@ int tracing_list(const char *glob, struct strbuf *out, struct diag *d)
 		return 0;	/* empty file */
 	}
 	split_glob(glob, &gglob, &eglob);
+	all_events(text, &events);
 	for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		struct uprobe_line ul;
+		char *shown;
 
 		if (uprobe_line_split(line, &ul) < 0)
 			continue;
-		if (!glob_match(gglob, ul.group) || !glob_match(eglob, ul.event))
+		shown = shown_event(&events, ul.group, ul.event);
+		if (!glob_match(gglob, ul.group) || !glob_match(eglob, shown)) {
+			free(shown);
 			continue;
-		strbuf_addf(out, "  %s:%s (on ", ul.group, ul.event);
+		}
+		/* the points the kernel got as events of their own are listed as one event */
+		strbuf_addf(out, "  %s:%s (on ", ul.group, shown);
+		free(shown);
 		list_place(out, ul.group, ul.target, ul.kind == 'r', &dbg, &dbg_path);
 		if (*ul.args) {
 			char *asave = NULL;
@@ -308,6 +350,7 @@ int tracing_list(const char *glob, struct strbuf *out, struct diag *d)
 	}
 	debuginfo_free(dbg);
 	free(dbg_path);
+	strlist_release(&events);
 	free(gglob);
 	free(eglob);
 	free(text);
@@ -599,6 +642,7 @@ static void drop_session_remains(const char *group)
 
 int tracing_delete(const char *glob, struct strbuf *removed, struct diag *d)
 {
+	struct strlist events = STRLIST_INIT;
 	struct tracefs_dynevent **devs;
 	char *gglob, *eglob;
 	char **done = NULL, *skipped = NULL;
@@ -609,11 +653,28 @@ int tracing_delete(const char *glob, struct strbuf *removed, struct diag *d)
 	devs = tracefs_dynevent_get_all(TRACEFS_DYNEVENT_UPROBE | TRACEFS_DYNEVENT_URETPROBE,
 					NULL);
 	for (size_t i = 0; devs && devs[i]; i++) {
-		char *sys = NULL, *ev = NULL, *key;
+		char *sys = NULL, *ev = NULL;
+
+		tracefs_dynevent_info(devs[i], &sys, &ev, NULL, NULL, NULL);
+		if (sys && ev) {
+			char *key = xasprintf("%s/%s", sys, ev);
+
+			strlist_add(&events, key);
+			free(key);
+		}
+		free(sys);
+		free(ev);
+	}
+	for (size_t i = 0; devs && devs[i]; i++) {
+		char *sys = NULL, *ev = NULL, *key, *shown = NULL;
 		bool seen = false, live;
 
 		tracefs_dynevent_info(devs[i], &sys, &ev, NULL, NULL, NULL);
-		if (!sys || !ev || !glob_match(gglob, sys) || !glob_match(eglob, ev))
+		/* the points the kernel got as events of their own go with their event */
+		if (sys && ev)
+			shown = shown_event(&events, sys, ev);
+		if (!sys || !ev || !glob_match(gglob, sys) ||
+		    (!glob_match(eglob, ev) && !glob_match(eglob, shown)))
 			goto next;
 		/* a running session's events only when its group is named exactly */
 		live = session_is_live(sys);
@@ -638,6 +699,8 @@ int tracing_delete(const char *glob, struct strbuf *removed, struct diag *d)
 				diag_fail(d, "could not delete %s:%s: %s", sys, ev,
 					  strerror(err ? err : EIO));
 			ret = -(err ? err : EIO);
+		} else if (strcmp(shown, ev) && glob_match(eglob, shown)) {
+			/* a part of event SHOWN, which is said */
 		} else if (removed && live) {
 			/* asked by its exact name: said, and the session stops (it notices) */
 			strbuf_addf(removed, "Removed event: %s:%s (of the running session of "
@@ -647,9 +710,11 @@ int tracing_delete(const char *glob, struct strbuf *removed, struct diag *d)
 			strbuf_addf(removed, "Removed event: %s:%s\n", sys, ev);
 		}
 next:
+		free(shown);
 		free(sys);
 		free(ev);
 	}
+	strlist_release(&events);
 	if (!ret && !nr_done) {
 		diag_error(d, SPAN_NONE, "no uprobe event matches '%s'", glob);
 		if (skipped)

@@ -1,0 +1,120 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# fallbacks.sh - what upfront writes where the kernel lacks array types, \IMM constants or
+# multi-probe events (kernel 4.18, RHEL 8; src/fallback.h), run on this kernel by masking the
+# features (UPFRONT_KERNEL_FEATURES): each probe traces the same events, probe names and
+# values as without the mask; its definitions (-D) use no T[N] type, no \IMM and no event twice;
+# -a, -l and -d take the points of one probe as one event.
+. "$(dirname "$0")/lib.sh"
+
+T=$UPFT_TARGETS
+ALL=-array,-imm,-multi_probe
+upft_need_targets "$T/c/orders-O2" "$T/c/values-O2" "$T/c/lines-O2" "$T/c/sdt-O2" \
+	"$T/go/orders" "$T/go/calls" "$T/go/churn" "$T/rust/orders-O1"
+
+# events JSON-LINES - the probe and args of each event, one a line
+events() {
+	printf '%s\n' "$1" | python3 -c '
+import json, sys
+for l in sys.stdin:
+	if l.startswith("{"):
+		e = json.loads(l)
+		print(json.dumps([e["probe"], e.get("args", {})], sort_keys=True, ensure_ascii=False))
+'
+}
+
+# same WHAT N REGEX MASKS PROBE -- CMD... - trace PROBE (N events at least) without a mask,
+# then under each of the comma-less MASKS (a space-separated list): the same events
+same() {
+	local what=$1 n=$2 re=$3 masks=$4 want got m
+	shift 4
+	upft_run --json "$@"
+	want=$(events "$UPFT_OUT")
+	t_is "$UPFT_RC" 0 "$what: unmasked exits 0"
+	t_ok "$([ "$(printf '%s\n' "$want" | grep -c .)" -ge "$n" ]; echo $?)" \
+		"$what: unmasked, $n events or more"
+	t_like "$want" "$re" "$what: unmasked, the values ($re)"
+	for m in $masks; do
+		UPFRONT_KERNEL_FEATURES=$m upft_run --json "$@"
+		got=$(events "$UPFT_OUT")
+		t_is "$UPFT_RC" 0 "$what: UPFRONT_KERNEL_FEATURES=$m exits 0"
+		t_is "$got" "$want" "$what: UPFRONT_KERNEL_FEATURES=$m: the same events and values"
+	done
+}
+
+# defs MASK WHAT ARGS... - -D under MASK: no array type, no \IMM, no event twice
+defs() {
+	local m=$1 what=$2 lines
+	shift 2
+	UPFRONT_KERNEL_FEATURES=$m upft_run "$@"
+	lines=$(printf '%s\n' "$UPFT_OUT" | grep '^p:')
+	t_is "$UPFT_RC" 0 "$what: -D under $m exits 0"
+	case $m in *-array*)
+		t_unlike "$lines" ':[a-z0-9]+\[[0-9]+\]' "$what: -D under $m: no array type" ;;
+	esac
+	case $m in *-imm*)
+		t_unlike "$lines" '\\' "$what: -D under $m: no \\IMM" ;;
+	esac
+	case $m in *-multi_probe*)
+		t_is "$(printf '%s\n' "$lines" | awk '{print $1}' | sort | uniq -d)" "" \
+			"$what: -D under $m: one event per point" ;;
+	esac
+}
+
+# --- C: strings, char[16] -----------------------------------------------------------------
+P='process_order o->id o->customer->name o->customer->code'
+defs "$ALL" "C char[16]" -x "$T/c/orders-O2" -D "$P"
+t_like "$UPFT_OUT" ' code_w0=\+8\(\+24\(%di\)\):u64 code_w1=\+16\(\+24\(%di\)\):u64' \
+	"C char[16] without arrays: two u64 words at +8 and +16"
+same "C char *, char[16]" 2 '"code": "SILV-0002", "id": 102, "name": "bob"' "-array $ALL" \
+	--max-events 2 "$P" -- "$T/c/orders-O2"
+
+# --- C: DWARF constants, inlined copies ----------------------------------------------------
+defs "$ALL" "DW_AT_const_value" -x "$T/c/values-O2" -D 'konst big bigger uc sc neg'
+same "DW_AT_const_value locals" 1 '"neg": -100' "-imm $ALL" \
+	--max-events 1 'konst big bigger uc sc neg' -- "$T/c/values-O2"
+defs "$ALL" "inlined copies" -x "$T/c/lines-O2" -D 'scale v f'
+t_like "$UPFT_OUT" '^p:probe_lines/scale__2 ' "inlined copies without multi-probe events: scale__2"
+same "inlined copies with constants" 2 '\["scale", \{"f": 3, "v": 6\}\]' "-imm -multi_probe $ALL" \
+	--max-events 2 'scale v f' -- "$T/c/lines-O2"
+
+# --- SDT constants -------------------------------------------------------------------------
+defs "$ALL" "SDT constants" -x "$T/c/sdt-O2" -D 'sdt_upft:konst'
+same "SDT constant operands" 2 '"arg1": 5, "arg2": -7, "arg3": 43' "-imm $ALL" \
+	'sdt_upft:konst' -- "$T/c/sdt-O2" 2
+
+# --- Go: strings, %return at each ret, a glob with stack-check points ----------------------
+P='main.(*Store).Add o.Customer.Name o.Items[1].Name'
+defs "$ALL" "Go strings" -x "$T/go/orders" -D "$P"
+same "Go strings" 2 '"Name": "bob", "Name_2": "plug"' "-array $ALL" \
+	--max-events 2 "$P" -- "$T/go/orders"
+defs "$ALL" "Go %return" -x "$T/go/churn" -D 'main.divide%return q=~r0'
+t_ok "$([ "$(printf '%s\n' "$UPFT_OUT" | grep -c '^p:')" -ge 2 ]; echo $?)" \
+	"Go %return: main.divide has several returns"
+same "Go %return, one event per ret" 2 '\["divide__return", \{"q": 0\}\]' "-multi_probe $ALL" \
+	--max-events 2 -x "$T/go/churn" 'main.divide%return q=~r0' -- "$T/go/churn" once 5
+defs "$ALL" "Go stack checks" -x "$T/go/calls" -D 'main.*'
+same "a Go glob with stack-check points and \\0 flags" 8 '\["main", \{\}\]' \
+	"-imm -multi_probe $ALL" 'main.*' -- "$T/go/calls" deep 1 3
+
+# --- Rust strings --------------------------------------------------------------------------
+defs "$ALL" "Rust &str" -x "$T/rust/orders-O1" -D 'orders::shop::add o.id o.name'
+same "Rust strings" 2 '"id": 12, "name": "bob"' "-array $ALL" \
+	'orders::shop::add o.id o.name' -- "$T/rust/orders-O1"
+
+# --- -a, -l, -d: the points of one probe are one event --------------------------------------
+upft_need_root
+UPFRONT_KERNEL_FEATURES=$ALL upft_run -g "$UPFT_GROUP" -x "$T/c/lines-O2" -a 'sc=scale v f'
+t_is "$UPFT_RC" 0 "-a of two inlined copies without multi-probe events exits 0"
+t_like "$UPFT_ERR" "$UPFT_GROUP:sc \\(on scale and 1 more places in " "... -a says one event"
+t_is "$(grep -c "^p:$UPFT_GROUP/sc\(__2\)\? " "$UPFT_TRACEFS/uprobe_events")" 2 \
+	"... the kernel has sc and sc__2"
+upft_run -l "$UPFT_GROUP:sc"
+t_is "$(printf '%s\n' "$UPFT_OUT" | grep -c "^  $UPFT_GROUP:sc (on twice+")" 2 \
+	"-l GROUP:sc lists both points as sc"
+upft_run -d "$UPFT_GROUP:sc"
+t_is "$UPFT_RC" 0 "-d GROUP:sc exits 0"
+t_is "$UPFT_ERR$UPFT_OUT" "Removed event: $UPFT_GROUP:sc" "... and says one event"
+t_is "$(grep -c "^p:$UPFT_GROUP/" "$UPFT_TRACEFS/uprobe_events")" 0 "... both points are gone"
+
+t_done
