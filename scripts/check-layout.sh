@@ -15,7 +15,23 @@
 #   object defines (nm) is an edge; foo-bar.c that includes foo-internal.h is the module foo.
 #   A callback handed over at run time (render_ops, render_ctl, metrics_http_expose_fn) is
 #   no edge: that is how a lower module reaches back. No objects: skipped (build first);
-# - no tracked backup or generated file (git ls-files: *~, configure, Makefile.in, *.o, ...).
+# - no tracked backup or generated file (git ls-files: *~, configure, Makefile.in, *.o, ...);
+# - nothing outside src/arch/ names an architecture (the seam: src/arch/arch.h). In the code of
+#   every src/*.c and src/*.h (comments removed, string literals kept), none of:
+#     a. an architecture's name: x86 (x86_64, x86-64, X86_...), amd64, aarch64, arm64, i386-
+#        i686, in any case, inside an identifier or a string too (x86_insn_rets, "x86-64",
+#        __x86_64__, abi-x86_64.h, R_X86_64_64, arm64-insn.h);
+#     b. an ELF machine constant, EM_* (the table of machines is src/arch/arch.c);
+#     c. a register as the kernel's fetchargs name it, in a string literal: "%REG" with REG
+#        one of x86-64's (ax bx cx dx si di bp sp ip, their r/e forms, r8-r15 and their
+#        d/w/b parts, flags, xmm/ymm/zmm N, st N) or arm64's (xN, wN, vN, lr, pc, pstate):
+#        "%sp", "+8(%di)", "+16(%r14)"; a printf "%s" followed by a word is no register
+#        (the name must end where the register's does);
+#     d. a vector register's name as a word in code: xmm, ymm, zmm (float_xmm, "xmm%d").
+#   What this cannot see, and review must: DWARF register numbers written as numbers
+#   (reg == 7), an instruction's bytes (0xcc), host-only code behind #ifdef of another spelling.
+#   Files under src/arch/ are the architectures' own; their neutral headers (arch.h, insn.h,
+#   abi.h, ...) are what the rest includes.
 # Offenders that are being fixed are listed below as known: each is reported as
 # "not ok ... # TODO" (not counted as a failure by scripts/run-tests) until it is gone, then
 # as "ok ... # TODO" asking for its removal from the list. Anything else fails.
@@ -33,6 +49,7 @@ known_files=""
 known_funcs=""
 known_cycles=""
 known_links=""
+known_arch=""
 todo_why="being fixed"
 
 n=0
@@ -74,7 +91,7 @@ report() {
 
 cd "$srcdir" || exit 2
 shopt -s nullglob
-srcs=(src/*.c src/*.h)
+srcs=(src/*.c src/*.h src/arch/*.c src/arch/*.h)
 if [ ${#srcs[@]} -eq 0 ]; then
 	tap "not ok" "no sources in $srcdir/src"
 	echo "1..$n"
@@ -131,9 +148,10 @@ cycles_of() {
 # 3. include cycles between modules: the strongly connected components of the include graph
 cycles=$(for f in "${srcs[@]}"; do
 	m=$(basename "${f%.*}")
-	sed -n 's/^#[[:space:]]*include[[:space:]]*"\([^"/]*\)\.h".*/\1/p' "$f" |
+	sed -n 's/^#[[:space:]]*include[[:space:]]*"\(arch\/\)\{0,1\}\([^"/]*\)\.h".*/\1\2/p' "$f" |
 		while read -r h; do
-			[ -e "src/$h.h" ] && [ "${h%-internal}" != "${m%-internal}" ] &&
+			[ -e "src/$h.h" ] && h=${h#arch/} &&
+				[ "${h%-internal}" != "${m%-internal}" ] &&
 				echo "${m%-internal} ${h%-internal}"
 		done
 done | sort -u | cycles_of "#include cycle between modules")
@@ -144,7 +162,7 @@ objdir=${UPFT_BUILDDIR:-$srcdir}/src
 objmod() {	# the module of src/NAME.c
 	local b=$1 p=${1%%-*}
 
-	if [ "$p" != "$b" ] && [ -e "src/$p-internal.h" ] &&
+	if [ "$p" != "$b" ] && [ -e "src/$p-internal.h" ] && [ -e "src/$b.c" ] &&
 	   grep -q "^#[[:space:]]*include[[:space:]]*\"$p-internal.h\"" "src/$b.c"; then
 		echo "$p"
 	else
@@ -152,9 +170,10 @@ objmod() {	# the module of src/NAME.c
 	fi
 }
 objs=0
-links=$(for c in src/*.c; do
+links=$(for c in src/*.c src/arch/*.c; do
 	b=$(basename "$c" .c)
-	o=$objdir/$b.o
+	o=$objdir/${c#src/}
+	o=${o%.c}.o
 	# only objects of sources that exist, and not older than their source
 	[ -e "$o" ] && ! [ "$c" -nt "$o" ] || continue
 	m=$(objmod "$b")
@@ -170,8 +189,9 @@ done | awk '
 				print u[1], def[u[2]]
 		}
 	}' | sort -u | cycles_of "link-level cycle between modules (each uses a symbol of the next)")
-for c in src/*.c; do
-	o=$objdir/$(basename "$c" .c).o
+for c in src/*.c src/arch/*.c; do
+	o=$objdir/${c#src/}
+	o=${o%.c}.o
 	[ -e "$o" ] && ! [ "$c" -nt "$o" ] && objs=$((objs + 1))
 done
 if [ $objs -eq 0 ]; then
@@ -180,7 +200,42 @@ else
 	report links "$links" "$known_links" "no link-level cycle between src/ modules ($objs objects)"
 fi
 
-# 5. tracked backups and generated files
+# 5. nothing outside src/arch/ names an architecture (the rule is in this file's header)
+archwords='[Xx]86|[Aa][Mm][Dd]64|[Aa][Aa][Rr][Cc][Hh]64|[Aa][Rr][Mm]64|(^|[^A-Za-z0-9])[Ii][3-6]86([^0-9]|$)'
+xregs='[re]?[abcd]x|[re]?(si|di|bp|sp|ip)|r([89]|1[0-5])[dwb]?|[re]?flags|[xyz]mm[0-9]+|st[0-9]'
+aregs='[xwv]([0-9]|[12][0-9]|3[01])|lr|pc|pstate'
+named=$(for f in src/*.c src/*.h; do
+	# comments out, line numbers kept; strings stay (a "/*" inside one is taken as is)
+	perl -0777 -pe 's{/\*.*?\*/}{ $& =~ tr/\n//dcr }gse; s{//[^\n]*}{}g' "$f" |
+		awk -v f="$f" -v words="$archwords" -v regs="^%($xregs|$aregs)([^A-Za-z0-9_]|\$)" '
+		{
+			line = $0
+			if (match(line, words) || match(line, /(^|[^A-Za-z0-9_])EM_[A-Z0-9_]+/) ||
+			    match(line, /[xyzXYZ][mM][mM]/)) {
+				printf "%s:%d\t%s:%d names an architecture: %s\n", f, NR, f, NR,
+				       substr(line, RSTART, RLENGTH)
+				next
+			}
+			# string literals: each "%REG" in one
+			rest = line
+			while (match(rest, /"([^"\\]|\\.)*"/)) {
+				str = substr(rest, RSTART + 1, RLENGTH - 2)
+				rest = substr(rest, RSTART + RLENGTH)
+				for (i = 1; i <= length(str); i++) {
+					t = substr(str, i)
+					if (substr(t, 1, 2) == "%%") { i++; continue }
+					if (match(t, regs)) {
+						printf "%s:%d\t%s:%d names a register: \"%s\"\n", f,
+						       NR, f, NR, str
+						next
+					}
+				}
+			}
+		}'
+done)
+report arch "$named" "$known_arch" "nothing outside src/arch/ names an architecture"
+
+# 6. tracked backups and generated files
 if git -c safe.directory="$srcdir" -C "$srcdir" rev-parse --git-dir >/dev/null 2>&1; then
 	gen=$(git -c safe.directory="$srcdir" -C "$srcdir" ls-files |
 		grep -E '~$|\.(o|a|so|orig|rej|swp)$|(^|/)(configure|Makefile\.in|Makefile|aclocal\.m4|config\.(status|log|h)|autom4te\.cache/.*|\.deps/.*)$')

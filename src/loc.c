@@ -122,38 +122,6 @@ char *loc_mem_fetch(const char *base, int64_t off)
 	return xasprintf("%s%" PRId64 "(%s)", off >= 0 ? "+" : "", off, base);
 }
 
-void loc_release(struct loc *l)
-{
-	for (size_t i = 0; i < l->nr; i++) {
-		free(l->pieces[i].fetch);
-		free(l->pieces[i].base);
-		free(l->pieces[i].why);
-	}
-	free(l->pieces);
-	l->pieces = NULL;
-	l->nr = 0;
-}
-
-void loc_add_piece(struct loc *l, const struct loc_piece *p)
-{
-	struct loc_piece *n;
-
-	l->pieces = xrealloc(l->pieces, sizeof(*l->pieces) * (l->nr + 1));
-	n = &l->pieces[l->nr++];
-	*n = *p;
-	n->fetch = p->fetch ? xstrdup(p->fetch) : NULL;
-	n->base = p->base ? xstrdup(p->base) : NULL;
-	n->why = p->why ? xstrdup(p->why) : NULL;
-}
-
-void loc_copy(struct loc *dst, const struct loc *src)
-{
-	dst->pieces = NULL;
-	dst->nr = 0;
-	for (size_t i = 0; i < src->nr; i++)
-		loc_add_piece(dst, &src->pieces[i]);
-}
-
 static void m_clear(struct machine *m)
 {
 	while (m->sp > 0)

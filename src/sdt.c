@@ -7,6 +7,7 @@
 #include <string.h>
 
 #define LOG_DOMAIN "sdt"
+#include "arch/arch.h"
 #include "elfinfo.h"
 #include "fallback.h"
 #include "log.h"
@@ -20,232 +21,23 @@
 
 /* ---- argument specs ---- */
 
-/* The x86-64 registers an SDT spec can name, by the kernel's name of the whole register. */
-static const struct {
-	const char *kreg;
-	const char *n64, *n32, *n16, *n8, *n8h;
-} gp_regs[] = {
-	{ "ax", "rax", "eax", "ax", "al", "ah" },
-	{ "bx", "rbx", "ebx", "bx", "bl", "bh" },
-	{ "cx", "rcx", "ecx", "cx", "cl", "ch" },
-	{ "dx", "rdx", "edx", "dx", "dl", "dh" },
-	{ "si", "rsi", "esi", "si", "sil", NULL },
-	{ "di", "rdi", "edi", "di", "dil", NULL },
-	{ "bp", "rbp", "ebp", "bp", "bpl", NULL },
-	{ "sp", "rsp", "esp", "sp", "spl", NULL },
-	{ "ip", "rip", "eip", "ip", NULL, NULL },
-};
-
-static const char *const r_regs[] = { "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15" };
-
-/*
- * reg_lookup() - the kernel's name of register @name (without '%') and how much of it is
- * meant: %r12d is r12 at 32 bits, %ah is ax at 8 bits shifted by 8. Return: false if unknown.
- */
-static bool reg_lookup(const char *name, size_t len, const char **kreg, unsigned int *bits,
-		       unsigned int *shift)
+/* a machine without an SDT operand parser (a port under way): every argument is refused */
+static int no_sdt_parser(const char *text, struct sdt_arg *a)
 {
-	*shift = 0;
-	for (size_t i = 0; i < ARRAY_SIZE(gp_regs); i++) {
-		const char *names[] = { gp_regs[i].n64, gp_regs[i].n32, gp_regs[i].n16,
-					gp_regs[i].n8, gp_regs[i].n8h };
-		static const unsigned int widths[] = { 64, 32, 16, 8, 8 };
-
-		for (size_t k = 0; k < ARRAY_SIZE(names); k++) {
-			if (names[k] && strlen(names[k]) == len && !memcmp(names[k], name, len)) {
-				*kreg = gp_regs[i].kreg;
-				*bits = widths[k];
-				*shift = k == 4 ? 8 : 0;
-				return true;
-			}
-		}
-	}
-	for (size_t i = 0; i < ARRAY_SIZE(r_regs); i++) {
-		size_t rl = strlen(r_regs[i]);
-
-		if (len < rl || memcmp(name, r_regs[i], rl))
-			continue;
-		*kreg = r_regs[i];
-		if (len == rl)
-			*bits = 64;
-		else if (len == rl + 1 && name[rl] == 'd')
-			*bits = 32;
-		else if (len == rl + 1 && name[rl] == 'w')
-			*bits = 16;
-		else if (len == rl + 1 && (name[rl] == 'b' || name[rl] == 'l'))
-			*bits = 8;
-		else
-			continue;
-		return true;
-	}
-	return false;
+	if (!sdt_arg_size_parse(text, a))
+		return -EINVAL;
+	return sdt_arg_bad(a, "'%s': upfront does not read SDT operands of %s binaries yet", text,
+			   arch_current()->name);
 }
 
-int sdt_arg_bad(struct sdt_arg *a, const char *fmt, ...)
+static int (*sdt_parser(const struct arch_ops *a))(const char *, struct sdt_arg *)
 {
-	struct strbuf sb = STRBUF_INIT;
-	va_list ap;
-
-	va_start(ap, fmt);
-	strbuf_vaddf(&sb, fmt, ap);
-	va_end(ap);
-	free(a->err);
-	a->err = strbuf_detach(&sb);
-	a->kind = SDT_ARG_BAD;
-	return 0;
-}
-
-/* parse_int() - a decimal or 0x number with an optional sign over [s, e) */
-static bool parse_int(const char *s, const char *e, int64_t *out)
-{
-	char *buf, *end;
-	bool ok;
-
-	if (s >= e)
-		return false;
-	buf = xstrndup(s, e - s);
-	errno = 0;
-	*out = strtoll(buf, &end, 0);
-	ok = !errno && !*end && (isdigit((unsigned char)buf[0]) ||
-				 ((buf[0] == '-' || buf[0] == '+') &&
-				  isdigit((unsigned char)buf[1])));
-	free(buf);
-	return ok;
-}
-
-/* "%reg" at [s, e) */
-static bool parse_reg(const char *s, const char *e, const char **kreg, unsigned int *bits,
-		      unsigned int *shift)
-{
-	return e - s > 1 && *s == '%' && reg_lookup(s + 1, e - s - 1, kreg, bits, shift);
-}
-
-/* "SYM", "SYM+8", "SYM-8" at [s, e) */
-static bool parse_sym(struct sdt_arg *a, const char *s, const char *e)
-{
-	const char *p = s;
-
-	if (s >= e || !(isalpha((unsigned char)*s) || *s == '_' || *s == '.'))
-		return false;
-	while (p < e && (isalnum((unsigned char)*p) || *p == '_' || *p == '.' || *p == '$'))
-		p++;
-	a->sym = xstrndup(s, p - s);
-	/* "qsort@GOTPCREL(%rip)": the GOT slot holding the symbol's address (-fPIC, -O2) */
-	if (e - p >= 9 && !strncmp(p, "@GOTPCREL", 9)) {
-		a->got = true;
-		p += 9;
-	}
-	if (p < e && !parse_int(p, e, &a->disp)) {
-		free(a->sym);
-		a->sym = NULL;
-		a->got = false;
-		return false;
-	}
-	return true;
-}
-
-const char *sdt_arg_size_parse(const char *text, struct sdt_arg *a)
-{
-	const char *at = strchr(text, '@'), *op = text;
-
-	memset(a, 0, sizeof(*a));
-	a->text = xstrdup(text);
-	a->size = 8;
-	if (at) {
-		const char *s = text;
-		int64_t n;
-
-		if (*s == '-') {
-			a->is_signed = true;
-			s++;
-		}
-		if (!parse_int(s, at, &n) || (n != 1 && n != 2 && n != 4 && n != 8)) {
-			sdt_arg_bad(a, "'%s': the size before '@' is not 1, 2, 4 or 8", text);
-			return NULL;
-		}
-		a->size = (unsigned int)n;
-		op = at + 1;
-	}
-	if (!*op) {
-		sdt_arg_bad(a, "'%s' has no operand", text);
-		return NULL;
-	}
-	return op;
+	return a->sdt_arg_parse ? a->sdt_arg_parse : no_sdt_parser;
 }
 
 int sdt_arg_parse(const char *text, struct sdt_arg *a)
 {
-	const char *op, *e, *open;
-	unsigned int bits, shift;
-	const char *kreg;
-
-	if (!(op = sdt_arg_size_parse(text, a)))
-		return -EINVAL;
-	e = op + strlen(op);
-	if (*op == '%') {
-		if (!parse_reg(op, e, &kreg, &bits, &shift)) {
-			if (!strncmp(op, "%xmm", 4) || !strncmp(op, "%ymm", 4) ||
-			    !strncmp(op, "%st", 3))
-				return sdt_arg_bad(a, "'%s' is in %s, which uprobes cannot read", text,
-					       op);
-			sdt_arg_bad(a, "'%s': unknown register %s", text, op);
-			return -EINVAL;
-		}
-		a->kind = SDT_ARG_REG;
-		a->reg = kreg;
-		a->reg_bits = bits;
-		a->reg_shift = shift;
-		return 0;
-	}
-	if (*op == '$') {
-		if (!parse_int(op + 1, e, &a->disp))
-			return sdt_arg_bad(a, "'%s' is the address of a symbol, which uprobes cannot "
-				       "compute", text);
-		a->kind = SDT_ARG_IMM;
-		return 0;
-	}
-	if (e[-1] != ')' || !(open = memchr(op, '(', e - op))) {
-		int64_t n;
-
-		if (parse_int(op, e, &n))
-			return sdt_arg_bad(a, "'%s' is memory at an absolute address, which uprobes "
-				       "cannot read in a relocatable binary", text);
-		sdt_arg_bad(a, "'%s' is not an operand (%%REG, $IMM or DISP(%%REG))", text);
-		return -EINVAL;
-	}
-	if (memchr(open, ',', e - open))
-		return sdt_arg_bad(a, "'%s' adds an index register, which uprobes cannot do", text);
-	if (!parse_reg(open + 1, e - 1, &kreg, &bits, &shift) || bits != 64 || shift) {
-		sdt_arg_bad(a, "'%s': expected a 64-bit base register inside '()'", text);
-		return -EINVAL;
-	}
-	a->reg = kreg;
-	if (!strcmp(kreg, "ip")) {
-		if (!parse_sym(a, op, open))
-			return sdt_arg_bad(a, "'%s' is relative to the next instruction and names no "
-				       "symbol", text);
-		a->kind = SDT_ARG_RIP;
-		return 0;
-	}
-	if (open > op && !parse_int(op, open, &a->disp)) {
-		if (parse_sym(a, op, open))
-			return sdt_arg_bad(a, "'%s' adds a symbol's address to a register, which "
-				       "uprobes cannot do", text);
-		sdt_arg_bad(a, "'%s': expected a displacement before '('", text);
-		return -EINVAL;
-	}
-	a->kind = SDT_ARG_MEM;
-	return 0;
-}
-
-void sdt_arg_release(struct sdt_arg *a)
-{
-	if (!a)
-		return;
-	free(a->text);
-	free(a->sym);
-	free(a->err);
-	memset(a, 0, sizeof(*a));
+	return sdt_parser(arch_current())(text, a);
 }
 
 const char *sdt_arg_type(const struct sdt_arg *a)
@@ -336,11 +128,15 @@ static void split_args(struct sdt_probe *p, int (*parse)(const char *text, struc
 	}
 }
 
-static int elf_machine(Elf *elf)
+/* the table of @elf's machine (the current one when libelf cannot say) */
+static const struct arch_ops *elf_arch(Elf *elf)
 {
+	const struct arch_ops *a = NULL;
 	GElf_Ehdr eh;
 
-	return gelf_getehdr(elf, &eh) ? eh.e_machine : EM_NONE;
+	if (gelf_getehdr(elf, &eh))
+		a = arch_for_machine(eh.e_machine);
+	return a ? a : arch_current();
 }
 
 /* One note's descriptor: pc, base, semaphore, then provider, name and arguments. */
@@ -365,8 +161,7 @@ static int note_probe(Elf *elf, const unsigned char *desc, size_t len, bool is64
 	p->provider = xstrdup(prov);
 	p->name = xstrdup(name);
 	p->args_text = args < end ? xstrndup(args, strnlen(args, end - args)) : xstrdup("");
-	/* TODO(arch seam): the machine's SDT operand parser from its ops table */
-	split_args(p, elf_machine(elf) == EM_AARCH64 ? sdt_arg_parse_arm64 : sdt_arg_parse);
+	split_args(p, sdt_parser(elf_arch(elf)));
 	return 0;
 }
 
@@ -487,9 +282,10 @@ static bool sym_value(Elf *elf, const char *name, uint64_t *value)
 }
 
 /* got_slot() - the address of the GOT slot the dynamic linker fills with @name's address
- * (an R_X86_64_GLOB_DAT or R_X86_64_64 relocation naming it) */
+ * (a relocation of a type arch_ops.sdt_got_relocs names: R_X86_64_GLOB_DAT, R_X86_64_64) */
 static bool got_slot(Elf *elf, const char *name, uint64_t *slot)
 {
+	const struct arch_ops *a = elf_arch(elf);
 	Elf_Scn *scn = NULL;
 	GElf_Shdr shdr;
 
@@ -516,7 +312,7 @@ static bool got_slot(Elf *elf, const char *name, uint64_t *slot)
 			if (!gelf_getrela(data, (int)i, &r))
 				continue;
 			type = (int)GELF_R_TYPE(r.r_info);
-			if ((type != R_X86_64_GLOB_DAT && type != R_X86_64_64) ||
+			if ((type != (int)a->sdt_got_relocs[0] && type != (int)a->sdt_got_relocs[1]) ||
 			    !gelf_getsym(syms, (int)GELF_R_SYM(r.r_info), &sym))
 				continue;
 			sn = elf_strptr(elf, symshdr.sh_link, sym.st_name);

@@ -39,8 +39,9 @@ struct sdt_arg {
 };
 
 /**
- * sdt_arg_parse() - parse one argument spec of an SDT note (x86-64, AT&T syntax)
- * @text: "8@%rbx", "-4@112(%rsp)", "8@-24(%rbp)", "-8@%rax", "4@$5", "8@foo+8(%rip)"
+ * sdt_arg_parse() - parse one argument spec of an SDT note in the current machine's operand
+ * syntax (arch_ops.sdt_arg_parse: x86-64's AT&T "8@%rbx", "-4@112(%rsp)", "4@$5",
+ * "8@foo+8(%rip)"; AArch64's "8@x0", "-4@[sp, 12]")
  * @a: filled; release with sdt_arg_release(). A form uprobes cannot fetch is kind
  *     SDT_ARG_BAD with @a->err saying why (it is still listed by -V).
  * Return: 0, or -EINVAL when @text is not an argument spec at all (a->err says why).
@@ -48,11 +49,8 @@ struct sdt_arg {
 int sdt_arg_parse(const char *text, struct sdt_arg *a);
 void sdt_arg_release(struct sdt_arg *a);
 
-/**
- * sdt_arg_parse_arm64() - sdt_arg_parse() for AArch64's operand syntax (arch/arm64-sdt.c)
- * @text: "8@x0", "-4@w1", "-4@[sp, 12]", "8@[x1]", "4@[x0, #:lo12:counter]", "4@5"
- */
-int sdt_arg_parse_arm64(const char *text, struct sdt_arg *a);
+/* sdt_arg_int() - a decimal or 0x number with an optional sign over [s, e) (for parsers) */
+bool sdt_arg_int(const char *s, const char *e, int64_t *out);
 
 /**
  * sdt_arg_size_parse() - the "[-]N@" before an operand: @a reset and its text, size and sign

@@ -20,6 +20,7 @@
 #include <unistd.h>
 #include <tracefs.h>
 
+#include "arch/arch.h"
 #include "debuginfo.h"
 #include "fallback.h"
 #include "lockfile.h"
@@ -1013,6 +1014,7 @@ static void set_clock(struct tracing *t)
 	if (!clk || !*clk) {
 		FILE *f = fopen("/sys/devices/system/clocksource/clocksource0/current_clocksource",
 				"r");
+		const char *synced = arch_current()->local_clocksource;
 		char cs[32] = "";
 
 		if (f) {
@@ -1020,11 +1022,8 @@ static void set_clock(struct tracing *t)
 				cs[0] = '\0';
 			fclose(f);
 		}
-#if defined(__x86_64__) || defined(__i386__)
-		clk = !strcmp(cs, "tsc\n") ? "local" : "mono";
-#else
-		clk = "mono";
-#endif
+		cs[strcspn(cs, "\n")] = '\0';
+		clk = synced && !strcmp(cs, synced) ? "local" : "mono";
 	}
 	if (tracefs_instance_file_write(t->inst, "trace_clock", clk) < 0) {
 		pr_warn("cannot set trace_clock %s: %s", clk, strerror(errno));

@@ -10,9 +10,7 @@
 #include <string.h>
 
 #include "arch/abi-go.h"
-#include "arch/arch.h"
 #include "log.h"
-#include "regs.h"
 
 /* ---- Go's ABIInternal (abi-internal.md, "Function call argument and result passing") ---- */
 
@@ -280,20 +278,21 @@ static int go_layout(Dwarf_Die *func, const struct go_abi_regs *regs, struct go_
 }
 
 /* go_piece_loc() - append where piece @gp is (@whole: the value's only piece) */
-static void go_piece_loc(struct loc *l, const struct go_piece *gp, bool whole)
+static void go_piece_loc(struct loc *l, const struct go_abi_regs *regs,
+			 const struct go_piece *gp, bool whole)
 {
 	struct loc_piece p = { .reg = -1, .size = whole ? 0 : gp->size };
 	char fetch[16], why[80], name[16];
 
 	if (gp->reg >= 0) {
-		snprintf(fetch, sizeof(fetch), "%%%s", regs_kernel_name(gp->reg));
+		snprintf(fetch, sizeof(fetch), "%%%s", regs->reg_kernel_name(gp->reg));
 		p.kind = LOC_VAL;
 		p.fetch = fetch;
 		p.reg = gp->reg;
 	} else {
-		p.reg = regs_vector_dwarf(gp->vec);
+		p.reg = regs->reg_vector_dwarf(gp->vec);
 		snprintf(why, sizeof(why), "is in register %s, which uprobes cannot read",
-			 regs_describe(p.reg, name));
+			 regs->reg_describe(p.reg, name));
 		p.kind = LOC_BAD;
 		p.why = why;
 	}
@@ -301,20 +300,21 @@ static void go_piece_loc(struct loc *l, const struct go_piece *gp, bool whole)
 }
 
 /* go_slot_loc() - @s as a struct loc: its pieces in order, with the padding between them */
-static void go_slot_loc(const struct go_slot *s, struct loc *l)
+static void go_slot_loc(const struct go_slot *s, const struct go_abi_regs *regs,
+			struct loc *l)
 {
 	unsigned int at = 0;
 
 	if (s->on_stack) {
 		struct loc_piece p = { .kind = LOC_MEM, .reg = -1,
-				       .base = (char *)arch_current()->sp_fetch,
+				       .base = (char *)regs->sp_fetch,
 				       .off = s->sp_offset };
 
 		loc_add_piece(l, &p);
 		return;
 	}
 	if (s->nr_pieces == 1 && s->pieces[0].offset == 0) {
-		go_piece_loc(l, &s->pieces[0], true);
+		go_piece_loc(l, regs, &s->pieces[0], true);
 		return;
 	}
 	for (size_t k = 0; k < s->nr_pieces; k++) {
@@ -327,7 +327,7 @@ static void go_slot_loc(const struct go_slot *s, struct loc *l)
 
 			loc_add_piece(l, &pad);
 		}
-		go_piece_loc(l, gp, false);
+		go_piece_loc(l, regs, gp, false);
 		at = gp->offset + gp->size;
 	}
 	if (!l->nr) {
@@ -372,11 +372,23 @@ int go_abi_values(Dwarf_Die *func, const struct go_abi_regs *regs, bool results,
 		v[k].die = slots[i].die;
 		v[k].type = slots[i].type;
 		v[k].has_type = true;
-		go_slot_loc(&slots[i], &v[k].loc);
+		go_slot_loc(&slots[i], regs, &v[k].loc);
 		k++;
 	}
 	go_slots_free(slots, n);
 	*res = v;
 	*nr = nres;
 	return 0;
+}
+
+/* the values every machine's abi_ops return are freed the same way */
+void abi_values_free(struct abi_value *v, size_t nr)
+{
+	if (!v)
+		return;
+	for (size_t i = 0; i < nr; i++) {
+		free(v[i].name);
+		loc_release(&v[i].loc);
+	}
+	free(v);
 }

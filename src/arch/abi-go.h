@@ -17,6 +17,12 @@ struct go_abi_regs {
 	int nr_float;		/* floating-point registers: vector registers 0..nr_float-1 */
 	long stack_base;	/* where the stack-assigned arguments start at the entry, from
 				 * the stack pointer (8 on amd64: the return address) */
+	const char *sp_fetch;	/* the stack pointer's fetcharg ("%sp") */
+	/* the machine's registers (arch_ops' members of the same names): the ABI code sits
+	 * below arch.c, which selects the table, so it is handed them instead of asking */
+	const char *(*reg_kernel_name)(int regno);
+	const char *(*reg_describe)(int regno, char *buf);
+	int (*reg_vector_dwarf)(int n);
 };
 
 /**

@@ -3,7 +3,7 @@
 #ifndef UPF_ARCH_TABLES_H
 #define UPF_ARCH_TABLES_H
 
-#include "arch/arch.h"
+struct arch_ops;
 
 extern const struct arch_ops arch_x86_64;	/* arch/x86_64.c */
 extern const struct arch_ops arch_arm64;	/* arch/arm64.c */

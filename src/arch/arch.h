@@ -10,6 +10,7 @@
 
 struct abi_ops;
 struct insn_ops;
+struct sdt_arg;
 
 /*
  * The seam between upfront and the machines it probes. Nothing outside src/arch/ names an
@@ -82,11 +83,24 @@ struct arch_ops {
 	 */
 	bool (*addr_fault)(uint64_t addr);
 
+	/*
+	 * The clocksource under which the kernel's per-CPU trace clock ("local") agrees across
+	 * CPUs, so the session may use it (x86-64: "tsc"); NULL: always "mono". The traced
+	 * programs run on this machine, so their table is the host's.
+	 */
+	const char *local_clocksource;
+
 	/* ---- the instruction oracle (arch/insn.h) ---- */
 	const struct insn_ops *insn;
 
 	/* ---- the calling conventions: C's, Go's (arch/abi.h) ---- */
 	const struct abi_ops *abi;
+
+	/* ---- SDT probes (sdt.h) ---- */
+	/* one argument spec of a .note.stapsdt in this machine's operand syntax */
+	int (*sdt_arg_parse)(const char *text, struct sdt_arg *a);
+	/* the relocation types that fill a GOT slot with a symbol's address (SYM@GOTPCREL) */
+	unsigned int sdt_got_relocs[2];
 };
 
 /**

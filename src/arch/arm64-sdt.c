@@ -8,7 +8,7 @@
 
 #define LOG_DOMAIN "sdt"
 #include "log.h"
-#include "sdt.h"
+#include "arch/arm64-sdt.h"
 
 /* the kernel's names of x0-x30 (uprobe_events on arm64: %x0..%x30, %sp, %pc) */
 static const char *const xregs[] = {

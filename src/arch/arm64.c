@@ -6,8 +6,10 @@
 #include <elf.h>
 #include <stdio.h>
 
+#include "arch/arch.h"
 #include "arch/arch-tables.h"
 #include "arch/arm64-insn.h"
+#include "arch/arm64-sdt.h"
 #include "util.h"
 
 /* uprobe_events on arm64 reads x0-x30, sp, pc and pstate (regs_query_register_offset()) */
@@ -80,4 +82,6 @@ const struct arch_ops arch_arm64 = {
 	.addr_fault		= arm64_addr_fault,
 	.entry_regs		= 0xffffffff,	/* x0-x30 (x30 the return address), sp */
 	.insn			= &arm64_insn_ops,
+	.sdt_arg_parse		= sdt_arg_parse_arm64,
+	.sdt_got_relocs		= { R_AARCH64_GLOB_DAT, R_AARCH64_ABS64 },
 };

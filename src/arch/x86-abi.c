@@ -10,8 +10,8 @@
 
 #include "arch/abi-go.h"
 #include "arch/x86-abi.h"
+#include "arch/x86-regs.h"
 #include "log.h"
-#include "regs.h"
 
 /* Go on amd64: integer registers RAX RBX RCX RDI RSI R8-R11 (DWARF numbers), X0-X14 */
 static const int x86_go_int_regs[] = { 0, 3, 2, 5, 4, 8, 9, 10, 11 };
@@ -20,6 +20,10 @@ static const struct go_abi_regs x86_go_regs = {
 	.nr_int = ARRAY_SIZE(x86_go_int_regs),
 	.nr_float = 15,
 	.stack_base = 8,	/* past the return address the call pushed */
+	.sp_fetch = "%sp",
+	.reg_kernel_name = x86_reg_kernel_name,
+	.reg_describe = x86_reg_describe,
+	.reg_vector_dwarf = x86_reg_vector_dwarf,
 };
 
 static int x86_abi_go_results(Dwarf_Die *func, struct abi_value **res, size_t *nr)
@@ -277,7 +281,7 @@ static void add_reg_piece(struct loc *out, enum sysv_class c, int *next_int, int
 	char why[80];
 
 	if (c == RC_SSE) {
-		p.reg = regs_vector_dwarf(*next_sse);
+		p.reg = x86_reg_vector_dwarf(*next_sse);
 		snprintf(why, sizeof(why), "is returned in register xmm%d, which uprobes cannot "
 			 "read", (*next_sse)++);
 		p.kind = LOC_BAD;
@@ -506,7 +510,7 @@ static int sysv_param(Dwarf_Die *type, const struct lang_ops *lang, int *next_in
 
 		p.size = size <= 8 ? 0 : i ? (unsigned int)(size - 8) : 8;
 		if (c.cls[i] == RC_SSE) {
-			p.reg = regs_vector_dwarf(*next_sse);
+			p.reg = x86_reg_vector_dwarf(*next_sse);
 			snprintf(why_buf, sizeof(why_buf), "is in register xmm%d at the entry, "
 				 "which uprobes cannot read", (*next_sse)++);
 			p.kind = LOC_BAD;
@@ -515,7 +519,7 @@ static int sysv_param(Dwarf_Die *type, const struct lang_ops *lang, int *next_in
 			p.kind = LOC_NONE;	/* padding only */
 		} else {
 			p.reg = sysv_int_args[(*next_int)++];
-			snprintf(fetch, sizeof(fetch), "%%%s", regs_kernel_name(p.reg));
+			snprintf(fetch, sizeof(fetch), "%%%s", x86_reg_kernel_name(p.reg));
 			p.kind = LOC_VAL;
 			p.fetch = fetch;
 		}

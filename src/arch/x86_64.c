@@ -1,68 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* x86_64.c - the x86-64 table: DWARF register numbers, the kernel's names for them, the
- * registers the decoder and the session read, the library directories */
+/* x86_64.c - the x86-64 table: what the seam (arch.h) asks of x86-64, and where each answer
+ * lives (registers in x86-regs.c, the oracle in x86-insn.c, the ABIs in x86-abi.c) */
 #define LOG_DOMAIN "arch"
 #include <elf.h>
-#include <stdio.h>
 
+#include "arch/arch.h"
 #include "arch/arch-tables.h"
 #include "arch/x86-abi.h"
 #include "arch/x86-insn.h"
-#include "util.h"
-
-/* System V psABI DWARF numbering; index = DWARF register number. */
-static const struct {
-	const char *kernel;	/* pt_regs name as uprobe_events spells it */
-	const char *name;	/* the name in messages */
-} gprs[] = {
-	{ "ax", "rax" }, { "dx", "rdx" }, { "cx", "rcx" }, { "bx", "rbx" },
-	{ "si", "rsi" }, { "di", "rdi" }, { "bp", "rbp" }, { "sp", "rsp" },
-	{ "r8", "r8" },	 { "r9", "r9" },  { "r10", "r10" }, { "r11", "r11" },
-	{ "r12", "r12" }, { "r13", "r13" }, { "r14", "r14" }, { "r15", "r15" },
-	{ "ip", "rip" },
-};
-
-static const char *x86_reg_kernel_name(int regno)
-{
-	if (regno >= 0 && (size_t)regno < ARRAY_SIZE(gprs))
-		return gprs[regno].kernel;
-	if (regno == 49)
-		return "flags";
-	return NULL;
-}
-
-static const char *x86_reg_describe(int regno, char *buf)
-{
-	if (regno >= 0 && (size_t)regno < ARRAY_SIZE(gprs))
-		return gprs[regno].name;
-	if (regno >= 17 && regno <= 32)
-		snprintf(buf, 16, "xmm%d", regno - 17);
-	else if (regno >= 33 && regno <= 40)
-		snprintf(buf, 16, "st%d", regno - 33);
-	else if (regno >= 41 && regno <= 48)
-		snprintf(buf, 16, "mm%d", regno - 41);
-	else if (regno >= 67 && regno <= 82)
-		snprintf(buf, 16, "xmm%d", regno - 67 + 16);
-	else if (regno == 49)
-		snprintf(buf, 16, "rflags");
-	else
-		snprintf(buf, 16, "reg%d", regno);
-	return buf;
-}
-
-static int x86_reg_vector(int regno)
-{
-	if (regno >= 17 && regno <= 32)
-		return regno - 17;
-	if (regno >= 67 && regno <= 82)
-		return regno - 67 + 16;
-	return -1;
-}
-
-static int x86_reg_vector_dwarf(int n)
-{
-	return n < 16 ? 17 + n : 67 + n - 16;
-}
+#include "arch/x86-regs.h"
+#include "arch/x86-sdt.h"
 
 /* the first page, or not canonical (bits 63-47 neither all 0 nor all 1) */
 static bool x86_addr_fault(uint64_t addr)
@@ -94,6 +41,9 @@ const struct arch_ops arch_x86_64 = {
 	.entry_ret_dwarf	= 7,		/* until %rsp moves */
 	.go_split_flags		= 0x41,		/* jbe: CF (bit 0) or ZF (bit 6) */
 	.addr_fault		= x86_addr_fault,
+	.local_clocksource	= "tsc",
 	.insn			= &x86_insn_ops,
 	.abi			= &x86_abi_ops,
+	.sdt_arg_parse		= x86_sdt_arg_parse,
+	.sdt_got_relocs		= { R_X86_64_GLOB_DAT, R_X86_64_64 },
 };

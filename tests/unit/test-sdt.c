@@ -6,6 +6,7 @@
 #include "../../src/fetcharg.h"
 #include "../../src/parse.h"
 #include "../../src/sdt.h"
+#include "../../src/arch/arm64-sdt.h"
 #include "parsed.h"
 #include "unittest.h"
 
