@@ -20,8 +20,9 @@
 #include "arch/insn.h"
 
 /*
- * The parameters of @fn live in frame-base slots (DW_OP_fbreg, one location for the whole
- * function) that the prologue writes: -O0 C/C++/Rust. Then the entry reads garbage.
+ * The parameters of @fn live in frame-base slots (DW_OP_fbreg, or memory at the frame
+ * pointer, one location for the whole function) that the prologue writes: -O0 C/C++/Rust.
+ * Then the entry reads garbage.
  */
 static bool params_need_prologue(Dwarf_Die *fn)
 {
@@ -52,9 +53,12 @@ static bool params_need_prologue(Dwarf_Die *fn)
 		}
 		if (dwarf_getlocation(&attr, &ops, &nops) != 0 || !nops)
 			continue;
-		if (ops[0].atom == DW_OP_fbreg)
+		/* clang -O0 on arm64 names the slots by x29 and sp (DW_OP_breg29, breg31) */
+		if (ops[0].atom == DW_OP_fbreg ||
+		    ops[0].atom == DW_OP_breg0 + (unsigned int)arch_current()->fp_dwarf)
 			fbreg = true;
-		else if (tag == DW_TAG_formal_parameter)
+		else if (tag == DW_TAG_formal_parameter &&
+			 ops[0].atom != DW_OP_breg0 + (unsigned int)arch_current()->sp_dwarf)
 			return false;
 	} while (dwarf_siblingof(&child, &child) == 0);
 	return fbreg;

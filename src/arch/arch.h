@@ -47,6 +47,7 @@ struct arch_ops {
 	/* the DWARF number of vector register @n */
 	int (*reg_vector_dwarf)(int n);
 	int sp_dwarf;			/* the stack pointer's DWARF number (the CFA's base) */
+	int fp_dwarf;			/* the frame pointer's (x86-64 rbp 6, arm64 x29) */
 	/*
 	 * the registers (bit N: DWARF register N) a function's first instruction finds as its
 	 * caller left them, uprobes can read, and DW_OP_entry_value may name: the general

@@ -71,6 +71,7 @@ const struct arch_ops arch_arm64 = {
 	.reg_vector		= arm64_reg_vector,
 	.reg_vector_dwarf	= arm64_reg_vector_dwarf,
 	.sp_dwarf		= 31,
+	.fp_dwarf		= 29,
 	.sp_fetch		= "%sp",
 	.ip_fetch		= "%pc",
 	.flags_fetch		= "%pstate",

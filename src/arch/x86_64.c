@@ -32,6 +32,7 @@ const struct arch_ops arch_x86_64 = {
 	.reg_vector		= x86_reg_vector,
 	.reg_vector_dwarf	= x86_reg_vector_dwarf,
 	.sp_dwarf		= 7,
+	.fp_dwarf		= 6,
 	.entry_regs		= 0x1ffff,	/* rax..r15 and the return address */
 	.sp_fetch		= "%sp",
 	.ip_fetch		= "%ip",
