@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "diag.h"
 
@@ -36,14 +37,24 @@ struct stream_stats {
 	uint64_t pages;		/* sub-buffers read */
 	uint64_t bytes;
 	uint64_t lost;		/* events reported lost (missed events + final ring stats) */
+	/*
+	 * Why, of @lost: the kernel's buffer filled while the drain left it alone because the
+	 * CPU's queue was at its cap (decoding behind); the rest of @lost but @lost_end, while
+	 * the queue had room (the drain read too late for the buffer's size)
+	 */
+	uint64_t lost_queue_full;
+	uint64_t lost_end;	/* counted by the ring buffer's stats at the end alone, on a CPU
+				 * whose queue was full at times (else they count as the rest) */
 	uint64_t queue_full;	/* times the drain found a CPU's queue full */
+	uint64_t queue_bytes;	/* the queues' cap, all CPUs together */
 };
 
 /**
  * stream_open() - open every CPU's trace_pipe_raw of session @t (non-blocking) and start the drain
  * thread that copies whole sub-buffers into a bounded queue per CPU (@queue_pages each;
- * 0: 1/16 of the RAM in all, within 64 MB .. 1 GB, taken as the backlog grows). The drain never
- * waits on decoding: when a queue is full the kernel buffers. The drain thread runs at
+ * 0: 64 MiB in all, or 1/64 of the RAM when less, at least 256 per CPU; taken as the backlog
+ * grows). The drain never waits on decoding: when a queue is full the kernel buffers, then
+ * loses events (counted in stream_stats() with the reason). The drain thread runs at
  * real-time priority when allowed, and leaves SIGINT, SIGTERM and SIGHUP unblocked (their
  * handler runs there when the consumer's thread blocks them); other signals it blocks.
  * @tep: the event formats (for the header page / kbuffer layout)
@@ -88,6 +99,14 @@ void stream_stats(struct stream *st, struct stream_stats *out);
  * decoder's debt to the drain; at 1000 the drain leaves events in the kernel's buffer)
  */
 unsigned int stream_backlog(struct stream *st);
+
+/**
+ * stream_boost_at_half() - when a CPU's queue is half full, the drain thread moves thread @tid
+ * (the consumer, which runs at SCHED_IDLE while the queue is short) to normal scheduling at
+ * nice -10 where allowed: at idle priority on a busy machine it could not run to do it
+ * itself. Once per call; 0 disarms.
+ */
+void stream_boost_at_half(struct stream *st, pid_t tid);
 
 /**
  * stream_free() - stop the drain thread, close everything; accepts NULL

@@ -156,6 +156,10 @@ t_is "$rc" 0 "lost: exit 0"
 err=$(cat "$UPFT_TMP/l.err")
 lost=$(printf '%s\n' "$err" | sed -n 's/^upfront: [0-9]* events, \([0-9]*\) lost$/\1/p')
 t_ok "$([ "${lost:-0}" -gt 0 ]; echo $?)" "lost: the summary counts ${lost:-no} lost events"
+# the reader was stopped with room in its queue: the kernel's buffer filled before it read
+why=$(printf '%s\n' "$err" | grep '^upfront: of the ')
+t_like "$why" "^upfront: of the ${lost:-x} lost, ${lost:-x} when the kernel's buffer \(8 KiB per CPU\) filled before upfront read it\$" \
+	"lost: the summary says why: $why"
 lines=$(grep '^{"lost"' "$UPFT_TMP/l")
 t_like "$lines" '^\{"lost":[0-9]+,"cpu":[0-9]+\}$' "lost: {\"lost\":N,\"cpu\":C} lines in the stream"
 sum=$(printf '%s\n' "$lines" | sed -n 's/^{"lost":\([0-9]*\),"cpu":[0-9]*}$/\1/p' | paste -sd+ | bc)
@@ -231,6 +235,11 @@ if [ -n "$W" ]; then
 		"small queue: events shown + lost = calls made (+ at most 3 task records): $n + ${sum:-0}"
 	t_like "$(grep -v ': session: \|: debuginfo: ' "$UPFT_TMP/q.err")" \
 		"^upfront: $n events, ${sum:-0} lost\$" "small queue: summary"
+	# most were lost while the queue was at its cap (4 pages per CPU: a multiple of 4 pages),
+	# the first few maybe before the drain found it full
+	why=$(sed -n "s/^upfront: of the ${sum:-x} lost,.* \([0-9][0-9]*\) when decoding fell behind and the queue was at its cap (\([0-9]*\) KiB).*/\1 \2/p" "$UPFT_TMP/q.err")
+	t_ok "$([ -n "$why" ] && [ "${why% *}" -gt 0 ] && [ "${why#* }" -gt 0 ] && [ $(("${why#* }" % (4 * $(getconf PAGESIZE) / 1024))) -eq 0 ]; echo $?)" \
+		"small queue: the summary says the queue was at its cap: ${why:-no line}"
 	full=$(sed -n 's/.*queue full \([0-9]*\) times$/\1/p' "$UPFT_TMP/q.err")
 	t_ok "$([ -n "$full" ] && [ "$full" -le $((ms * 10 + 100)) ]; echo $?)" \
 		"small queue: the drain waited for room (${full:-?} full queues in $ms ms)"
