@@ -392,6 +392,14 @@ static int resolve_site(const struct probe_spec *spec, struct debuginfo *dbg,
 		}
 		trace_probe_release(&atp);
 	}
+	if (site->cost == PROBE_REFUSED) {
+		/* arm64: an instruction the kernel neither steps out of line nor simulates */
+		diag_error(d, SPAN_NONE, "the kernel refuses a uprobe on '%s' at 0x%" PRIx64
+			   " in %s", site->insn ? site->insn : "?", site->vaddr,
+			   site->func ? site->func : "the binary");
+		diag_hint(d, "probe the instruction before or after it (FUNC+OFFSET, or a line)");
+		return -EINVAL;
+	}
 	pr_info("%s at 0x%" PRIx64 "%s: %s (%s)%s", site->func ? site->func : "probe",
 		site->vaddr, site->has_die && dwarf_tag(&site->die) == DW_TAG_inlined_subroutine ?
 		" (an inlined copy)" : "", site->insn ? site->insn : "?",
