@@ -38,31 +38,37 @@ static const struct kcap {
 	size_t off;		/* the bool in struct kernel_features */
 	enum kcap_how how;
 	const char *what;	/* the type word, README text or file */
+	const char *desc;	/* for messages (NULL: @what) */
 } kcap_table[] = {
-	{ "char", KF(has_char), KCAP_TYPE, "char" },
-	{ "string", KF(has_string), KCAP_TYPE, "string" },
-	{ "hex", KF(has_hex), KCAP_README, "x8/16/32/64" },
-	{ "bitfield", KF(has_bitfield), KCAP_README, "b<bit-width>@" },
-	{ "array", KF(has_array), KCAP_README, "<array-size>" },
-	{ "imm", KF(has_imm), KCAP_README, "\\imm-value" },
-	{ "imm_str", KF(has_imm_str), KCAP_README, "\\\"imm-string\"" },
-	{ "ustring", KF(has_ustring), KCAP_TYPE, "ustring" },
-	{ "user_deref", KF(has_user_deref), KCAP_README, "[u]<offset>" },
-	{ "symstr", KF(has_symstr), KCAP_TYPE, "symstr" },
-	{ "comm", KF(has_comm), KCAP_README, "$comm" },
+	{ "char", KF(has_char), KCAP_TYPE, "char", "the char type" },
+	{ "string", KF(has_string), KCAP_TYPE, "string", "the string type" },
+	{ "hex", KF(has_hex), KCAP_README, "x8/16/32/64", "hex types x8..x64" },
+	{ "bitfield", KF(has_bitfield), KCAP_README, "b<bit-width>@",
+	  "bitfield types b<W>@<O>/<C>" },
+	{ "array", KF(has_array), KCAP_README, "<array-size>", "array types TYPE[N]" },
+	{ "imm", KF(has_imm), KCAP_README, "\\imm-value", "constants \\IMM" },
+	{ "imm_str", KF(has_imm_str), KCAP_README, "\\\"imm-string\"",
+	  "string constants \\\"STR\"" },
+	{ "ustring", KF(has_ustring), KCAP_TYPE, "ustring", "the ustring type" },
+	{ "user_deref", KF(has_user_deref), KCAP_README, "[u]<offset>",
+	  "user dereferences +uOFF(...)" },
+	{ "symstr", KF(has_symstr), KCAP_TYPE, "symstr", "the symstr type" },
+	{ "comm", KF(has_comm), KCAP_README, "$comm", "$comm" },
 	/* "place (uprobe): <path>:<offset>[%return][(ref_ctr_offset)]" */
-	{ "ref_ctr", KF(has_ref_ctr), KCAP_README, "ref_ctr_offset" },
+	{ "ref_ctr", KF(has_ref_ctr), KCAP_README, "ref_ctr_offset",
+	  "SDT semaphores (ref_ctr_offset)" },
 	/* "uprobe_events - Create/append/remove/show ..." came with multi-probe events */
-	{ "multi_probe", KF(has_multi_probe), KCAP_README, "Create/append/" },
-	{ "error_log", KF(has_error_log), KCAP_FILE, "error_log" },
-	{ "buffer_percent", KF(has_buffer_percent), KCAP_FILE, "buffer_percent" },
-	{ "subbuf_size", KF(has_subbuf_size), KCAP_FILE, "buffer_subbuf_size_kb" },
-	{ "event_pid", KF(has_event_pid), KCAP_FILE, "set_event_pid" },
-	{ "event_fork", KF(has_event_fork), KCAP_FILE, "options/event-fork" },
-	{ "record_tgid", KF(has_record_tgid), KCAP_FILE, "options/record-tgid" },
-	{ "userstacktrace", KF(has_userstacktrace), KCAP_FILE, "options/userstacktrace" },
+	{ "multi_probe", KF(has_multi_probe), KCAP_README, "Create/append/",
+	  "several probe points in one event" },
+	{ "error_log", KF(has_error_log), KCAP_FILE, "error_log", NULL },
+	{ "buffer_percent", KF(has_buffer_percent), KCAP_FILE, "buffer_percent", NULL },
+	{ "subbuf_size", KF(has_subbuf_size), KCAP_FILE, "buffer_subbuf_size_kb", NULL },
+	{ "event_pid", KF(has_event_pid), KCAP_FILE, "set_event_pid", NULL },
+	{ "event_fork", KF(has_event_fork), KCAP_FILE, "options/event-fork", NULL },
+	{ "record_tgid", KF(has_record_tgid), KCAP_FILE, "options/record-tgid", NULL },
+	{ "userstacktrace", KF(has_userstacktrace), KCAP_FILE, "options/userstacktrace", NULL },
 	/* the trigger list names it: "hist (see below)" */
-	{ "hist", KF(has_hist), KCAP_README, "hist (see below)" },
+	{ "hist", KF(has_hist), KCAP_README, "hist (see below)", "hist triggers" },
 };
 
 /* The limits, printed after the rows; not masked (kernel_features_default() has them). */
@@ -228,43 +234,87 @@ static int write_line(int fd, const char *line)
 }
 
 /*
+ * A scratch event of our own: a group no session and no test uses (upft_kcaps<pid>; a
+ * leftover one names a live pid while we run, check-tracefs-clean.sh counts it after).
+ */
+struct scratch {
+	int fd;			/* uprobe_events, O_APPEND */
+	char group[32];
+	sigset_t old;
+};
+
+/* scratch_open() - open uprobe_events and hold signals; false when it cannot be written */
+static bool scratch_open(struct scratch *sc)
+{
+	char *file = tracefs_get_tracing_file("uprobe_events");
+	sigset_t all;
+
+	sc->fd = file ? open(file, O_WRONLY | O_APPEND | O_CLOEXEC) : -1;
+	tracefs_put_tracing_file(file);
+	if (sc->fd < 0)
+		return false;
+	snprintf(sc->group, sizeof(sc->group), "upft_kcaps%d", (int)getpid());
+	/* no signal between a write and its removal: nothing is left behind */
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, &sc->old);
+	return true;
+}
+
+/* scratch_try() - define "KIND:GROUP/EVENT PLACE ARGS"; Return: 0 or -errno */
+static int scratch_try(struct scratch *sc, char kind, const char *event, const char *place,
+		       const char *args)
+{
+	char *line = xasprintf("%c:%s/%s %s%s%s\n", kind, sc->group, event, place,
+			       args && *args ? " " : "", args ? args : "");
+	int ret = write_line(sc->fd, line);
+
+	free(line);
+	return ret;
+}
+
+static void scratch_remove(struct scratch *sc, const char *event)
+{
+	char *line = xasprintf("-:%s/%s\n", sc->group, event);
+	int r = write_line(sc->fd, line);
+
+	if (r < 0)
+		pr_warn("could not remove the event %s/%s: %s", sc->group, event, strerror(-r));
+	free(line);
+}
+
+static void scratch_close(struct scratch *sc)
+{
+	sigprocmask(SIG_SETMASK, &sc->old, NULL);
+	close(sc->fd);
+}
+
+/*
  * probe_multi() - whether one event takes a second probe point: define two points of this
- * executable (never enabled, so nothing is inserted) under one event name in a group of our
- * own, then remove it. Signals are held meanwhile, so no path leaves the group behind.
+ * executable (never enabled, so nothing is inserted) under one event name, then remove it
  * Return: 1 or 0; -1 when it could not be told (no write access, an odd path).
  */
 static int probe_multi(void)
 {
-	char exe[PATH_MAX], group[32], line[PATH_MAX + 96];
-	char *file = tracefs_get_tracing_file("uprobe_events");
-	sigset_t all, old;
+	char exe[PATH_MAX], place[PATH_MAX + 8];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	int fd = file ? open(file, O_WRONLY | O_APPEND | O_CLOEXEC) : -1;
+	struct scratch sc;
 	int ret = -1, r;
 
-	tracefs_put_tracing_file(file);
-	if (fd < 0 || n <= 0)
-		goto out;
+	if (n <= 0)
+		return -1;
 	exe[n] = '\0';
-	if (strpbrk(exe, " \t\n:"))
-		goto out;	/* not something the uprobe_events syntax carries */
-	snprintf(group, sizeof(group), "upft_kcaps%d", (int)getpid());
-	sigfillset(&all);
-	sigprocmask(SIG_BLOCK, &all, &old);
-	snprintf(line, sizeof(line), "p:%s/multi %s:0x0\n", group, exe);
-	if (write_line(fd, line) == 0) {
-		snprintf(line, sizeof(line), "p:%s/multi %s:0x1\n", group, exe);
-		r = write_line(fd, line);
+	if (strpbrk(exe, " \t\n:#"))
+		return -1;	/* not something the uprobe_events syntax carries */
+	if (!scratch_open(&sc))
+		return -1;
+	snprintf(place, sizeof(place), "%s:0x0", exe);
+	if (scratch_try(&sc, 'p', "multi", place, NULL) == 0) {
+		snprintf(place, sizeof(place), "%s:0x1", exe);
+		r = scratch_try(&sc, 'p', "multi", place, NULL);
 		ret = r == 0 ? 1 : r == -EEXIST ? 0 : -1;
-		snprintf(line, sizeof(line), "-:%s/multi\n", group);
-		r = write_line(fd, line);
-		if (r < 0)
-			pr_warn("could not remove the probe group %s: %s", group, strerror(-r));
+		scratch_remove(&sc, "multi");
 	}
-	sigprocmask(SIG_SETMASK, &old, NULL);
-out:
-	if (fd >= 0)
-		close(fd);
+	scratch_close(&sc);
 	return ret;
 }
 
@@ -332,4 +382,130 @@ void kcaps_format(const struct kernel_features *kf, struct strbuf *out)
 		strbuf_addf(out, "%-15s %-4d %s\n", kcap_limits[i].name,
 			    *(const int *)((const char *)kf + kcap_limits[i].off),
 			    "default (the same on every kernel measured)");
+}
+
+/* The row named @name, which must exist. */
+static const struct kcap *kcap_row(const char *name)
+{
+	return kcap_find(name, strlen(name));
+}
+
+/* A row @kf lacks is named in @out ("array types TYPE[N]"), once. */
+static void lacking(const struct kernel_features *kf, const char *name, struct strbuf *out)
+{
+	const struct kcap *c = kcap_row(name);
+	const char *d = c->desc ? c->desc : c->what;
+
+	if (kcap_get(kf, c) || strstr(strbuf_cstr(out), d))
+		return;
+	strbuf_addf(out, "%s%s", out->len ? ", " : "", d);
+}
+
+/*
+ * arg_lacking() - the rows one "NAME=FETCH:TYPE" argument (or a probe point, @place) needs
+ * that @kf lacks
+ */
+static void arg_lacking(const struct kernel_features *kf, const char *arg, bool place,
+			struct strbuf *out)
+{
+	const char *type = strrchr(arg, ':'), *p;
+
+	if (place) {
+		if (strchr(arg, '('))
+			lacking(kf, "ref_ctr", out);
+		return;
+	}
+	if (strstr(arg, "\\\""))
+		lacking(kf, "imm_str", out);
+	else if (strchr(arg, '\\'))
+		lacking(kf, "imm", out);
+	for (p = arg; (p = strpbrk(p, "+-")); p++)
+		if (p[1] == 'u' && p[2] >= '0' && p[2] <= '9')
+			lacking(kf, "user_deref", out);
+	if (strstr(arg, "$comm"))
+		lacking(kf, "comm", out);
+	if (!type++)
+		return;
+	if (!strncmp(type, "char", 4))
+		lacking(kf, "char", out);
+	else if (!strncmp(type, "ustring", 7))
+		lacking(kf, "ustring", out);
+	else if (!strncmp(type, "symstr", 6))
+		lacking(kf, "symstr", out);
+	else if (!strncmp(type, "string", 6))
+		lacking(kf, "string", out);
+	else if (type[0] == 'x' && type[1] >= '0' && type[1] <= '9')
+		lacking(kf, "hex", out);
+	else if (type[0] == 'b' && type[1] >= '0' && type[1] <= '9')
+		lacking(kf, "bitfield", out);
+	if (strchr(type, '['))
+		lacking(kf, "array", out);
+}
+
+/* The next blank-separated word of a uprobe_events line (a \"...\" constant is one word). */
+static const char *next_word(const char *p, size_t *len)
+{
+	bool quoted = false;
+	const char *e;
+
+	while (*p == ' ' || *p == '\t')
+		p++;
+	for (e = p; *e && (quoted || (*e != ' ' && *e != '\t' && *e != '\n')); e++)
+		if (*e == '"' && e > p && e[-1] == '\\')
+			quoted = !quoted;
+		else if (*e == '"' && quoted)
+			quoted = false;
+	*len = (size_t)(e - p);
+	return p;
+}
+
+/* The scratch event "why" with @place and @args, removed at once; Return: 0 or -errno. */
+static int try_part(struct scratch *sc, char kind, const char *place, const char *args)
+{
+	int r = scratch_try(sc, kind, "why", place, args);
+
+	if (!r)
+		scratch_remove(sc, "why");
+	return r;
+}
+
+int kcaps_explain(const struct kernel_features *kf, const char *line, struct strbuf *out)
+{
+	struct strbuf missing = STRBUF_INIT;
+	struct scratch sc;
+	const char *p, *w;
+	char kind = line[0] == 'r' ? 'r' : 'p', *place, *arg;
+	size_t len, nr = 0;
+	int r;
+
+	p = next_word(line, &len);		/* p:GROUP/EVENT */
+	w = next_word(p + len, &len);		/* PATH:0xOFF[(0xREF)] */
+	if (!len || !scratch_open(&sc))
+		return -1;
+	place = xstrndup(w, len);
+	r = try_part(&sc, kind, place, NULL);
+	if (r < 0) {
+		arg_lacking(kf, place, true, &missing);
+		strbuf_addf(out, "it refuses the probe point '%s' itself (%s)", place,
+			    strerror(-r));
+	}
+	for (p = w + len; r == 0 && (w = next_word(p, &len), len); p = w + len, nr++) {
+		arg = xstrndup(w, len);
+		r = try_part(&sc, kind, place, arg);
+		if (r < 0) {
+			arg_lacking(kf, arg, false, &missing);
+			strbuf_addf(out, "it refuses the argument '%s'%s", arg,
+				    nr ? " (the ones before it are accepted)" : "");
+		}
+		free(arg);
+	}
+	scratch_close(&sc);
+	if (r == 0)
+		strbuf_addf(out, "each part alone is accepted: it refuses the %zu arguments "
+			    "together (too many, or too big an event)", nr);
+	if (missing.len)
+		strbuf_addf(out, "; it uses what this kernel lacks: %s", missing.buf);
+	strbuf_release(&missing);
+	free(place);
+	return 0;
 }

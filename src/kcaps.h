@@ -102,4 +102,15 @@ int kcaps_read(struct kernel_features *kf, struct diag *d);
  */
 void kcaps_format(const struct kernel_features *kf, struct strbuf *out);
 
+/**
+ * kcaps_explain() - what the kernel refuses in a uprobe_events @line it rejected without a
+ * reason (no error_log, or no entry in it: 6.1 and $comm:u32): the probe point alone, then
+ * each argument alone, each defined as a scratch event of the group upft_kcaps<pid> and
+ * removed at once (signals held meanwhile); the features the refused part uses that @kf
+ * lacks are named
+ * @out: gets "it refuses the argument 'c=$comm:u32' (the ones before it are accepted)"
+ * Return: 0, or -1 when nothing could be tried (uprobe_events not writable; @out untouched)
+ */
+int kcaps_explain(const struct kernel_features *kf, const char *line, struct strbuf *out);
+
 #endif

@@ -1064,28 +1064,28 @@ static void print_sums(const struct probes *p)
 	}
 }
 
-/* mark in @words the u64[N] fields of the strings with a length among @nr args @a and parts */
-static void mark_text_words(const struct trace_probe *tp, const struct trace_arg *a, size_t nr,
-			    bool *words)
+/*
+ * mark in @marks the fields whose type starts with @type ("u64[", "u8[") among the text
+ * (strings with a length, char arrays) of @nr args @a and their parts
+ */
+static void mark_text_fields(const struct trace_probe *tp, const struct trace_arg *a, size_t nr,
+			     const char *type, bool *marks)
 {
 	for (size_t i = 0; i < nr; i++) {
-		for (int k = 0; a[i].kind == VK_LSTRING && k < a[i].nr_fields; k++)
-			if (!strncmp(tp->fields[a[i].field + k].type, "u64[", 4))
-				words[a[i].field + k] = true;
-		mark_text_words(tp, a[i].parts, a[i].nr_parts, words);
+		for (int k = 0; (a[i].kind == VK_LSTRING || a[i].kind == VK_BYTES) &&
+				a[i].field >= 0 && k < a[i].nr_fields; k++)
+			if (!strncmp(tp->fields[a[i].field + k].type, type, strlen(type)))
+				marks[a[i].field + k] = true;
+		mark_text_fields(tp, a[i].parts, a[i].nr_parts, type, marks);
 	}
 }
 
-/*
- * -D: the text a live session reads as u64 words (strings with a length), said in a comment:
- * the kernel's trace, perf and trace-cmd show those fields as numbers
- */
 static void print_text_words(const struct trace_probe *tp)
 {
 	struct strbuf sb = STRBUF_INIT;
 	bool *words = xcalloc(tp->nr_fields + 1, sizeof(*words));
 
-	mark_text_words(tp, tp->args, tp->nr_args, words);
+	mark_text_fields(tp, tp->args, tp->nr_args, "u64[", words);
 	for (size_t i = 0; i < tp->nr_fields; i++) {
 		const struct fetch_field *f = &tp->fields[i];
 
@@ -1104,6 +1104,42 @@ static void print_text_words(const struct trace_probe *tp)
 	strbuf_release(&sb);
 }
 
+/*
+ * text_bytes_note() - how other tools show @tp's text fetched as u8[N] (kernels without the
+ * char type, and -a on every kernel: perf 6.1 misreads char[N]); empty when it has none
+ */
+static void text_bytes_note(const struct trace_probe *tp, bool added, struct strbuf *out)
+{
+	struct strbuf names = STRBUF_INIT, words = STRBUF_INIT;
+	bool *bytes = xcalloc(tp->nr_fields + 1, sizeof(*bytes));
+
+	mark_text_fields(tp, tp->args, tp->nr_args, "u8[", bytes);
+	for (size_t i = 0; i < tp->nr_fields; i++) {
+		const struct fetch_field *f = &tp->fields[i];
+
+		if (bytes[i] && f->pieces)	/* no arrays: u64 words (fallback.h) */
+			strbuf_addf(&words, "%s%s..%s", words.len ? ", " : "",
+				    tp->fields[f->first_piece].name,
+				    tp->fields[f->first_piece + f->pieces - 1].name);
+		else if (bytes[i] && fetch_field_written(f))
+			strbuf_addf(&names, "%s%s", names.len ? ", " : "", f->name);
+	}
+	if (names.len)
+		strbuf_addf(out, "%s/%s: %s: text as u8[N] bytes (%s): the kernel's trace, perf "
+			    "and trace-cmd show each byte as a decimal number, {97,108,...} for "
+			    "\"al...\"; upfront -e %s:%s shows the text", tp->group, tp->event,
+			    names.buf, added ? "not char[N], which perf 6.1 misreads" :
+			    "this kernel has no char type", tp->group, tp->event);
+	if (words.len)
+		strbuf_addf(out, "%s%s/%s: %s: text as u64 words (this kernel has no array types): "
+			    "the kernel's trace, perf and trace-cmd show numbers, the text's bytes "
+			    "in memory order; upfront -e %s:%s shows the text", out->len ? "\n# " : "",
+			    tp->group, tp->event, words.buf, tp->group, tp->event);
+	free(bytes);
+	strbuf_release(&names);
+	strbuf_release(&words);
+}
+
 static void print_definitions(const struct probes *p, struct debuginfo *dbg)
 {
 	struct strbuf line = STRBUF_INIT;
@@ -1119,6 +1155,10 @@ static void print_definitions(const struct probes *p, struct debuginfo *dbg)
 		if (p->tps[i].note)
 			printf("# %s/%s: %s\n", p->tps[i].group, p->tps[i].event, p->tps[i].note);
 		print_text_words(&p->tps[i]);
+		strbuf_reset(&line);
+		text_bytes_note(&p->tps[i], false, &line);
+		if (line.len)
+			printf("# %s\n", line.buf);
 	}
 	print_filters(p, false);
 	print_sums(p);
@@ -1212,6 +1252,12 @@ static void print_added(const struct probes *p)
 		"\tor live: upfront -e %s:%s\n",
 		p->tps[p->nr - 1].group, last, p->tps[p->nr - 1].group, last,
 		p->tps[p->nr - 1].group, last);
+	for (i = 0; i < p->nr; i++) {
+		strbuf_reset(&func);
+		text_bytes_note(&p->tps[i], true, &func);
+		if (func.len)
+			fprintf(stderr, "\t# %s\n", func.buf);
+	}
 	print_filters(p, true);
 	strbuf_release(&func);
 	strbuf_release(&path);
@@ -1407,6 +1453,7 @@ int main(int argc, char **argv)
 	code = read_kcaps(&ropts.kf, o.kernel_features);
 	if (code || o.kernel_features)
 		goto out;
+	tracing_use_kcaps(&ropts.kf);
 
 	if (o.mode == MODE_TRACE && !o.nr_words) {
 		/* only -e events: no binary needed */

@@ -86,6 +86,7 @@ struct cpu_queue {
 struct stream {
 	struct cpu_queue *q;
 	struct pollfd *pfds;
+	bool timer;		/* no buffer_percent: read on a timer, poll() would wake per event */
 	int nr_cpus;
 	unsigned int nr_slots;
 	int subbuf;
@@ -412,7 +413,10 @@ static void *drain_main(void *arg)
 		 * behind) come back after 1 ms: reading on a short timer while busy takes
 		 * partly filled sub-buffers, which the kernel copies event by event.
 		 */
-		poll(st->pfds, st->nr_cpus, any_qfull ? 1 : 20);
+		if (st->timer)	/* 10 ms while busy: under half of a default buffer at 1M/s */
+			poll(NULL, 0, any_qfull ? 1 : got ? 10 : 20);
+		else
+			poll(st->pfds, st->nr_cpus, any_qfull ? 1 : 20);
 	}
 	return NULL;
 }
@@ -479,7 +483,7 @@ struct stream *stream_open(struct tracing *t, struct tep_handle *tep, unsigned i
 	 * short). The wakeups themselves are cheap now that a drain stops at a partly filled
 	 * sub-buffer instead of chasing the writer.
 	 */
-	tracing_set_wakeup(t, 50);
+	st->timer = !tracing_set_wakeup(t, 50);
 	/* before the drain publishes a watermark: a few tries for one not preempted */
 	for (int i = 0; i < 5 && !clock_skew(st); i++)
 		;

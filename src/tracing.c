@@ -23,9 +23,29 @@
 #include "arch/arch.h"
 #include "debuginfo.h"
 #include "fallback.h"
+#include "kcaps.h"
 #include "lockfile.h"
 #include "log.h"
 #include "tracing.h"
+
+/* The kernel capability table tracing follows (tracing_use_kcaps()); 6.18's before that. */
+static struct kernel_features kcaps;
+static bool kcaps_set;
+
+void tracing_use_kcaps(const struct kernel_features *kf)
+{
+	kcaps = *kf;
+	kcaps_set = true;
+}
+
+static const struct kernel_features *caps(void)
+{
+	if (!kcaps_set) {
+		kernel_features_default(&kcaps);
+		kcaps_set = true;
+	}
+	return &kcaps;
+}
 
 /* One line of uprobe_events split into its parts; pointers into a copy of the line. */
 struct uprobe_line {
@@ -451,7 +471,7 @@ int tracing_saved_tgid(int tid)
  */
 static void tracing_error_text(struct tracefs_instance *inst, struct strbuf *out)
 {
-	char *log = tracefs_error_last(inst);
+	char *log = caps()->has_error_log ? tracefs_error_last(inst) : NULL;
 	char *msg, *cmd = NULL, *caret = NULL, *save = NULL;
 
 	if (!log || !*log) {
@@ -494,6 +514,22 @@ static void tracing_error_text(struct tracefs_instance *inst, struct strbuf *out
 	free(log);
 }
 
+/*
+ * no_reason() - the kernel rejected @line with @err and wrote no reason (no error_log, or
+ * no entry in it): say which part it refuses, found by trying each alone (kcaps_explain())
+ */
+static void no_reason(const char *line, int err, struct strbuf *out)
+{
+	struct strbuf why = STRBUF_INIT;
+
+	strbuf_addf(out, "%s, with no reason given (%s)", strerror(err),
+		    caps()->has_error_log ? "error_log has no entry for it" :
+		    "this kernel has no error_log");
+	if (kcaps_explain(caps(), line, &why) == 0)
+		strbuf_addf(out, "; %s", why.buf);
+	strbuf_release(&why);
+}
+
 /* the kernel's reason for @tp's rejected @line (errno @err) in @d; returns -errno */
 static int add_rejected(const struct trace_probe *tp, struct strbuf *line, int err,
 			struct diag *d)
@@ -502,6 +538,8 @@ static int add_rejected(const struct trace_probe *tp, struct strbuf *line, int e
 
 	tracing_error_text(NULL, &klog);
 	line->buf[line->len - 1] = '\0';
+	if (!klog.len && (err == EINVAL || err == E2BIG))
+		no_reason(line->buf, err, &klog);
 	/*
 	 * The kernel's reason for the line (an error_log entry, or EINVAL/E2BIG without one) is
 	 * bad input, as our own checks' errors: exit status 2. Anything else (no memory, no
@@ -1067,7 +1105,8 @@ struct tracing *tracing_new(unsigned long buffer_kb, bool keep, struct diag *d)
 	 * The process of each task that had an event goes to saved_tgids: a thread that exits
 	 * before its events are decoded is no longer in /proc (tracing_saved_tgid())
 	 */
-	if (tracefs_instance_file_write(t->inst, "options/record-tgid", "1") < 0)
+	if (caps()->has_record_tgid &&
+	    tracefs_instance_file_write(t->inst, "options/record-tgid", "1") < 0)
 		pr_debug("cannot set options/record-tgid: %s", strerror(errno));
 	if (buffer_kb) {
 		char kb[32];
@@ -1224,6 +1263,9 @@ int tracing_set_pids(struct tracing *t, const pid_t *pids, size_t nr, bool threa
 	struct strbuf sb = STRBUF_INIT;
 	int ret = 0;
 
+	if (!caps()->has_event_pid)
+		return diag_error(d, SPAN_NONE, "this kernel has no set_event_pid: upfront cannot "
+				  "keep to the processes of -p or of -- CMD");
 	for (size_t i = 0; i < nr; i++) {
 		if (!pid_alive(pids[i])) {
 			ret = diag_error(d, SPAN_NONE, "no process %d", (int)pids[i]);
@@ -1234,7 +1276,11 @@ int tracing_set_pids(struct tracing *t, const pid_t *pids, size_t nr, bool threa
 			add_threads(&sb, pids[i]);
 	}
 	/* libtracefs 1.6 has no helper for set_event_pid: write the files */
-	tracefs_instance_file_write(t->inst, "options/event-fork", "1");
+	if (caps()->has_event_fork)
+		tracefs_instance_file_write(t->inst, "options/event-fork", "1");
+	else
+		pr_warn("this kernel has no options/event-fork: the processes the traced ones "
+			"start are not traced");
 	if (tracefs_instance_file_write(t->inst, "set_event_pid", sb.buf) < 0)
 		ret = diag_fail(d, "cannot write set_event_pid: %s", strerror(errno));
 out:
@@ -1244,6 +1290,9 @@ out:
 
 int tracing_enable_user_stacks(struct tracing *t, struct diag *d)
 {
+	if (!caps()->has_userstacktrace)
+		return diag_error(d, SPAN_NONE, "this kernel has no options/userstacktrace, which "
+				  "--stack reads");
 	if (tracefs_instance_file_write(t->inst, "options/userstacktrace", "1") < 0)
 		return diag_fail(d, "cannot enable options/userstacktrace: %s", strerror(errno));
 	return 0;
@@ -1261,20 +1310,25 @@ void tracing_off(struct tracing *t)
 
 int tracing_subbuf_size(struct tracing *t)
 {
-	char *kb = tracefs_instance_file_read(t->inst, "buffer_subbuf_size_kb", NULL);
+	char *kb = caps()->has_subbuf_size ?
+		   tracefs_instance_file_read(t->inst, "buffer_subbuf_size_kb", NULL) : NULL;
 	int size = kb && atoi(kb) > 0 ? atoi(kb) * 1024 : getpagesize();
 
 	free(kb);
 	return size;
 }
 
-void tracing_set_wakeup(struct tracing *t, unsigned int percent)
+bool tracing_set_wakeup(struct tracing *t, unsigned int percent)
 {
 	char text[16];
+
+	if (!caps()->has_buffer_percent)
+		return false;
 
 	snprintf(text, sizeof(text), "%u", percent);
 	if (tracefs_instance_file_write(t->inst, "buffer_percent", text) < 0)
 		pr_debug("cannot set buffer_percent: %s", strerror(errno));
+	return true;
 }
 
 int tracing_cpu_open_raw(struct tracing *t, int cpu, struct diag *d)

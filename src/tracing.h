@@ -16,6 +16,14 @@
 #include "util.h"
 
 /**
+ * tracing_use_kcaps() - the kernel capability table (kcaps_read()'s, masked) that tracing
+ * follows: error_log is read, buffer_percent, buffer_subbuf_size_kb, options/event-fork,
+ * record-tgid and userstacktrace are used only where it has them; 6.18's until called
+ * @kf: copied
+ */
+void tracing_use_kcaps(const struct kernel_features *kf);
+
+/**
  * tracing_add_probes() - -a: write each probe to uprobe_events, as perf probe -a does;
  * on any failure remove what this call added and quote error_log in @d
  * @by_fd: give the kernel each probe's kpath (/proc/PID/fd/N, the file upfront opened: for
@@ -224,8 +232,10 @@ clockid_t tracing_clock_ref(const struct tracing *t);
 /**
  * tracing_set_wakeup() - a poll() on trace_pipe_raw wakes when the CPU's buffer is
  * @percent full (buffer_percent); 0 wakes on every event
+ * Return: false when the kernel has no buffer_percent (a poll() there wakes on every event:
+ * read on a timer instead)
  */
-void tracing_set_wakeup(struct tracing *t, unsigned int percent);
+bool tracing_set_wakeup(struct tracing *t, unsigned int percent);
 
 /**
  * tracing_cpu_open_raw() - open per_cpu/cpu@cpu/trace_pipe_raw of the instance, read-only,
