@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <string.h>
 #include <unistd.h>
 #include <tracefs.h>
@@ -288,6 +289,49 @@ static void scratch_close(struct scratch *sc)
 	close(sc->fd);
 }
 
+static bool uprobe_events_writable(void)
+{
+	char *path = tracefs_get_tracing_file("uprobe_events");
+	bool ok = path && !access(path, W_OK);
+
+	tracefs_put_tracing_file(path);
+	return ok;
+}
+
+/* The initial pid namespace's inode (PROC_PID_INIT_INO): pids of others mean something here. */
+#define PID_NS_INIT_INO 0xEFFFFFFCU
+
+/*
+ * reap_scratch() - remove the scratch events of upfront processes that are gone (killed with
+ * SIGKILL between a write and its removal); never one of a live process, and nothing from a
+ * child pid namespace, where their pid numbers say nothing
+ */
+static void reap_scratch(void)
+{
+	char *text = tracefs_instance_file_read(NULL, "uprobe_events", NULL), *p = text;
+	struct stat st;
+
+	if (!text || stat("/proc/self/ns/pid", &st) || st.st_ino != PID_NS_INIT_INO)
+		goto out;
+	while ((p = strstr(p, ":upft_kcaps"))) {
+		char *end, *ev = NULL, *line;
+		long pid = strtol(p + 11, &end, 10);
+		size_t n = *end == '/' ? strcspn(end + 1, " \n") : 0;
+
+		p += 11;
+		if (!n || pid <= 0 || pid == getpid() || !(kill((pid_t)pid, 0) < 0 && errno == ESRCH))
+			continue;
+		ev = xstrndup(end + 1, n);
+		line = xasprintf("-:upft_kcaps%ld/%s", pid, ev);
+		if (tracefs_instance_file_append(NULL, "uprobe_events", line) >= 0)
+			pr_info("removed %s, left by a process that is gone", line + 2);
+		free(line);
+		free(ev);
+	}
+out:
+	free(text);
+}
+
 /*
  * probe_multi() - whether one event takes a second probe point: define two points of this
  * executable (never enabled, so nothing is inserted) under one event name, then remove it
@@ -330,7 +374,10 @@ int kcaps_read(struct kernel_features *kf, struct diag *d)
 		for (size_t i = 0; i < ARRAY_SIZE(kcap_table); i++)
 			if (kcap_table[i].how == KCAP_FILE)
 				*kcap_flag(kf, &kcap_table[i]) = tracefs_has(kcap_table[i].what);
-		multi = probe_multi();
+		if (uprobe_events_writable())
+			reap_scratch();
+		/* kernels whose README does not say it may still have it (a backport): ask */
+		multi = kf->has_multi_probe ? -1 : probe_multi();
 		if (multi >= 0) {
 			kf->has_multi_probe = multi;
 			kf->probed_multi = (signed char)multi;

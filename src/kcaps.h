@@ -87,8 +87,9 @@ int kcaps_mask(struct kernel_features *kf, const char *spec, struct diag *d);
 
 /**
  * kcaps_read() - the running kernel's table: defaults, the README, the files present, the
- * multi-probe try-and-remove probe (when uprobe_events is writable: a group upft_kcaps<pid>
- * that is removed before this returns, with signals held meanwhile), then the mask in
+ * multi-probe try-and-remove probe where the README does not list them (when uprobe_events
+ * is writable: a group upft_kcaps<pid> removed before this returns, with signals held
+ * meanwhile; those of processes that are gone are removed first), then the mask in
  * UPFRONT_KERNEL_FEATURES; without a readable README, 6.18's defaults (masked)
  * @d: filled when the mask is bad
  * Return: 0, or -EINVAL (bad UPFRONT_KERNEL_FEATURES).

@@ -1080,27 +1080,43 @@ static void mark_text_fields(const struct trace_probe *tp, const struct trace_ar
 	}
 }
 
-static void print_text_words(const struct trace_probe *tp)
+/*
+ * text_field_names() - the names of @tp's text fields whose type starts with @type ("u64[",
+ * "u8["): those the kernel gets, into @written; as "FIRST..LAST", the scalar pieces of those it
+ * has no array type for (fallback.h), into @pieces (which may be @written)
+ */
+static void text_field_names(const struct trace_probe *tp, const char *type,
+			     struct strbuf *written, struct strbuf *pieces)
 {
-	struct strbuf sb = STRBUF_INIT;
-	bool *words = xcalloc(tp->nr_fields + 1, sizeof(*words));
+	bool *marks = xcalloc(tp->nr_fields + 1, sizeof(*marks));
 
-	mark_text_fields(tp, tp->args, tp->nr_args, "u64[", words);
+	mark_text_fields(tp, tp->args, tp->nr_args, type, marks);
 	for (size_t i = 0; i < tp->nr_fields; i++) {
 		const struct fetch_field *f = &tp->fields[i];
 
-		if (words[i] && f->pieces)	/* no arrays: its pieces (fallback.h) */
-			strbuf_addf(&sb, "%s%s..%s", sb.len ? ", " : "",
+		if (marks[i] && f->pieces)
+			strbuf_addf(pieces, "%s%s..%s", pieces->len ? ", " : "",
 				    tp->fields[f->first_piece].name,
 				    tp->fields[f->first_piece + f->pieces - 1].name);
-		else if (words[i])
-			strbuf_addf(&sb, "%s%s", sb.len ? ", " : "", f->name);
+		else if (marks[i] && fetch_field_written(f))
+			strbuf_addf(written, "%s%s", written->len ? ", " : "", f->name);
 	}
+	free(marks);
+}
+
+/*
+ * -D: the text a live session reads as u64 words (strings with a length), said in a comment:
+ * the kernel's trace, perf and trace-cmd show those fields as numbers
+ */
+static void print_text_words(const struct trace_probe *tp)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	text_field_names(tp, "u64[", &sb, &sb);
 	if (sb.len)
 		printf("# %s/%s: %s: text as u64 words, as a live session reads it (the kernel's trace, "
 		       "perf and trace-cmd show numbers, the text's bytes in memory order; -a defines "
 		       "bytes)\n", tp->group, tp->event, sb.buf);
-	free(words);
 	strbuf_release(&sb);
 }
 
@@ -1111,19 +1127,8 @@ static void print_text_words(const struct trace_probe *tp)
 static void text_bytes_note(const struct trace_probe *tp, bool added, struct strbuf *out)
 {
 	struct strbuf names = STRBUF_INIT, words = STRBUF_INIT;
-	bool *bytes = xcalloc(tp->nr_fields + 1, sizeof(*bytes));
 
-	mark_text_fields(tp, tp->args, tp->nr_args, "u8[", bytes);
-	for (size_t i = 0; i < tp->nr_fields; i++) {
-		const struct fetch_field *f = &tp->fields[i];
-
-		if (bytes[i] && f->pieces)	/* no arrays: u64 words (fallback.h) */
-			strbuf_addf(&words, "%s%s..%s", words.len ? ", " : "",
-				    tp->fields[f->first_piece].name,
-				    tp->fields[f->first_piece + f->pieces - 1].name);
-		else if (bytes[i] && fetch_field_written(f))
-			strbuf_addf(&names, "%s%s", names.len ? ", " : "", f->name);
-	}
+	text_field_names(tp, "u8[", &names, &words);
 	if (names.len)
 		strbuf_addf(out, "%s/%s: %s: text as u8[N] bytes (%s): the kernel's trace, perf "
 			    "and trace-cmd show each byte as a decimal number, {97,108,...} for "
@@ -1135,7 +1140,6 @@ static void text_bytes_note(const struct trace_probe *tp, bool added, struct str
 			    "the kernel's trace, perf and trace-cmd show numbers, the text's bytes "
 			    "in memory order; upfront -e %s:%s shows the text", out->len ? "\n# " : "",
 			    tp->group, tp->event, words.buf, tp->group, tp->event);
-	free(bytes);
 	strbuf_release(&names);
 	strbuf_release(&words);
 }

@@ -242,6 +242,14 @@ upft_need_root() {
 		t_bail "$UPFT_TRACEFS/uprobe_events is not writable (mount -t tracefs nodev $UPFT_TRACEFS)"
 }
 
+# upft_kernel NAME - row NAME of the kernel capability table (upfront --kernel-features, with
+# UPFRONT_KERNEL_FEATURES applied): yes, no or a number. Expectations follow the kernel:
+#	[ "$(upft_kernel char)" = yes ] && want='char\[64\]' || want='u8\[64\]'
+upft_kernel() {
+	"$UPFRONT" --kernel-features | awk -v n="$1" '$1 == n { print $2; found = 1 }
+		END { if (!found) print "?" }'
+}
+
 # upft_define LINE - add a uprobe_events line, its group replaced by $UPFT_GROUP; prints the
 # event's GROUP/EVENT
 upft_define() {
