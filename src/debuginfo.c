@@ -55,6 +55,12 @@ struct debuginfo {
 	struct dw_index *idx;	/* with dw; its functions read on first use (idx_built) */
 	bool idx_built;
 	struct type_index *types;	/* with dw; read on its first lookup */
+	struct strmap globals;	/* debuginfo_global(): name -> index in global_dies, from 1 */
+	struct global_die {
+		bool found;
+		Dwarf_Die die;
+	} *global_dies;
+	size_t nr_globals, alloc_globals;
 };
 
 static char *debuginfo_search_path = NULL;
@@ -239,6 +245,9 @@ void debuginfo_free(struct debuginfo *dbg)
 	dw_index_free(dbg->idx);
 	type_complete_remove(dbg->types);
 	type_index_free(dbg->types);
+	if (dbg->globals.keys)
+		strmap_release(&dbg->globals);
+	free(dbg->global_dies);
 	mapguard_remove(dbg->map);
 	mapguard_remove(dbg->debug_map);
 	if (dbg->dwfl)
@@ -600,6 +609,65 @@ int debuginfo_getscopes(struct debuginfo *dbg, Dwarf_Die *cu, Dwarf_Addr pc, Dwa
 	if (!debuginfo_dwarf(dbg, NULL))
 		return dwarf_getscopes(cu, pc, scopes);
 	return dw_index_getscopes(dbg->idx, cu, pc, scopes);
+}
+
+static bool global_in_cu(Dwarf_Die *cu, const char *name, Dwarf_Die *out)
+{
+	Dwarf_Die child;
+
+	if (dwarf_child(cu, &child) != 0)
+		return false;
+	do {
+		const char *n;
+
+		if (dwarf_tag(&child) != DW_TAG_variable)
+			continue;
+		n = dwarf_diename(&child);
+		if (n && !strcmp(n, name) && (dwarf_hasattr(&child, DW_AT_location) ||
+					      dwarf_hasattr(&child, DW_AT_const_value))) {
+			*out = child;
+			return true;
+		}
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return false;
+}
+
+bool debuginfo_global(struct debuginfo *dbg, const char *name, Dwarf_Die *out)
+{
+	Dwarf *dw = debuginfo_dwarf(dbg, NULL);
+	Dwarf_Off off = 0, next;
+	struct global_die g = { false };
+	size_t hsize, *i;
+	bool added;
+
+	if (!dw)
+		return false;
+	if (!dbg->globals.keys)
+		strmap_init(&dbg->globals, 8);
+	i = strmap_find(&dbg->globals, name);
+	if (i) {
+		*out = dbg->global_dies[*i].die;
+		return dbg->global_dies[*i].found;
+	}
+	while (!g.found && dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		Dwarf_Die cu;
+
+		g.found = dwarf_offdie(dw, off + hsize, &cu) && global_in_cu(&cu, name, &g.die);
+		off = next;
+	}
+	ALLOC_GROW(dbg->global_dies, dbg->nr_globals + 1, dbg->alloc_globals);
+	dbg->global_dies[dbg->nr_globals] = g;
+	strmap_add(&dbg->globals, name, dbg->nr_globals++, &added);
+	*out = g.die;
+	return g.found;
+}
+
+int debuginfo_getscopes_die(struct debuginfo *dbg, Dwarf_Die *cu, Dwarf_Die *fn,
+			    Dwarf_Die **scopes)
+{
+	if (!debuginfo_dwarf(dbg, NULL))
+		return dwarf_getscopes_die(fn, scopes);
+	return dw_index_getscopes_die(dbg->idx, cu, fn, scopes);
 }
 
 int debuginfo_lang_guess(struct debuginfo *dbg)

@@ -153,13 +153,30 @@ bool debuginfo_subprogram_at(struct debuginfo *dbg, uint64_t vaddr, Dwarf_Die *d
  * code holds @pc, innermost first, ending with the CU; through an inlined copy on into its
  * abstract definition's parents), without walking the whole CU again on every call: from
  * the second call for a CU on, its top-level code is looked up in a table by address
- * (dw_index_getscopes())
+ * (dw_index_getscopes()), and where @pc is in an inlined copy the chain ends with the
+ * outermost copy's callers and the CU (the abstract parents take a walk of the CU)
  * @cu: the CU DIE, as from debuginfo_addr_cu()
  * @pc: a DWARF address (vaddr - bias)
  * Return: the number of scopes with *@scopes a new array for free(), 0 when nothing holds
  * @pc, or -1 (libdw error), like dwarf_getscopes().
  */
 int debuginfo_getscopes(struct debuginfo *dbg, Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die **scopes);
+
+/**
+ * debuginfo_global() - a variable with a location at the top of a CU, named @name
+ * ("runtime.g0"), in the first CU that has one; looked up once per binary and name
+ * Return: true with @out filled (valid until debuginfo_free()).
+ */
+bool debuginfo_global(struct debuginfo *dbg, const char *name, Dwarf_Die *out);
+
+/**
+ * debuginfo_getscopes_die() - what dwarf_getscopes_die(@fn, @scopes) returns for a function
+ * of @cu: @fn, the namespaces and classes holding it, then the CU (dw_index_getscopes_die():
+ * from a table, not a walk of the CU per call)
+ * Return: the number of scopes with *@scopes a new array for free(), or -1.
+ */
+int debuginfo_getscopes_die(struct debuginfo *dbg, Dwarf_Die *cu, Dwarf_Die *fn,
+			    Dwarf_Die **scopes);
 
 /**
  * debuginfo_index() - every function DIE of the DWARF, read on first use: from the raw

@@ -20,12 +20,25 @@ struct cu_func {
 	Dwarf_Die die;
 };
 
-/* a code range of a DIE at the top of a CU, for dw_index_getscopes() */
+/* a code range of a DIE: at the top of a CU (dw_index_getscopes()), or of a function */
 struct cu_top {
 	Dwarf_Addr start, end;
 	Dwarf_Addr max_end;	/* of this and every earlier one (sorted by start) */
 	size_t order;		/* of the DIE among the CU's children */
 	Dwarf_Die die;
+};
+
+/* a subprogram of the walk by its DIE offset, with the namespace or class holding it */
+struct cu_fn_up {
+	Dwarf_Off off;
+	long up;		/* index in cu_tables.ups, -1: the CU */
+};
+
+/* a namespace, module, class or structure the walk went into */
+struct cu_up {
+	Dwarf_Die die;
+	long up;		/* the one holding it, -1: the CU */
+	bool libdw_skips;	/* a union: dwarf_getscopes_die() does not go into it */
 };
 
 /* the tables of one CU, made on its second lookup (one lookup is cheaper as a walk) */
@@ -34,6 +47,12 @@ struct cu_tables {
 	unsigned int lookups;
 	struct cu_func *v;	/* sorted by low, then order; NULL until the second lookup */
 	size_t nr, alloc;
+	struct cu_top *spans;	/* every code range of the walk's functions, by start */
+	size_t nr_spans, alloc_spans;
+	struct cu_fn_up *fns;	/* every function of the walk, in DIE order */
+	size_t nr_fns, alloc_fns;
+	struct cu_up *ups;
+	size_t nr_ups, alloc_ups;
 	bool built;
 	unsigned int scope_lookups;
 	struct cu_top *tops;	/* sorted by start; built on the second dw_index_getscopes() */
@@ -90,6 +109,9 @@ void dw_index_free(struct dw_index *idx)
 	for (size_t i = 0; i < idx->nr_cus; i++) {
 		free(idx->cus[i].v);
 		free(idx->cus[i].tops);
+		free(idx->cus[i].spans);
+		free(idx->cus[i].fns);
+		free(idx->cus[i].ups);
 	}
 	free(idx->cus);
 	free(idx->cu_ranges);
@@ -357,7 +379,55 @@ static bool find_subprogram(Dwarf_Die *parent, Dwarf_Addr pc, Dwarf_Die *out, in
 	return found;
 }
 
-static void cu_funcs_walk(struct cu_tables *ct, Dwarf_Die *parent, int depth)
+static int cu_top_cmp(const void *a, const void *b)
+{
+	const struct cu_top *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* @v sorted by start, with each range's max_end */
+static void ranges_sort(struct cu_top *v, size_t nr)
+{
+	if (nr > 1)
+		qsort(v, nr, sizeof(*v), cu_top_cmp);
+	for (size_t i = 0; i < nr; i++)
+		v[i].max_end = i && v[i - 1].max_end > v[i].end ? v[i - 1].max_end : v[i].end;
+}
+
+/* of the ranges @v (ranges_sort()) holding @pc, the index of the first in order, or -1 */
+static long ranges_first(const struct cu_top *v, size_t nr, Dwarf_Addr pc)
+{
+	size_t n, best = SIZE_MAX;
+
+	/* the last range starting at or below pc, then back while an earlier one can hold it */
+	n = upto(v, nr, sizeof(*v), offsetof(struct cu_top, start), pc);
+	for (size_t i = n; i-- > 0 && v[i].max_end > pc;) {
+		if (pc < v[i].end && (best == SIZE_MAX || v[i].order < v[best].order))
+			best = i;
+	}
+	return best == SIZE_MAX ? -1 : (long)best;
+}
+
+static void cu_span_add(struct cu_tables *ct, Dwarf_Die *fn, size_t order)
+{
+	Dwarf_Addr base, start, end;
+	ptrdiff_t off = 0;
+
+	while ((off = dwarf_ranges(fn, off, &base, &start, &end)) > 0) {
+		if (start >= end)
+			continue;
+		ALLOC_GROW(ct->spans, ct->nr_spans + 1, ct->alloc_spans);
+		ct->spans[ct->nr_spans++] = (struct cu_top){
+			.start = start, .end = end, .order = order, .die = *fn,
+		};
+	}
+}
+
+/* @up: the index in ct->ups of @parent, -1 for the CU */
+static void cu_funcs_walk(struct cu_tables *ct, Dwarf_Die *parent, long up, int depth)
 {
 	Dwarf_Die child;
 
@@ -373,8 +443,15 @@ static void cu_funcs_walk(struct cu_tables *ct, Dwarf_Die *parent, int depth)
 				ct->v[ct->nr] = (struct cu_func){ low, ct->nr, child };
 				ct->nr++;
 			}
+			if (dwarf_hasattr(&child, DW_AT_low_pc) ||
+			    dwarf_hasattr(&child, DW_AT_ranges))
+				cu_span_add(ct, &child, ct->nr_fns);
+			ALLOC_GROW(ct->fns, ct->nr_fns + 1, ct->alloc_fns);
+			ct->fns[ct->nr_fns++] = (struct cu_fn_up){ dwarf_dieoffset(&child), up };
 		} else if (is_scope_tag(tag)) {
-			cu_funcs_walk(ct, &child, depth + 1);
+			ALLOC_GROW(ct->ups, ct->nr_ups + 1, ct->alloc_ups);
+			ct->ups[ct->nr_ups] = (struct cu_up){ child, up, tag == DW_TAG_union_type };
+			cu_funcs_walk(ct, &child, (long)ct->nr_ups++, depth + 1);
 		}
 	} while (dwarf_siblingof(&child, &child) == 0);
 }
@@ -407,19 +484,27 @@ static struct cu_tables *cu_tables_of(struct dw_index *idx, Dwarf_Die *cu)
  * over 1000 functions of one CU would walk the CU 1000 times). Functions nested in others
  * (GNU C) are left to find_subprogram(), as is every pc inside a function.
  */
-static bool cu_func_exact(struct dw_index *idx, Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die *out)
+/* the tables of @cu, built on its second lookup: NULL before */
+static struct cu_tables *cu_funcs_of(struct dw_index *idx, Dwarf_Die *cu)
 {
 	struct cu_tables *ct = cu_tables_of(idx, cu);
-	size_t i;
 
 	if (++ct->lookups < 2)
-		return false;
+		return NULL;
 	if (!ct->built) {
 		ct->built = true;
-		cu_funcs_walk(ct, cu, 0);
+		cu_funcs_walk(ct, cu, -1, 0);
 		if (ct->nr > 1)
 			qsort(ct->v, ct->nr, sizeof(*ct->v), cu_func_cmp);
+		ranges_sort(ct->spans, ct->nr_spans);
 	}
+	return ct;
+}
+
+static bool cu_func_exact(struct cu_tables *ct, Dwarf_Addr pc, Dwarf_Die *out)
+{
+	size_t i;
+
 	/* the first one at pc: after every one below it */
 	i = pc ? upto(ct->v, ct->nr, sizeof(*ct->v), offsetof(struct cu_func, low), pc - 1) : 0;
 	if (i == ct->nr || ct->v[i].low != pc)
@@ -428,24 +513,66 @@ static bool cu_func_exact(struct dw_index *idx, Dwarf_Die *cu, Dwarf_Addr pc, Dw
 	return true;
 }
 
+/*
+ * The function holding @pc that the walk meets first (find_subprogram()'s answer), then a
+ * function nested in it that holds @pc: from the table of code ranges, not a walk of the
+ * CU per pc (a glob over the Go runtime's inlined copies walked it for each).
+ */
+static bool cu_func_holding(struct cu_tables *ct, Dwarf_Addr pc, Dwarf_Die *out)
+{
+	long best = ranges_first(ct->spans, ct->nr_spans, pc);
+	Dwarf_Die nested;
+
+	if (best < 0)
+		return false;
+	*out = ct->spans[best].die;
+	if (find_subprogram(out, pc, &nested, 1))
+		*out = nested;
+	return true;
+}
+
 bool dw_index_subprogram_at(struct dw_index *idx, Dwarf_Die *cu, Dwarf_Addr pc,
 			    Dwarf_Die *die)
 {
-	if (cu_func_exact(idx, cu, pc, die))
-		return true;
-	return find_subprogram(cu, pc, die, 0);
+	struct cu_tables *ct = cu_funcs_of(idx, cu);
+
+	if (!ct)
+		return find_subprogram(cu, pc, die, 0);
+	return cu_func_exact(ct, pc, die) || cu_func_holding(ct, pc, die);
+}
+
+static int cu_fn_up_cmp(const void *a, const void *b)
+{
+	const struct cu_fn_up *x = a, *y = b;
+
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+int dw_index_getscopes_die(struct dw_index *idx, Dwarf_Die *cu, Dwarf_Die *fn,
+			   Dwarf_Die **scopes)
+{
+	struct cu_tables *ct = cu_funcs_of(idx, cu);
+	struct cu_fn_up key = { dwarf_dieoffset(fn), 0 }, *f;
+	Dwarf_Die *v;
+	int n = 1;
+
+	f = ct ? bsearch(&key, ct->fns, ct->nr_fns, sizeof(*ct->fns), cu_fn_up_cmp) : NULL;
+	if (!f)
+		return dwarf_getscopes_die(fn, scopes);
+	for (long up = f->up; up >= 0; up = ct->ups[up].up, n++)
+		if (ct->ups[up].libdw_skips)
+			return dwarf_getscopes_die(fn, scopes);
+	v = xmalloc((n + 1) * sizeof(*v));
+	v[0] = *fn;
+	n = 1;
+	for (long up = f->up; up >= 0; up = ct->ups[up].up)
+		v[n++] = ct->ups[up].die;
+	v[n++] = *cu;
+	*scopes = v;
+	return n;
 }
 
 /* ---- dw_index_getscopes(): dwarf_getscopes() without a walk of the CU per call ---- */
-
-static int cu_top_cmp(const void *a, const void *b)
-{
-	const struct cu_top *x = a, *y = b;
-
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	return x->order < y->order ? -1 : x->order > y->order;
-}
 
 /* every child of the CU with code ranges, in the order dwarf_getscopes() visits them */
 static void cu_tops_build(struct cu_tables *ct, Dwarf_Die *cu)
@@ -476,26 +603,15 @@ static void cu_tops_build(struct cu_tables *ct, Dwarf_Die *cu)
 			};
 		}
 	} while (dwarf_siblingof(&child, &child) == 0);
-	if (ct->nr_tops > 1)
-		qsort(ct->tops, ct->nr_tops, sizeof(*ct->tops), cu_top_cmp);
-	for (size_t i = 0; i < ct->nr_tops; i++)
-		ct->tops[i].max_end = i && ct->tops[i - 1].max_end > ct->tops[i].end ?
-				      ct->tops[i - 1].max_end : ct->tops[i].end;
+	ranges_sort(ct->tops, ct->nr_tops);
 }
 
 /* the first child of the CU (in DIE order) whose code holds @pc */
 static bool cu_top_at(struct cu_tables *ct, Dwarf_Addr pc, Dwarf_Die *out)
 {
-	size_t n, best = SIZE_MAX;
+	long best = ranges_first(ct->tops, ct->nr_tops, pc);
 
-	/* the last range starting at or below pc, then back while an earlier one can hold it */
-	n = upto(ct->tops, ct->nr_tops, sizeof(*ct->tops), offsetof(struct cu_top, start), pc);
-	for (size_t i = n; i-- > 0 && ct->tops[i].max_end > pc;) {
-		if (pc < ct->tops[i].end &&
-		    (best == SIZE_MAX || ct->tops[i].order < ct->tops[best].order))
-			best = i;
-	}
-	if (best == SIZE_MAX)
+	if (best < 0)
 		return false;
 	*out = ct->tops[best].die;
 	return true;
@@ -524,9 +640,10 @@ static bool may_have_scopes(int tag)
 }
 
 /*
- * Down from @top through the first child holding @pc at each level, as the libdw walk goes.
+ * Down from @top through the first child holding @pc at each level, as the libdw walk goes,
+ * to the outermost inlined copy holding @pc.
  * Return: the chain's length with *@chain a new array (outermost first), or -1 when the
- * chain enters what only libdw's walk follows (an inlined copy, an imported unit).
+ * chain enters what only libdw's walk follows (an imported unit).
  */
 static int scopes_down(Dwarf_Die *top, Dwarf_Addr pc, Dwarf_Die **chain)
 {
@@ -540,8 +657,14 @@ static int scopes_down(Dwarf_Die *top, Dwarf_Addr pc, Dwarf_Die **chain)
 		bool found = false;
 		Dwarf_Die child;
 
-		if (tag == DW_TAG_inlined_subroutine || tag == DW_TAG_imported_unit)
-			goto libdw;	/* the abstract definition's scopes follow */
+		/*
+		 * libdw goes on from an inlined copy into its abstract definition's parents,
+		 * found by a walk of the CU; the chain ends here (dw_index_getscopes())
+		 */
+		if (tag == DW_TAG_inlined_subroutine)
+			break;
+		if (tag == DW_TAG_imported_unit)
+			goto libdw;
 		if (!may_have_scopes(tag) || dwarf_child(&cur, &child) != 0)
 			break;
 		do {

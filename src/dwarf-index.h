@@ -114,16 +114,28 @@ bool dw_index_cu_at(struct dw_index *idx, Dwarf_Addr pc, Dwarf_Die *cu);
  * dw_index_subprogram_at() - the out-of-line function of @cu starting at @pc, else the
  * one holding it (into namespaces, classes and nested functions)
  * @cu: as from dw_index_cu_at() or libdwfl
- * Return: true with @die filled. From the second call for a CU on, a function starting
- * exactly at @pc is looked up in a table of the CU's functions.
+ * Return: true with @die filled. From the second call for a CU on, from a table of the
+ * CU's functions and their code ranges.
  */
 bool dw_index_subprogram_at(struct dw_index *idx, Dwarf_Die *cu, Dwarf_Addr pc,
 			    Dwarf_Die *die);
 
 /**
+ * dw_index_getscopes_die() - what dwarf_getscopes_die(@fn, @scopes) returns for a function
+ * of @cu (@fn, the namespaces and classes holding it, the CU), from the second lookup in
+ * @cu on through the table dw_index_subprogram_at() makes, not a walk of the CU per call
+ * Return: the number of scopes with *@scopes a new array for free(), or -1.
+ */
+int dw_index_getscopes_die(struct dw_index *idx, Dwarf_Die *cu, Dwarf_Die *fn,
+			   Dwarf_Die **scopes);
+
+/**
  * dw_index_getscopes() - what dwarf_getscopes(@cu, @pc, @scopes) returns (the DIEs whose
  * code holds @pc, innermost first, ending with the CU), from the second call for a CU on
- * through a table of the CU's top-level code ranges instead of a walk of the CU
+ * through a table of the CU's top-level code ranges instead of a walk of the CU. Where @pc
+ * is in an inlined copy, the chain from that call on holds the outermost inlined copy, its
+ * callers and the CU: libdw goes on into the copy's abstract definition and its parents,
+ * which takes a walk of the CU (a caller wants the concrete chain: resolve-scope.c)
  * Return: the number of scopes with *@scopes a new array for free(), 0 when nothing holds
  * @pc, or -1 (libdw error).
  */

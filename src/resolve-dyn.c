@@ -583,9 +583,12 @@ bool rctx_go_g_member(struct rctx *rc, const char *path, Dwarf_Die *type, int64_
 	char *names = xstrdup(path), *save = NULL;
 	bool ok;
 
-	/* runtime.g0 is a runtime.g: its type gives the layout of this binary's runtime */
+	/*
+	 * runtime.g0 is a runtime.g: its type gives the layout of this binary's runtime; looked
+	 * up once per binary (a walk of the CUs per probe was 56% of a Go glob's time)
+	 */
 	*off = 0;
-	ok = rctx_find_global(rc, "runtime.g0", &g0) && lang_type_of(&g0, &t);
+	ok = debuginfo_global(rc->dbg, "runtime.g0", &g0) && lang_type_of(&g0, &t);
 	for (char *n = strtok_r(names, ".", &save); ok && n; n = strtok_r(NULL, ".", &save)) {
 		int64_t o;
 

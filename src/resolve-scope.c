@@ -94,7 +94,7 @@ static int own_scopes(Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die **out)
  * Rebuild the chain from the code: from the out-of-line function holding the pc down to the
  * pc, innermost first, then the function's own parents (namespaces, the unit).
  */
-static void concrete_scopes(struct rctx *rc)
+static bool concrete_scopes(struct rctx *rc)
 {
 	Dwarf_Die fn, cu, *up = NULL, *chain;
 	Dwarf_Addr entry;
@@ -104,12 +104,12 @@ static void concrete_scopes(struct rctx *rc)
 		if (dwarf_tag(&rc->scopes[k]) == DW_TAG_inlined_subroutine)
 			break;
 	if (k == rc->nscopes)
-		return;
+		return true;
 	if (rc->has_func && dwarf_tag(&rc->func) == DW_TAG_subprogram &&
 	    dwarf_haspc(&rc->func, rc->lc.pc) > 0)
 		fn = rc->func;
 	else if (!debuginfo_subprogram_at(rc->dbg, rc->lc.pc + rc->bias, &fn, &cu))
-		return;
+		return false;
 	chain = xmalloc(sizeof(*chain));
 	chain[0] = fn;
 	/*
@@ -126,7 +126,7 @@ static void concrete_scopes(struct rctx *rc)
 		chain[i] = chain[n - 1 - i];
 		chain[n - 1 - i] = t;
 	}
-	nup = dwarf_getscopes_die(&fn, &up);
+	nup = debuginfo_getscopes_die(rc->dbg, &rc->cu, &fn, &up);
 	chain = xrealloc(chain, sizeof(*chain) * (n + (nup > 1 ? nup - 1 : 1)));
 	if (nup > 1) {
 		memcpy(chain + n, up + 1, sizeof(*chain) * (nup - 1));
@@ -138,6 +138,7 @@ static void concrete_scopes(struct rctx *rc)
 	free(rc->scopes);
 	rc->scopes = chain;
 	rc->nscopes = n;
+	return true;
 }
 
 /*
@@ -178,7 +179,14 @@ static void ensure_scopes(struct rctx *rc)
 		rc->scopes = NULL;
 		rc->nscopes = own_scopes(&rc->cu, rc->lc.pc, &rc->scopes);
 	}
-	concrete_scopes(rc);
+	if (!concrete_scopes(rc)) {
+		/* no function holds the pc: libdw's chain, through the abstract definition */
+		free(rc->scopes);
+		rc->scopes = NULL;
+		rc->nscopes = dwarf_getscopes(&rc->cu, rc->lc.pc, &rc->scopes);
+		if (rc->nscopes < 0)
+			rc->nscopes = 0;
+	}
 	copy_scope(rc);
 	for (int i = 0; i < rc->nscopes; i++) {
 		int tag = dwarf_tag(&rc->scopes[i]);

@@ -591,6 +591,58 @@ static void name_events(const struct probe_spec *spec, const struct resolve_opts
 	strmap_release(&taken);
 }
 
+/*
+ * Points of one event at one place (a function whose first instruction is where another's
+ * inlined copy starts, or two copies nested there, once placement moved them together: 13
+ * of docker's 84,895 points for '*') are one uprobe to the kernel, which rejects the second
+ * ("exact same probe event"), and to the decoder, which tells the points of an event apart
+ * by their address: the first one stays, or the function's own entry before a copy.
+ * Return: how many are left, in their order.
+ */
+static size_t drop_same_place(struct trace_probe *tps, size_t nr)
+{
+	struct strbuf key = STRBUF_INIT;
+	struct strmap seen;
+	bool *drop = xcalloc(nr ? nr : 1, sizeof(*drop)), added;
+	size_t n = 0;
+
+	strmap_init(&seen, nr);
+	for (size_t i = 0; i < nr; i++) {
+		size_t *k;
+
+		strbuf_reset(&key);
+		strbuf_addf(&key, "%s/%s %" PRIx64 "%s", tps[i].group, tps[i].event,
+			    tps[i].offset, tps[i].is_return ? "r" : "");
+		k = strmap_add(&seen, key.buf, i, &added);
+		if (added)
+			continue;
+		if (tps[*k].call == CALL_NONE && tps[i].call != CALL_NONE) {
+			drop[*k] = true;
+			*k = i;
+		} else {
+			drop[i] = true;
+		}
+	}
+	for (size_t i = 0; i < nr; i++) {
+		if (drop[i]) {
+			pr_info("%s: at 0x%" PRIx64 " as another point of %s: left out",
+				tps[i].func ? tps[i].func : "?", tps[i].vaddr, tps[i].event);
+			trace_probe_release(&tps[i]);
+			continue;
+		}
+		if (n != i)
+			tps[n] = tps[i];
+		n++;
+	}
+	/* the caller frees every place it had (resolve_probe()'s err:) */
+	if (n < nr)
+		memset(&tps[n], 0, (nr - n) * sizeof(*tps));
+	strmap_release(&seen);
+	strbuf_release(&key);
+	free(drop);
+	return n;
+}
+
 /* diag_take() - @from's error (the first failure of several sites) as @d's */
 static void diag_take(struct diag *d, const struct diag *from)
 {
@@ -680,6 +732,7 @@ int resolve_probe(const struct probe_spec *spec, struct debuginfo *dbg,
 		place_share_flags_field(out, n);
 		name_events(spec, o, dbg, ok, out, n);
 		free(ok);
+		n = drop_same_place(out, n);
 	}
 	for (size_t i = 0; i < n; i++) {
 		ret = fallback_fields(&out[i], &o->kf, d);

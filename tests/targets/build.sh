@@ -263,6 +263,12 @@ if wants go/ && need "$GO"; then
 		build "$out/go/calls" "$gosrc/go.mod $gosrc/main.go" \
 			sh -c 'cd "$1" && exec "$2" build -o "$3" .' sh "$gosrc" "$GO" "$out/go/calls"
 	fi
+	# samepc: a function and another's inlined copy at one probe address (samepc.sh)
+	gosrc=$src/go/samepc
+	if [ -e "$gosrc/go.mod" ]; then
+		build "$out/go/samepc" "$gosrc/go.mod $gosrc/main.go" \
+			sh -c 'cd "$1" && exec "$2" build -o "$3" .' sh "$gosrc" "$GO" "$out/go/samepc"
+	fi
 	# errs: errors and interfaces of several dynamic types (typeid, EXPR.(T), $goid)
 	gosrc=$src/go/errs
 	[ -e "$gosrc/go.mod" ] && go_pair errs "$gosrc/go.mod $gosrc/main.go"

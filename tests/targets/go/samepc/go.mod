@@ -1,0 +1,3 @@
+module samepc
+
+go 1.19
