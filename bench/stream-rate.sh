@@ -2,25 +2,31 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # stream-rate.sh - event stream throughput: a probed function (4 args incl. a string) called in
 # a tight loop on 1 and 2 threads, recorded by nobody (kernel only), `cat trace_pipe`,
-# `perf record -e` and `upfront --json > file`: events/s, lost, slowdown, CPU per event.
+# `perf record -e` and `upfront --json > file`: events/s, lost, slowdown, CPU per event; for
+# upfront also its decoding thread's events/s per core of CPU (-v) and, over every repeat, the
+# runs that lost events and why (the summary's second line).
 #
 # usage: bench/stream-rate.sh [-n CALLS_PER_THREAD] [-r REPEATS] [-b BUILDDIR] [-m METHODS]
+#                             [-t THREADS] [-L BURNERS]
 # (-m "kernel upfront": only those; the slowdown is relative to kernel, so keep it first;
-# "upfront_metrics" is upfront --json with --metrics on a loopback port, scraped every 0.5 s)
+# "upfront_metrics" is upfront --json with --metrics on a loopback port, scraped every 0.5 s;
+# -L 2: two processes burn a CPU each at nice 0 for the whole run, the loaded machine of
+# issue 22; the table then prints the load average at the end)
 # Needs root and tracefs. trace-cmd is not run: on hosts in lockdown mode (this project's
 # VM) Debian's trace-cmd 3.1.6 dies with SIGSEGV at start (see doc/kernel-facts.md).
 set -u
 
 calls=2000000 repeats=3 builddir=$(cd "$(dirname "$0")/.." && pwd)
-methods="none kernel cat perf upfront" threads="1 2"
-while getopts n:r:b:m:t: o; do
+methods="none kernel cat perf upfront" threads="1 2" burners=0
+while getopts n:r:b:m:t:L: o; do
 	case $o in
 	n) calls=$OPTARG ;;
 	r) repeats=$OPTARG ;;
 	b) builddir=$OPTARG ;;
 	m) methods=$OPTARG ;;
 	t) threads=$OPTARG ;;
-	*) echo "usage: $0 [-n CALLS] [-r REPEATS] [-b BUILDDIR] [-m METHODS] [-t THREADS]" >&2
+	L) burners=$OPTARG ;;
+	*) echo "usage: $0 [-n CALLS] [-r REPEATS] [-b BUILDDIR] [-m METHODS] [-t THREADS] [-L N]" >&2
 	   exit 2 ;;
 	esac
 done
@@ -29,7 +35,9 @@ T=${UPFT_TRACEFS:-/sys/kernel/tracing}
 G=upft_bench$$
 tmp=$(mktemp -d /tmp/upfront-bench.XXXXXX)
 
+burn_pids=
 cleanup() {
+	[ -n "$burn_pids" ] && kill $burn_pids 2>/dev/null
 	[ -d "$T/instances/$G" ] && { echo 0 >"$T/instances/$G/events/$G/enable"; rmdir "$T/instances/$G"; }
 	grep -q "^p:$G/" "$T/uprobe_events" 2>/dev/null && echo "-:$G/work" >>"$T/uprobe_events"
 	rm -rf "$tmp"
@@ -177,7 +185,7 @@ run_upfront() {
 	local out try w n thr=$1
 	shift
 	for try in 1 2 3; do
-		out=$( { /usr/bin/time -f "TIME %U %S" "$upfront" -x "$W" --json "$@" "$probe" \
+		out=$( { /usr/bin/time -f "TIME %U %S" "$upfront" -v -x "$W" --json "$@" "$probe" \
 			-- "$W" "$calls" "$thr" >"$tmp/up.json"; } 2>&1 )
 		w=$(echo "$out" | grep -E '^[0-9]+ [0-9.]+ [0-9.]+$')
 		n=$(echo "$out" | sed -n 's/^upfront: \([0-9]*\) events, \([0-9]*\) lost$/\1 \2/p')
@@ -187,16 +195,29 @@ run_upfront() {
 	set -- $w $n $(echo "$out" | sed -n 's/^TIME //p')
 	# calls secs wcpu events lost utime stime
 	echo "$1 $2 $3 $4 $5 $(echo "$6 + $7 - $3" | bc -l)"
+	# the decoding thread's rate, and why events were lost: for the lines after the table
+	echo "$out" | sed -n 's/.*decoding: .*, \([0-9]*\) events\/s per core$/\1/p' >>"$tmp/decode.$thr"
+	echo "$out" | grep '^upfront: of the ' >>"$tmp/why.$thr"
 }
 
-printf '%-15s %3s %12s %10s %8s %9s %10s\n' method thr events/s lost lost% slowdown cpu/event
+for _ in $(seq "$burners"); do
+	sh -c 'while :; do :; done' &
+	burn_pids="$burn_pids $!"
+done
+printf '%-15s %3s %12s %10s %8s %9s %10s %12s\n' method thr events/s lost lost% slowdown cpu/event \
+	"lossy runs"
 for thr in $threads; do
 	declare -A rate
 	for m in $methods; do
-		best=
+		best= lossy=0 worst=0
 		for r in $(seq "$repeats"); do
 			line=$(run_$m "$thr")
 			set -- $line
+			# every repeat's loss counts, not only the kept one's
+			if [ "$m" != none ] && [ "$m" != kernel ] && [ "${5:-0}" -gt 0 ]; then
+				lossy=$((lossy + 1))
+				[ "$5" -gt "$worst" ] && worst=$5
+			fi
 			# keep the repeat with the fastest workload
 			if [ -z "$best" ] || [ "$(echo "$2 < $(echo $best | cut -d' ' -f2)" | bc -l)" = 1 ]; then
 				best=$line
@@ -213,10 +234,18 @@ for thr in $threads; do
 			cpuev=$(printf '%.3fus' "$(echo "$rcpu * 1000000 / ($events + 1)" | bc -l)")
 		fi
 		[ "$m" = none ] && events=$calls_done	# calls/s without any probe
-		printf '%-15s %3s %12.0f %10s %7.2f%% %8.2fx %10s\n' "$m" "$thr" \
+		printf '%-15s %3s %12.0f %10s %7.2f%% %8.2fx %10s %12s\n' "$m" "$thr" \
 			"$(echo "$events / $secs" | bc -l)" "$lost" \
-			"$(echo "100 * $lost / $calls_done" | bc -l)" "$slow" "$cpuev"
+			"$(echo "100 * $lost / $calls_done" | bc -l)" "$slow" "$cpuev" \
+			"$lossy/$repeats max $worst"
 	done
 done
+for thr in $threads; do
+	[ -s "$tmp/decode.$thr" ] &&
+		echo "upfront $thr thread(s): decoding $(sort -n "$tmp/decode.$thr" |
+			awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }') events/s per core of CPU (median of $(wc -l <"$tmp/decode.$thr") runs)"
+	[ -s "$tmp/why.$thr" ] && sed "s/^upfront: /upfront $thr thread(s): /" "$tmp/why.$thr"
+done
+[ "$burners" -gt 0 ] && echo "($burners CPU burners; load average at the end: $(cut -d' ' -f1-3 /proc/loadavg))"
 echo "(slowdown: workload time relative to the probe enabled with nobody reading;"
 echo " trace-cmd: not run, it crashes at start on this host, see doc/kernel-facts.md)"
