@@ -96,6 +96,37 @@ static char *piece_base(const struct trace_probe *tp, size_t i, int nr,
 	return base;
 }
 
+/* how many scalar pieces split_array() makes of @bytes */
+static int nr_pieces(int bytes)
+{
+	return bytes / 8 + __builtin_popcount((unsigned int)(bytes % 8));
+}
+
+size_t fallback_kernel_fields(const struct trace_probe *tp, const struct kernel_features *kf,
+			      size_t *line)
+{
+	size_t n = 0, len = 0;
+
+	for (size_t i = 0; i < tp->nr_fields; i++) {
+		const struct fetch_field *f = &tp->fields[i];
+		size_t one = strlen(f->name) + strlen(f->fetch ? f->fetch : "") +
+			     (f->type ? strlen(f->type) : 0) + 3;
+		int k = 1;
+
+		if (f->local || f->pieces || (!kf->has_imm && f->fetch && f->fetch[0] == '\\'))
+			continue;	/* a constant upfront keeps; pieces counted as fields */
+		if (!kf->has_array && f->type && strchr(f->type, '[')) {
+			k = nr_pieces(fetcharg_type_size(f->type));
+			one += 6;	/* _wK=, a few more offset digits, u64 for u8[N] */
+		}
+		n += (size_t)k;
+		len += one * (size_t)k;
+	}
+	if (line)
+		*line = len;
+	return n;
+}
+
 static int split_array(struct trace_probe *tp, size_t i, const struct kernel_features *kf,
 		       struct diag *d)
 {
@@ -113,9 +144,7 @@ static int split_array(struct trace_probe *tp, size_t i, const struct kernel_fea
 		return diag_error(d, SPAN_NONE, "argument '%s': this kernel has no array types, and "
 				  "'%s:%s' cannot be read as words", tp->fields[i].name,
 				  tp->fields[i].fetch, type);
-	for (at = 0; at < bytes; nr++)
-		at += bytes - at >= 8 ? 8 : bytes - at >= 4 ? 4 : bytes - at >= 2 ? 2 : 1;
-	base = piece_base(tp, i, nr, kf);
+	base = piece_base(tp, i, nr_pieces(bytes), kf);
 	for (at = 0, nr = 0; at < bytes; nr++) {
 		int size = bytes - at >= 8 ? 8 : bytes - at >= 4 ? 4 : bytes - at >= 2 ? 2 : 1;
 		char *name = xasprintf("%s_w%d", base, nr), *fetch = mem_fetch_at(&m, at);

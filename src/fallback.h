@@ -30,6 +30,15 @@
 int fallback_fields(struct trace_probe *tp, const struct kernel_features *kf, struct diag *d);
 
 /**
+ * fallback_kernel_fields() - how many fields the kernel gets for @tp's fields with @kf: an
+ * array one, or without array types as many as fallback_fields() makes of it; a constant
+ * kept by upfront none
+ * @line: (or NULL) gets the bytes these fields take in the uprobe_events line
+ */
+size_t fallback_kernel_fields(const struct trace_probe *tp, const struct kernel_features *kf,
+			      size_t *line);
+
+/**
  * fallback_events() - give probe points an event of their own where the kernel cannot put
  * them in one: without multi-probe events (@kf) every point after the first of an event;
  * with them, a point whose written fields differ from those of the event's first point (a

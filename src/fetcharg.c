@@ -699,6 +699,23 @@ int fetcharg_check_limits(const struct trace_probe *tp, const struct kernel_feat
 		diag_hint(d, "capture fewer or shorter values (--string-size)");
 		return -E2BIG;
 	}
+	{
+		struct strbuf line = STRBUF_INIT;
+		size_t len;
+
+		strbuf_init(&line);
+		fetcharg_format_at(tp, tp->kpath ? tp->kpath : tp->path ? tp->path : "/", &line);
+		len = line.len;
+		strbuf_release(&line);
+		if (len > FETCHARG_MAX_LINE) {
+			diag_error(d, SPAN_NONE, "event '%s' is %zu bytes of uprobe_events line; the "
+				   "kernel takes at most %d", tp->event, len, FETCHARG_MAX_LINE);
+			diag_hint(d, "capture fewer or shorter values (--string-size, --value-size)%s",
+				  written != tp->nr_fields ? "; this kernel has no array types: "
+				  "text is written as one field per 8 bytes" : "");
+			return -E2BIG;
+		}
+	}
 	if (kf->max_strings > 0 && strings > kf->max_strings) {
 		diag_error(d, SPAN_NONE,
 			   "event '%s' has %ld :string fields; upfront allows at most %d per event",

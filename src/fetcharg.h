@@ -366,6 +366,12 @@ int fetcharg_path_check(const char *path, struct diag *d);
  */
 int fetcharg_parse(const char *line, struct trace_probe *tp, struct diag *d);
 
+/*
+ * The longest uprobe_events line the kernel takes, without its newline: "Line length is too
+ * long: Should be less than 4094" (the kernel's log, EINVAL without error_log; 6.18)
+ */
+#define FETCHARG_MAX_LINE 4092
+
 /**
  * fetcharg_check_limits() - check @tp against the kernel's limits before writing
  *
@@ -374,7 +380,8 @@ int fetcharg_parse(const char *line, struct trace_probe *tp, struct diag *d);
  * at most max_arg_len characters; at most max_derefs nested +OFF(); arrays of at most
  * max_array elements; a known type; the fixed part of the record (sum of
  * fetcharg_type_size(), measured on 6.18: the 8/16-byte uprobe header is not counted)
- * at most max_event_size; at most max_strings :string/:ustring/:symstr fields.
+ * at most max_event_size; at most max_strings :string/:ustring/:symstr fields; the line (with
+ * tp->kpath, else tp->path) at most FETCHARG_MAX_LINE bytes.
  *
  * Return: 0, or -E2BIG / -EINVAL with @d naming the limit and the argument.
  */

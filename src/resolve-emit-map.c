@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fallback.h"
 #include "lang.h"
 #include "log.h"
 #include "resolve-internal.h"
@@ -14,6 +15,7 @@
 #define MAP_BUDGET 2560		/* no entries once the event's fixed fields would pass this */
 #define MAP_FIELDS 110		/* ... or its fields this many (the kernel takes 128) */
 #define MAP_STRING 64		/* bytes read of each string key or value */
+#define MAP_STRING_NO_ARRAY 16	/* ... where the kernel has no array types: 2 fields */
 
 /* A hidden field reading the word at pointer @ptr + @off as @type, named @name; -1 on error */
 static int word_field(struct rctx *rc, const struct val *ptr, int64_t off, const char *type,
@@ -68,7 +70,7 @@ static bool emit_slot(struct rctx *rc, const struct emit *em, const struct val *
 static void emit_table(struct rctx *rc, const struct emit *em, const struct val *map,
 		       const struct lang_go_map *m, int idx)
 {
-	size_t nf = rc->tp->nr_fields, na = rc->tp->nr_args, nparts;
+	size_t nf = rc->tp->nr_fields, na = rc->tp->nr_args, nparts, line;
 	struct resolve_opts o = *rc->o;
 	const struct resolve_opts *save_o = rc->o;
 	struct trace_arg *parts = NULL;
@@ -81,6 +83,9 @@ static void emit_table(struct rctx *rc, const struct emit *em, const struct val 
 
 	if (o.string_size > MAP_STRING)
 		o.string_size = MAP_STRING;
+	/* without array types every 8 bytes of text is a field of its own (fallback.h) */
+	if (!o.kf.has_array && o.string_size > MAP_STRING_NO_ARRAY)
+		o.string_size = MAP_STRING_NO_ARRAY;
 	rc->o = &o;
 	rc->in_part = true;
 	n = xasprintf("%.*s__small", NAME_MAX_LEN - 8, em->name);
@@ -111,7 +116,10 @@ static void emit_table(struct rctx *rc, const struct emit *em, const struct val 
 			       "key", i) &&
 		     emit_slot(rc, em, &tab, m->elem_off + i * m->elem_stride,
 			       (Dwarf_Die *)&m->elem, "value", i);
-	if (ok && (emit_event_bytes(rc->tp) > MAP_BUDGET || rc->tp->nr_fields > MAP_FIELDS)) {
+	/* fields as the kernel gets them (without array types, one per 8 bytes of text) */
+	if (ok && (emit_event_bytes(rc->tp) > MAP_BUDGET ||
+		   fallback_kernel_fields(rc->tp, &rc->o->kf, &line) > MAP_FIELDS ||
+		   line > FETCHARG_MAX_LINE / 2)) {
 		pr_info("%s: its entries are left out: past the event's budget", em->expr);
 		ok = false;
 	}

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fallback.h"
 #include "lang.h"
 #include "log.h"
 #include "resolve-internal.h"
@@ -16,6 +17,7 @@
  * (durations, --stack) added when the session starts. */
 #define RESERVE_FIELDS 8
 #define RESERVE_BYTES 64
+#define RESERVE_LINE 512	/* the path, the event's name, the fields added later */
 #define PART_STRING 64	/* bytes of a string with a length inside a whole value (at most) */
 
 /* One whole value on its way: where its parts stop. */
@@ -23,7 +25,8 @@ struct whole {
 	struct rctx *rc;
 	const struct emit *em;
 	enum show_style style;
-	size_t max_fields;	/* rc->tp may not have more fields */
+	size_t max_fields;	/* rc->tp may not have more fields (as the kernel gets them) */
+	size_t max_line;	/* nor take more of the uprobe_events line */
 	long max_bytes;		/* nor more record bytes */
 	bool full;		/* a limit was reached: nothing more is added */
 	const struct vl_node *root;	/* the value's own node: shown, if only as {...} */
@@ -58,11 +61,13 @@ static bool field_fits(const struct kernel_features *kf, const struct fetch_fiel
 static bool within(const struct whole *w, size_t since)
 {
 	const struct trace_probe *tp = w->rc->tp;
+	size_t line;
 
 	for (size_t i = since; i < tp->nr_fields; i++)
 		if (!field_fits(&w->rc->o->kf, &tp->fields[i]))
 			return false;
-	return tp->nr_fields <= w->max_fields && probe_bytes(tp) <= w->max_bytes;
+	return fallback_kernel_fields(tp, &w->rc->o->kf, &line) <= w->max_fields &&
+	       line <= w->max_line && probe_bytes(tp) <= w->max_bytes;
 }
 
 static int emit_node(struct whole *w, const struct vl_node *n, struct val *v, const char *name,
@@ -463,12 +468,14 @@ int emit_whole(struct rctx *rc, const struct emit *em, struct val *v)
 	struct vl_budget b = {
 		.bytes = (rc->o->value_size ? rc->o->value_size : RESOLVE_VALUE_SIZE) -
 			 rc->whole_bytes,
-		.string_size = ss < PART_STRING ? ss : PART_STRING,
+		/* without array types every 8 bytes of text is a field (fallback.h) */
+		.string_size = ss < PART_STRING >> (kf->has_array ? 0 : 1) ? ss :
+			       PART_STRING >> (kf->has_array ? 0 : 1),
 		.max_array = kf->max_array > 0 ? kf->max_array : 64,
 		.max_elems = kf->max_array > 0 ? kf->max_array : 64,
 		.follow = rc->lang == &lang_go,
 	};
-	size_t fields = rc->tp->nr_fields, args = rc->tp->nr_args;
+	size_t fields = rc->tp->nr_fields, args = rc->tp->nr_args, kfields, line;
 	long before = probe_bytes(rc->tp);
 	struct vl_node *root;
 	char *mark;
@@ -478,9 +485,11 @@ int emit_whole(struct rctx *rc, const struct emit *em, struct val *v)
 	if (rc->in_whole)
 		return diag_error(rc->d, em->sp, "'%s' is nested too deep to be shown whole",
 				  v->what);
+	kfields = fallback_kernel_fields(rc->tp, kf, &line);
 	w.max_fields = kf->max_args > 0 ? (size_t)kf->max_args - RESERVE_FIELDS : 1024;
 	w.max_bytes = kf->max_event_size > 0 ? kf->max_event_size - RESERVE_BYTES : 1L << 20;
-	if (w.max_fields < fields + 2 || probe_bytes(rc->tp) + 8 > w.max_bytes)
+	if (w.max_fields < kfields + 2 || probe_bytes(rc->tp) + 8 > w.max_bytes ||
+	    line + 64 > FETCHARG_MAX_LINE - RESERVE_LINE)
 		return diag_error(rc->d, em->sp, "'%s' cannot be shown whole: the event has no room "
 				  "left (the kernel's limits on fields and record size)", v->what);
 	if (b.bytes < 0)
@@ -488,8 +497,10 @@ int emit_whole(struct rctx *rc, const struct emit *em, struct val *v)
 	/* half of what is left: the arguments after it (a $params of structs too) still fit */
 	if (b.bytes > (w.max_bytes - probe_bytes(rc->tp)) / 2)
 		b.bytes = (w.max_bytes - probe_bytes(rc->tp)) / 2;
-	b.fields = (int)(w.max_fields - fields) / 2;
-	w.max_fields = fields + (size_t)b.fields;
+	b.fields = (int)(w.max_fields - kfields) / 2;
+	w.max_fields = kfields + (size_t)b.fields;
+	/* the kernel takes lines of FETCHARG_MAX_LINE bytes: half of what is left, as above */
+	w.max_line = line + (FETCHARG_MAX_LINE - RESERVE_LINE - line) / 2;
 	w.max_bytes = probe_bytes(rc->tp) + b.bytes;
 	root = vlayout_build(&v->type, v->dim, &b);
 	/* a struct's own field, a constant: its name stays the argument's (an array of numbers
