@@ -15,7 +15,7 @@
 #define MAP_BUDGET 2560		/* no entries once the event's fixed fields would pass this */
 #define MAP_FIELDS 110		/* ... or its fields this many (the kernel takes 128) */
 #define MAP_STRING 64		/* bytes read of each string key or value */
-#define MAP_STRING_NO_ARRAY 16	/* ... where the kernel has no array types: 2 fields */
+#define MAP_STRING_NO_ARRAY 8	/* ... where the kernel has no array types: 1 field */
 
 /* A hidden field reading the word at pointer @ptr + @off as @type, named @name; -1 on error */
 static int word_field(struct rctx *rc, const struct val *ptr, int64_t off, const char *type,
@@ -119,7 +119,7 @@ static void emit_table(struct rctx *rc, const struct emit *em, const struct val 
 	/* fields as the kernel gets them (without array types, one per 8 bytes of text) */
 	if (ok && (emit_event_bytes(rc->tp) > MAP_BUDGET ||
 		   fallback_kernel_fields(rc->tp, &rc->o->kf, &line) > MAP_FIELDS ||
-		   line > FETCHARG_MAX_LINE / 2)) {
+		   (!rc->o->kf.has_array && line > FETCHARG_MAX_LINE * 3 / 4))) {
 		pr_info("%s: its entries are left out: past the event's budget", em->expr);
 		ok = false;
 	}

@@ -489,7 +489,7 @@ int emit_whole(struct rctx *rc, const struct emit *em, struct val *v)
 	w.max_fields = kf->max_args > 0 ? (size_t)kf->max_args - RESERVE_FIELDS : 1024;
 	w.max_bytes = kf->max_event_size > 0 ? kf->max_event_size - RESERVE_BYTES : 1L << 20;
 	if (w.max_fields < kfields + 2 || probe_bytes(rc->tp) + 8 > w.max_bytes ||
-	    line + 64 > FETCHARG_MAX_LINE - RESERVE_LINE)
+	    (!kf->has_array && line + 64 > FETCHARG_MAX_LINE - RESERVE_LINE))
 		return diag_error(rc->d, em->sp, "'%s' cannot be shown whole: the event has no room "
 				  "left (the kernel's limits on fields and record size)", v->what);
 	if (b.bytes < 0)
@@ -499,8 +499,11 @@ int emit_whole(struct rctx *rc, const struct emit *em, struct val *v)
 		b.bytes = (w.max_bytes - probe_bytes(rc->tp)) / 2;
 	b.fields = (int)(w.max_fields - kfields) / 2;
 	w.max_fields = kfields + (size_t)b.fields;
-	/* the kernel takes lines of FETCHARG_MAX_LINE bytes: half of what is left, as above */
-	w.max_line = line + (FETCHARG_MAX_LINE - RESERVE_LINE - line) / 2;
+	/*
+	 * the kernel takes lines of FETCHARG_MAX_LINE bytes, which one field per 8 bytes of text
+	 * (no array types) can pass before the fields do: half of what is left, as above
+	 */
+	w.max_line = kf->has_array ? SIZE_MAX : line + (FETCHARG_MAX_LINE - RESERVE_LINE - line) / 2;
 	w.max_bytes = probe_bytes(rc->tp) + b.bytes;
 	root = vlayout_build(&v->type, v->dim, &b);
 	/* a struct's own field, a constant: its name stays the argument's (an array of numbers
