@@ -24,7 +24,8 @@ run_pkgs=(libtracefs1 libtraceevent1 libdw1 libelf1 libncursesw6 libcapstone4
 	libdebuginfod1 libmicrohttpd12)
 test_pkgs=(golang-go g++ linux-perf trace-cmd tmux python3 libc6-dbg binutils
 	clang libclang-rt-dev libc++-dev libc++abi-dev python3.11-dbg lua5.4 liblua5.4-0-dbg
-	systemtap-sdt-dev python3.11 debuginfod prometheus curl valgrind util-linux)
+	systemtap-sdt-dev python3.11 debuginfod prometheus curl valgrind util-linux
+	gcc-aarch64-linux-gnu)
 
 want_build=0 want_run=0 want_test=0
 for a in "$@"; do

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arch/abi-c.h"
 #include "arch/abi-go.h"
 #include "arch/x86-abi.h"
 #include "arch/x86-regs.h"
@@ -34,111 +35,6 @@ static int x86_abi_go_results(Dwarf_Die *func, struct abi_value **res, size_t *n
 /* ---- System V: where a uretprobe finds a C, C++ or Rust return value ---- */
 
 enum sysv_class { RC_NONE, RC_INT, RC_SSE, RC_MEM };
-
-/* Names of a C++ class's constructors: the class name up to its template arguments. */
-static bool cxx_is_ctor_name(const char *fn, const char *cls)
-{
-	size_t n = strcspn(cls, "<");
-
-	return fn && !strncmp(fn, cls, n) && (fn[n] == '\0' || fn[n] == '<');
-}
-
-static bool die_flag(Dwarf_Die *die, unsigned int at)
-{
-	Dwarf_Attribute attr;
-	bool flag = false;
-
-	return dwarf_attr(die, at, &attr) && dwarf_formflag(&attr, &flag) == 0 && flag;
-}
-
-/* The member function is defaulted in its class (trivial unless its members are not). */
-static bool defaulted_in_class(Dwarf_Die *fn)
-{
-	Dwarf_Attribute attr;
-	Dwarf_Word v = 0;
-
-	return dwarf_attr(fn, DW_AT_defaulted, &attr) && dwarf_formudata(&attr, &v) == 0 &&
-	       v == DW_DEFAULTED_in_class;
-}
-
-/* A copy or move constructor: its first parameter after this is a reference to @cls. */
-static bool is_copy_ctor(Dwarf_Die *fn, Dwarf_Die *cls)
-{
-	Dwarf_Die p, t, to;
-
-	if (dwarf_child(fn, &p) != 0)
-		return false;
-	do {
-		int tag;
-
-		if (dwarf_tag(&p) != DW_TAG_formal_parameter || die_flag(&p, DW_AT_artificial))
-			continue;
-		if (!lang_type_of(&p, &t))
-			return false;
-		tag = lang_strip(&t, &t);
-		if (tag != DW_TAG_reference_type && tag != DW_TAG_rvalue_reference_type)
-			return false;
-		if (!lang_type_of(&t, &to) || !lang_strip(&to, &to))
-			return false;
-		return dwarf_dieoffset(&to) == dwarf_dieoffset(cls) ||
-		       (dwarf_diename(&to) && dwarf_diename(cls) &&
-			!strcmp(dwarf_diename(&to), dwarf_diename(cls)));
-	} while (dwarf_siblingof(&p, &p) == 0);
-	return false;
-}
-
-/*
- * cxx_nontrivial() - the Itanium C++ ABI returns a class in memory when it has a non-trivial
- * copy or move constructor or destructor: user-provided ones, virtual functions or bases,
- * or any base or member that has them.
- */
-static bool cxx_nontrivial(Dwarf_Die *type, int depth)
-{
-	const char *cls = dwarf_diename(type);
-	Dwarf_Die child, t;
-
-	if (depth > 8 || dwarf_child(type, &child) != 0)
-		return false;
-	do {
-		const char *n = dwarf_diename(&child);
-		int tag = dwarf_tag(&child);
-
-		switch (tag) {
-		case DW_TAG_subprogram:
-			if (die_flag(&child, DW_AT_artificial) || defaulted_in_class(&child))
-				break;
-			if (dwarf_hasattr(&child, DW_AT_virtuality))
-				return true;
-			if (n && n[0] == '~')
-				return true;
-			if (cls && cxx_is_ctor_name(n, cls) && is_copy_ctor(&child, type))
-				return true;
-			break;
-		case DW_TAG_inheritance:
-			if (dwarf_hasattr(&child, DW_AT_virtuality))
-				return true;
-			/* fallthrough */
-		case DW_TAG_member:
-			if (tag == DW_TAG_member && n && !strncmp(n, "_vptr", 5))
-				return true;
-			if (tag == DW_TAG_member &&
-			    !dwarf_hasattr(&child, DW_AT_data_member_location))
-				break;	/* static */
-			if (!lang_type_of(&child, &t))
-				break;
-			tag = lang_strip(&t, &t);
-			while (tag == DW_TAG_array_type && lang_type_of(&t, &t))
-				tag = lang_strip(&t, &t);
-			if ((tag == DW_TAG_structure_type || tag == DW_TAG_class_type ||
-			     tag == DW_TAG_union_type) && cxx_nontrivial(&t, depth + 1))
-				return true;
-			break;
-		default:
-			break;
-		}
-	} while (dwarf_siblingof(&child, &child) == 0);
-	return false;
-}
 
 static enum sysv_class class_merge(enum sysv_class a, enum sysv_class b)
 {
@@ -343,7 +239,7 @@ static bool x86_abi_return(Dwarf_Die *func, const struct lang_ops *lang, Dwarf_D
 	if (tag == DW_TAG_structure_type || tag == DW_TAG_class_type ||
 	    tag == DW_TAG_union_type || tag == DW_TAG_array_type) {
 		memory = size > 16 || size < 0 ||
-			 (lang == &lang_cxx && cxx_nontrivial(&t, 0)) ||
+			 (lang == &lang_cxx && abi_cxx_nontrivial(&t)) ||
 			 !sysv_classify(type, 0, &c, 0) ||
 			 c.cls[0] == RC_MEM || c.cls[1] == RC_MEM;
 	} else if (!sysv_classify(type, 0, &c, 0)) {
@@ -385,85 +281,19 @@ static bool x86_abi_return(Dwarf_Die *func, const struct lang_ops *lang, Dwarf_D
 static const int sysv_int_args[] = { 5, 4, 1, 2, 8, 9 };
 #define SYSV_NR_SSE_ARGS 8
 
-/* sysv_align() - the alignment of @type, for its slot on the stack */
-static int64_t sysv_align(Dwarf_Die *type, int depth)
+/* The argument registers and stack taken so far. */
+struct x86_args {
+	int next_int, next_sse;
+	int64_t stack;
+};
+
+/* x86_param() - place one parameter of @type: registers if all its eightbytes fit */
+static int x86_param(Dwarf_Die *type, const struct lang_ops *lang, void *state,
+		     struct loc *l, const char **why)
 {
-	Dwarf_Attribute attr;
-	Dwarf_Word al = 0;
-	Dwarf_Die t, child, mt;
-	int64_t a = 1, size;
-	int tag = lang_strip(type, &t);
-
-	if (dwarf_attr(&t, DW_AT_alignment, &attr) && dwarf_formudata(&attr, &al) == 0 && al)
-		return (int64_t)al;
-	if (depth > 16)
-		return 8;
-	switch (tag) {
-	case DW_TAG_structure_type:
-	case DW_TAG_class_type:
-	case DW_TAG_union_type:
-		if (dwarf_child(&t, &child) == 0) {
-			do {
-				int64_t ma;
-
-				if ((dwarf_tag(&child) == DW_TAG_member ||
-				     dwarf_tag(&child) == DW_TAG_inheritance) &&
-				    lang_type_of(&child, &mt) && (ma = sysv_align(&mt, depth + 1)) > a)
-					a = ma;
-			} while (dwarf_siblingof(&child, &child) == 0);
-		}
-		return a;
-	case DW_TAG_array_type:
-		return lang_type_of(&t, &mt) ? sysv_align(&mt, depth + 1) : 8;
-	default:
-		size = lang_type_size(&t);
-		return size > 16 ? 16 : size < 1 ? 1 : size;
-	}
-}
-
-/* The CU of @func is C (lang_c also stands for languages upfront knows nothing of). */
-static bool is_c(Dwarf_Die *func)
-{
-	Dwarf_Die cu;
-
-	if (!dwarf_diecu(func, &cu, NULL, NULL))
-		return false;
-	switch (dwarf_srclang(&cu)) {
-	case DW_LANG_C89:
-	case DW_LANG_C:
-	case DW_LANG_C99:
-	case DW_LANG_C11:
-	case 0x2c:	/* DW_LANG_C17 */
-		return true;
-	default:
-		return false;
-	}
-}
-
-/* A C++ constructor or destructor, by its Itanium mangled name (C1-C4, D0-D4). */
-static bool cxx_is_structor(Dwarf_Die *func)
-{
-	Dwarf_Attribute attr;
-	const char *ln = NULL, *name;
-
-	if (dwarf_attr_integrate(func, DW_AT_linkage_name, &attr) ||
-	    dwarf_attr_integrate(func, DW_AT_MIPS_linkage_name, &attr))
-		ln = dwarf_formstring(&attr);
-	if (ln) {
-		for (const char *p = ln; (p = strpbrk(p, "CD")); p++)
-			if (p[1] >= '0' && p[1] <= '4' && (p[2] == 'E' || p[2] == 'I'))
-				return true;
-		return false;
-	}
-	/* no linkage name: a destructor is named ~X; a constructor cannot be told */
-	name = dwarf_diename(func);
-	return !name || name[0] == '~' || !dwarf_attr_integrate(func, DW_AT_name, &attr);
-}
-
-/* sysv_param() - place one parameter of @type: registers if all its eightbytes fit */
-static int sysv_param(Dwarf_Die *type, const struct lang_ops *lang, int *next_int,
-		      int *next_sse, int64_t *stack, struct loc *l, const char **why)
-{
+	struct x86_args *st = state;
+	int *next_int = &st->next_int, *next_sse = &st->next_sse;
+	int64_t *stack = &st->stack;
 	struct sysv_classes c = { .cls = { RC_NONE, RC_NONE } };
 	int64_t size = lang_type_size(type), align;
 	int nint = 0, nsse = 0, tag;
@@ -476,7 +306,7 @@ static int sysv_param(Dwarf_Die *type, const struct lang_ops *lang, int *next_in
 		return -ENOTSUP;
 	}
 	if (lang == &lang_cxx && (tag == DW_TAG_structure_type || tag == DW_TAG_class_type ||
-				  tag == DW_TAG_union_type) && cxx_nontrivial(&t, 0)) {
+				  tag == DW_TAG_union_type) && abi_cxx_nontrivial(&t)) {
 		*why = "a C++ class passed by invisible reference";
 		return -ENOTSUP;
 	}
@@ -495,7 +325,7 @@ static int sysv_param(Dwarf_Die *type, const struct lang_ops *lang, int *next_in
 	if (memory) {
 		struct loc_piece p = { .kind = LOC_MEM, .reg = -1, .base = (char *)"%sp" };
 
-		align = sysv_align(type, 0);
+		align = abi_c_align(type);
 		if (align < 8)
 			align = 8;
 		*stack = (*stack + align - 1) & ~(align - 1);
@@ -531,14 +361,8 @@ static int sysv_param(Dwarf_Die *type, const struct lang_ops *lang, int *next_in
 static int x86_abi_entry_params(Dwarf_Die *func, const struct lang_ops *lang,
 				struct abi_value **out, size_t *nr, const char **why)
 {
-	struct abi_value *v = NULL;
-	size_t n = 0, alloc = 0;
-	int next_int = 0, next_sse = 0, ret = 0;
-	int64_t stack = 0;
-	Dwarf_Die child, rtype;
-	Dwarf_Attribute pattr;
-	Dwarf_Word cc = 0;
-	bool proto = false;
+	struct x86_args st = { 0 };
+	Dwarf_Die rtype;
 	struct loc rl;
 
 	*out = NULL;
@@ -551,26 +375,8 @@ static int x86_abi_entry_params(Dwarf_Die *func, const struct lang_ops *lang,
 		*why = "Go: its arguments' types have no known size";
 		return -ENOTSUP;
 	}
-	if ((lang != &lang_c && lang != &lang_cxx) || (lang == &lang_c && !is_c(func))) {
-		*why = "not C or C++: no System V rules for its own ABI";
+	if (abi_c_refused(func, lang, why))
 		return -ENOTSUP;
-	}
-	if (lang == &lang_c && (!dwarf_attr_integrate(func, DW_AT_prototyped, &pattr) ||
-				dwarf_formflag(&pattr, &proto) || !proto) &&
-	    dwarf_child(func, &child) == 0) {
-		*why = "a K&R definition (arguments promoted)";
-		return -ENOTSUP;
-	}
-	/* DW_CC_nocall: gcc changed the signature (IPA-SRA, a clone); any other: not System V */
-	if (dwarf_attr_integrate(func, DW_AT_calling_convention, &pattr) &&
-	    (dwarf_formudata(&pattr, &cc) || cc != DW_CC_normal)) {
-		*why = "not the normal calling convention (DW_AT_calling_convention)";
-		return -ENOTSUP;
-	}
-	if (lang == &lang_cxx && cxx_is_structor(func)) {
-		*why = "a C++ constructor or destructor (hidden parameters)";
-		return -ENOTSUP;
-	}
 	/* a return value in memory: the caller's buffer comes first, in %rdi */
 	if (x86_abi_return(func, lang, &rtype, &rl) && rl.nr == 1 &&
 	    rl.pieces[0].kind == LOC_MEM) {
@@ -579,37 +385,7 @@ static int x86_abi_entry_params(Dwarf_Die *func, const struct lang_ops *lang,
 		return -ENOTSUP;
 	}
 	loc_release(&rl);
-	if (dwarf_child(func, &child) != 0)
-		return 0;
-	do {
-		struct abi_value *a;
-
-		if (dwarf_tag(&child) == DW_TAG_unspecified_parameters) {
-			*why = "variadic";
-			ret = -ENOTSUP;
-			break;
-		}
-		if (dwarf_tag(&child) != DW_TAG_formal_parameter)
-			continue;
-		ALLOC_GROW(v, n + 1, alloc);
-		a = &v[n++];
-		memset(a, 0, sizeof(*a));
-		a->name = xstrdup(dwarf_diename(&child) ? dwarf_diename(&child) : "");
-		a->die = child;
-		if (!(a->has_type = lang_type_of(&child, &a->type))) {
-			*why = "a parameter without a type";
-			ret = -ENOTSUP;
-			break;
-		}
-		ret = sysv_param(&a->type, lang, &next_int, &next_sse, &stack, &a->loc, why);
-	} while (!ret && dwarf_siblingof(&child, &child) == 0);
-	if (ret) {
-		abi_values_free(v, n);
-		return ret;
-	}
-	*out = v;
-	*nr = n;
-	return 0;
+	return abi_c_params(func, lang, x86_param, &st, out, nr, why);
 }
 
 const struct abi_ops x86_abi_ops = {
