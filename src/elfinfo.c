@@ -224,8 +224,8 @@ int elfinfo_check(int fd, uint64_t size, const char *name, const struct arch_ops
 {
 	unsigned char *id;
 	Elf64_Ehdr eh;
+	char buf[32], names[64];
 	uint16_t machine;
-	char buf[32];
 	bool big;
 
 	if (!read_at(fd, &eh, EI_NIDENT, 0, size) || memcmp(eh.e_ident, ELFMAG, SELFMAG))
@@ -241,7 +241,7 @@ int elfinfo_check(int fd, uint64_t size, const char *name, const struct arch_ops
 				  name, *arch && id[EI_CLASS] == ELFCLASS32 ? (*arch)->ilp32_name :
 				  arch_machine_name(machine, buf, sizeof(buf)),
 				  big ? " (big-endian)" : id[EI_DATA] != ELFDATA2LSB ?
-				  " (unknown byte order)" : "", arch_names());
+				  " (unknown byte order)" : "", arch_names(names, sizeof(names)));
 	if (!read_at(fd, &eh, sizeof(eh), 0, size))
 		return diag_error(d, SPAN_NONE, "%s: its ELF header is cut short: truncated", name);
 	if (eh.e_type != ET_EXEC && eh.e_type != ET_DYN)

@@ -52,9 +52,15 @@ int arch_use(const struct arch_ops *a)
 	return 0;
 }
 
-const char *arch_names(void)
+const char *arch_names(char *buf, size_t size)
 {
-	return "x86-64, arm64";
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < ARRAY_SIZE(arches) && n < size; i++)
+		n += snprintf(buf + n, size - n, "%s%s",
+			      !i ? "" : i + 1 < ARRAY_SIZE(arches) ? ", " : " and ", arches[i]->name);
+	return buf;
 }
 
 static const struct {

@@ -130,9 +130,10 @@ int arch_use(const struct arch_ops *a);
 const char *arch_machine_name(unsigned int machine, char *buf, size_t size);
 
 /**
- * arch_names() - the machines upfront probes, for messages ("x86-64")
- * Return: a static string.
+ * arch_names() - the machines upfront probes, for messages: "x86-64 and arm64"
+ * @buf: filled (64 bytes hold them)
+ * Return: @buf.
  */
-const char *arch_names(void);
+const char *arch_names(char *buf, size_t size);
 
 #endif

@@ -1,10 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# binaries.sh - what -x accepts: x86-64 ELF executables and libraries only, checked before any
-# DWARF is read (a foreign binary's register numbers would become x86-64 names), with every
-# segment inside the file; special files named as what they are; a soname never found in the
-# current directory. Foreign binaries are built without cross compilers: gcc -m32/-mx32
-# -nostdlib, and hand-patched ELF headers on copies of an x86-64 one.
+# binaries.sh - what -x accepts: ELF executables and libraries of a machine upfront has a table
+# for (x86-64, arm64: src/arch/), checked before any DWARF is read (a foreign binary's register
+# numbers would become another machine's names), with every segment inside the file; special
+# files named as what they are; a soname never found in the current directory. Foreign
+# binaries are built with gcc -m32/-mx32 -nostdlib, aarch64-linux-gnu-gcc (-D of an arm64
+# binary on this machine: translation needs no arm64 kernel), and hand-patched ELF headers on
+# copies of an x86-64 one.
 . "$(dirname "$0")/lib.sh"
 
 T=$UPFT_TARGETS
@@ -20,6 +22,8 @@ gcc -m32 -g -O0 -nostdlib -static -fno-pie -no-pie -o "$D/f32" "$D/f.c" ||
 	t_bail "gcc -m32 -nostdlib cannot build an i386 binary"
 gcc -mx32 -g -O0 -nostdlib -static -o "$D/fx32" "$D/f.c" ||
 	t_bail "gcc -mx32 -nostdlib cannot build an x32 binary"
+aarch64-linux-gnu-gcc -g -O2 -nostdlib -static -o "$D/fa64" "$D/f.c" ||
+	t_bail "aarch64-linux-gnu-gcc -nostdlib cannot build an arm64 binary (install-deps.sh)"
 
 # patch FILE OFFSET HEXBYTES - overwrite bytes of FILE at OFFSET
 patch() {
@@ -40,24 +44,32 @@ upft_run -x "$D/f64" -D 'f a b'
 t_is "$UPFT_RC" 0 "x86-64 -nostdlib binary: -D exits 0"
 t_like "$UPFT_OUT" '^p:probe_f64/f .*/f64:0x[0-9a-f]+ a=' "... with a definition"
 
+# --- an arm64 binary is translated with arm64's registers (AAPCS64: a in x0, b in x1)
+upft_run -x "$D/fa64" -D 'f a b' 'f%return $retval'
+t_is "$UPFT_RC" 0 "arm64 -nostdlib binary: -D exits 0"
+t_like "$UPFT_OUT" '^p:probe_fa64/f .*/fa64:0x[0-9a-f]+ a=%x0:s32 b=%x1:s32$' \
+	"... a and b in x0 and x1"
+t_like "$UPFT_OUT" '^r:probe_fa64/f__return .*/fa64:0x[0-9a-f]+ retval=\$retval:s32$' \
+	"... the result in x0"
+
 # --- foreign machines: e_machine (offset 18) and e_ident[EI_CLASS, EI_DATA] (4, 5)
 upft_run -x "$D/f32" -D 'f a b'
-one_error "i386 (gcc -m32)" '^upfront: .*/f32 is ELF for i386, upfront probes x86-64 only$'
+one_error "i386 (gcc -m32)" '^upfront: .*/f32 is ELF for i386, upfront probes x86-64 and arm64 only$'
 upft_run -x "$D/fx32" -D 'f a b'
-one_error "x32 (gcc -mx32)" 'is ELF for x32, upfront probes x86-64 only$'
+one_error "x32 (gcc -mx32)" 'is ELF for x32, upfront probes x86-64 and arm64 only$'
 
 cp "$D/f64" "$D/arm" && patch "$D/arm" 4 01 && patch "$D/arm" 18 2800
 upft_run -x "$D/arm" -D 'f a b'
-one_error "ARM" 'arm is ELF for ARM, upfront probes x86-64 only$'
-cp "$D/f64" "$D/aarch64" && patch "$D/aarch64" 18 b700
-upft_run -x "$D/aarch64" -F
-one_error "AArch64 (-F)" 'is ELF for AArch64, upfront probes x86-64 only$'
+one_error "ARM" 'arm is ELF for ARM, upfront probes x86-64 and arm64 only$'
+cp "$D/f64" "$D/ilp32" && patch "$D/ilp32" 4 01 && patch "$D/ilp32" 18 b700
+upft_run -x "$D/ilp32" -F
+one_error "arm64 ILP32 (-F)" 'is ELF for arm64 ILP32, upfront probes x86-64 and arm64 only$'
 cp "$D/f64" "$D/riscv" && patch "$D/riscv" 18 f300
 upft_run -x "$D/riscv" -V f
-one_error "RISC-V (-V)" 'is ELF for RISC-V, upfront probes x86-64 only$'
+one_error "RISC-V (-V)" 'is ELF for RISC-V, upfront probes x86-64 and arm64 only$'
 cp "$D/f64" "$D/ppc" && patch "$D/ppc" 4 0102 && patch "$D/ppc" 18 0014
 upft_run -x "$D/ppc" -D 'f a b'
-one_error "big-endian PowerPC" 'is ELF for PowerPC \(big-endian\), upfront probes x86-64 only$'
+one_error "big-endian PowerPC" 'is ELF for PowerPC \(big-endian\), upfront probes x86-64 and arm64 only$'
 cp "$D/f64" "$D/x86be" && patch "$D/x86be" 5 02 && patch "$D/x86be" 18 003e
 upft_run -x "$D/x86be" -D 'f a b'
 one_error "big-endian x86-64 header" 'is ELF for x86-64|big-endian'
