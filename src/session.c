@@ -573,15 +573,6 @@ static pid_t spawn_cmd(char **cmd, int cmd_fd, const struct run_as *ra, enum cmd
 	return pid;
 }
 
-/* this thread's CPU time, ns */
-static uint64_t thread_cpu_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
-
 /*
  * The instance's per-CPU ring buffer: DEFAULT_BUFFER_KB (the drain wakes at half full, the
  * rest absorbs its latency), or UPFRONT_BUFFER_KB (main.c checks it; tests use a tiny one to
@@ -1018,39 +1009,6 @@ static int deliver(struct session *s, const struct stream_rec *rec)
 	return 0;
 }
 
-/*
- * Why the kernel lost events (stream_stats()), on a line after the count, which scripts read
- * as it is: the buffer filled while the queue was at its cap (decoding behind), or while the
- * queue had room (read too late for the buffer's size: a stalled drain, or a rate the buffer
- * is too small for), or only the ring buffer's counters at the end knew them.
- */
-static void print_lost_why(const struct session *s, const struct stream_stats *ss)
-{
-	uint64_t late = ss->lost - ss->lost_queue_full - ss->lost_end;
-	const char *sep = "";
-
-	if (!ss->lost)
-		return;
-	fprintf(stderr, "upfront: of the %llu lost,", (unsigned long long)ss->lost);
-	if (late) {
-		fprintf(stderr, " %llu when the kernel's buffer (%lu KiB per CPU) filled before "
-			"upfront read it", (unsigned long long)late, buffer_kb(s->o));
-		sep = ";";
-	}
-	if (ss->lost_queue_full) {
-		bool mib = ss->queue_bytes >= (1 << 20);
-
-		fprintf(stderr, "%s %llu when decoding fell behind and the queue was at its cap "
-			"(%llu %s)", sep, (unsigned long long)ss->lost_queue_full,
-			(unsigned long long)(ss->queue_bytes >> (mib ? 20 : 10)), mib ? "MiB" : "KiB");
-		sep = ";";
-	}
-	if (ss->lost_end)
-		fprintf(stderr, "%s %llu counted by the kernel's buffer at the end", sep,
-			(unsigned long long)ss->lost_end);
-	fputc('\n', stderr);
-}
-
 /* @rec->lost events were lost on @rec->cpu: tell the renderer (unless quiet) and the metrics */
 static void deliver_lost(struct session *s, const struct stream_rec *rec)
 {
@@ -1075,6 +1033,40 @@ static int render_tick(struct session *s)
 		s->stop = true;
 	}
 	return ret;
+}
+
+/*
+ * The end's counts: the events and the lost on standard error, then why any were lost
+ * (stream_lost_why(); scripts read the first line as it is); with -v the stream's and the
+ * decoding thread's costs (bench/stream-rate.sh reads "events/s per core").
+ */
+static void print_counts(const struct session *s, const struct stream_stats *ss)
+{
+	double secs = (thread_cpu_ns() - s->cpu_at_stream) / 1e9;
+
+	pr_info("%llu sub-buffers, %llu bytes, queue full %llu times",
+		(unsigned long long)ss->pages, (unsigned long long)ss->bytes,
+		(unsigned long long)ss->queue_full);
+	if (s->cpu_at_stream)
+		pr_info("decoding: %llu events in %.3f s of CPU, %.0f events/s per core",
+			(unsigned long long)s->nr_events, secs, secs > 0 ? s->nr_events / secs : 0);
+	if (!s->render_open)
+		return;
+	if (s->write_failed)
+		fprintf(stderr, "upfront: %llu events, %llu lost (%llu not written)\n",
+			(unsigned long long)(s->nr_events - s->r.unwritten),
+			(unsigned long long)(ss->lost + s->r.unwritten),
+			(unsigned long long)s->r.unwritten);
+	else
+		fprintf(stderr, "upfront: %llu events, %llu lost\n",
+			(unsigned long long)s->nr_events, (unsigned long long)ss->lost);
+	if (ss->lost) {
+		struct strbuf why = STRBUF_INIT;
+
+		stream_lost_why(ss, buffer_kb(s->o), &why);
+		fprintf(stderr, "upfront: %s\n", strbuf_cstr(&why));
+		strbuf_release(&why);
+	}
 }
 
 /* Every exit path: stop recording, drain what the kernel holds, render it. */
@@ -1579,27 +1571,7 @@ out:
 	if (s->render_open && s->pids_exited)
 		fprintf(stderr, "upfront: %s (pid %d%s)\n", s->end_why, (int)o->pids[0],
 			o->nr_pids > 1 ? ", ..." : "");
-	pr_info("%llu sub-buffers, %llu bytes, queue full %llu times",
-		(unsigned long long)ss.pages, (unsigned long long)ss.bytes,
-		(unsigned long long)ss.queue_full);
-	if (s->cpu_at_stream) {
-		/* bench/decode-rate.sh reads this: the decoding thread's cost, setup left out */
-		double secs = (thread_cpu_ns() - s->cpu_at_stream) / 1e9;
-
-		pr_info("decoding: %llu events in %.3f s of CPU, %.0f events/s per core",
-			(unsigned long long)s->nr_events, secs,
-			secs > 0 ? s->nr_events / secs : 0.0);
-	}
-	if (s->render_open && s->write_failed)
-		fprintf(stderr, "upfront: %llu events, %llu lost (%llu not written)\n",
-			(unsigned long long)(s->nr_events - s->r.unwritten),
-			(unsigned long long)(ss.lost + s->r.unwritten),
-			(unsigned long long)s->r.unwritten);
-	else if (s->render_open)
-		fprintf(stderr, "upfront: %llu events, %llu lost\n",
-			(unsigned long long)s->nr_events, (unsigned long long)ss.lost);
-	if (s->render_open)
-		print_lost_why(s, &ss);
+	print_counts(s, &ss);
 	stream_free(s->st);
 	if (ret < 0)
 		tracing_unkeep(s->t);	/* --keep keeps a session that traced, not a failed one */

@@ -774,6 +774,30 @@ void stream_stats(struct stream *st, struct stream_stats *out)
 	out->queue_bytes = (uint64_t)st->nr_slots * st->subbuf * st->nr_cpus;
 }
 
+void stream_lost_why(const struct stream_stats *ss, unsigned long buffer_kb, struct strbuf *out)
+{
+	uint64_t late = ss->lost - ss->lost_queue_full - ss->lost_end;
+	bool mib = ss->queue_bytes >= (1 << 20);
+	const char *sep = "";
+
+	strbuf_addf(out, "of the %llu lost,", (unsigned long long)ss->lost);
+	if (late) {
+		strbuf_addf(out, " %llu when the kernel's buffer (%lu KiB per CPU) filled before "
+			    "upfront read it", (unsigned long long)late, buffer_kb);
+		sep = ";";
+	}
+	if (ss->lost_queue_full) {
+		strbuf_addf(out, "%s %llu when decoding fell behind and the queue was at its cap "
+			    "(%llu %s)", sep, (unsigned long long)ss->lost_queue_full,
+			    (unsigned long long)(ss->queue_bytes >> (mib ? 20 : 10)),
+			    mib ? "MiB" : "KiB");
+		sep = ";";
+	}
+	if (ss->lost_end)
+		strbuf_addf(out, "%s %llu counted by the kernel's buffer at the end", sep,
+			    (unsigned long long)ss->lost_end);
+}
+
 unsigned int stream_backlog(struct stream *st)
 {
 	unsigned int most = 0;

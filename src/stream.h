@@ -10,6 +10,7 @@
 #include "diag.h"
 
 struct stream;
+struct strbuf;
 struct tracing;
 struct tep_handle;
 
@@ -93,6 +94,14 @@ void stream_set_attach(struct stream *st, int type_id);
  * stream_stats() - counters so far; all 0 for a NULL @st
  */
 void stream_stats(struct stream *st, struct stream_stats *out);
+
+/**
+ * stream_lost_why() - why @ss->lost events were lost, as a phrase for the summary ("of the N
+ * lost, A when the kernel's buffer (@buffer_kb KiB per CPU) filled before upfront read it;
+ * B when decoding fell behind and the queue was at its cap (64 MiB); C counted by the
+ * kernel's buffer at the end", the parts that are not 0), appended to @out
+ */
+void stream_lost_why(const struct stream_stats *ss, unsigned long buffer_kb, struct strbuf *out);
 
 /**
  * stream_backlog() - how full the fullest CPU's queue is, in permille of its bound (the

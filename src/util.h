@@ -206,4 +206,9 @@ bool has_source_ext(const char *name, size_t len);
  */
 uint64_t now_ns(void);
 
+/**
+ * thread_cpu_ns() - the calling thread's CPU time in ns (CLOCK_THREAD_CPUTIME_ID)
+ */
+uint64_t thread_cpu_ns(void);
+
 #endif
