@@ -61,9 +61,9 @@ wait $dead
 echo "p:upft_kcaps$dead/multi $O:0x0" >>"$T/uprobe_events"
 echo "p:upft_kcaps$$/multi $O:0x0" >>"$T/uprobe_events"
 upft_run -v --kernel-features
-t_like "$UPFT_ERR" "removed upft_kcaps$dead/multi, left by a process that is gone" \
-	"a dead process's scratch event is removed, and -v says so"
-t_is "$(grep -c "^p:upft_kcaps$dead/" "$T/uprobe_events")" 0 "... it is gone"
+# (by this one, which -v says, or by another upfront at work on this shared machine)
+grep -q "^p:upft_kcaps$dead/" "$T/uprobe_events"
+t_ok $((!$?)) "a dead process's scratch event is removed by the next upfront"
 t_is "$(grep -c "^p:upft_kcaps$$/" "$T/uprobe_events")" 1 "... a live process's is left alone"
 echo "-:upft_kcaps$$/multi" >>"$T/uprobe_events"
 t_is "$(row max_array)" 64 "limits: max_array 64"
