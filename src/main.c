@@ -1259,8 +1259,10 @@ static void print_added(const struct probes *p)
 	for (i = 0; i < p->nr; i++) {
 		strbuf_reset(&func);
 		text_bytes_note(&p->tps[i], true, &func);
-		if (func.len)
-			fprintf(stderr, "\t# %s\n", func.buf);
+		for (char *l = func.len ? func.buf : NULL, *nl; l; l = nl ? nl + 3 : NULL) {
+			nl = strstr(l, "\n# ");	/* one note a line, each indented */
+			fprintf(stderr, "\t# %.*s\n", nl ? (int)(nl - l) : (int)strlen(l), l);
+		}
 	}
 	print_filters(p, true);
 	strbuf_release(&func);
