@@ -24,11 +24,11 @@
 #include "symbolize.h"
 #include "tasks.h"
 #include "tracing.h"
+#include "ustack.h"
 
 #define ARENA_SIZE (64 * 1024)	/* strings of one event; a record is at most a page */
 #define IP_CACHE 1024		/* power of two */
-#define USTACK_MAX 64		/* frames of one user_stack record (8 on 6.18), plus one */
-#define USTACK_FRAMES 256	/* and the functions inlined at them */
+#define USTACK_MAX 64		/* frames of one user_stack record (8 on 6.18) */
 
 struct dprobe {
 	const struct trace_probe *tp;
@@ -36,6 +36,7 @@ struct dprobe {
 	int ret0_off;		/* DECODE_RET0_FIELD, or -1 */
 	unsigned int func;	/* durations: calls_func() of a CALL_ENTRY/CALL_RETURN, or 0 */
 	int sp_off, g_off, hi_off;	/* DECODE_SP_FIELD, _G_, _STACK_HI_, or -1 */
+	struct ustack_layout stack;	/* --stack=dwarf: registers and the stack's copy */
 	bool at_entry;		/* the probe is at the function's first instruction */
 	bool in_dbg;		/* the probe is in the decoder's binary */
 };
@@ -90,11 +91,9 @@ struct decoder {
 	int us_pid_off, us_caller_off, us_nr;
 	uint64_t last_ret0;	/* of the last decoded record: $stack0 at an entry, or 0 */
 	uint64_t last_base;	/* its binary's load base, or UINT64_MAX */
-	uint64_t raw[USTACK_MAX];
-	/* the frames with the inlined functions at each (DWARF) before it */
-	uint64_t frames[USTACK_FRAMES];
-	const char *syms[USTACK_FRAMES], *paths[USTACK_FRAMES];
-	bool inlined[USTACK_FRAMES];
+	const char *last_rec;	/* --stack=dwarf: its record, and where its copy is */
+	const struct ustack_layout *last_stack;
+	struct ustack *us;
 };
 
 struct decoder *decoder_new(struct tep_handle *tep, struct debuginfo *dbg, bool lookup_tasks)
@@ -104,6 +103,7 @@ struct decoder *decoder_new(struct tep_handle *tep, struct debuginfo *dbg, bool 
 	dc->tep = tep;
 	dc->dbg = dbg;
 	dc->sym = symbolizer_new(dbg);
+	dc->us = ustack_new(dc->sym);
 	dc->dn = dynnames_new(dc->sym);
 	dc->calls = calls_new();
 	dc->tasks = tasks_new(lookup_tasks);
@@ -141,6 +141,7 @@ void decoder_free(struct decoder *dc)
 	}
 	free(dc->by_id);
 	dynnames_free(dc->dn);
+	ustack_free(dc->us);
 	symbolizer_free(dc->sym);
 	calls_free(dc->calls);
 	tasks_free(dc->tasks);
@@ -301,6 +302,7 @@ int decoder_add_probe(struct decoder *dc, const struct trace_probe *tp, struct d
 	p->at_entry = false;
 	p->func = 0;
 	p->sp_off = p->g_off = p->hi_off = -1;
+	ustack_layout_init(&p->stack);
 	p->flds = xcalloc(tp->nr_fields ? tp->nr_fields : 1, sizeof(*p->flds));
 	for (size_t i = 0; i < tp->nr_fields; i++) {
 		const struct fetch_field *ff = &tp->fields[i];
@@ -322,6 +324,8 @@ int decoder_add_probe(struct decoder *dc, const struct trace_probe *tp, struct d
 		}
 		fld_from(&p->flds[i], f);
 		p->flds[i].type = tp->fields[i].type;
+		if (ustack_layout_field(&p->stack, tp->fields[i].name, f->offset, f->size))
+			continue;
 		if (!strcmp(tp->fields[i].name, DECODE_RET0_FIELD))
 			p->ret0_off = f->offset;
 		else if (!strcmp(tp->fields[i].name, DECODE_SP_FIELD))
@@ -1231,8 +1235,10 @@ int decode_record(struct decoder *dc, void *data, int size, uint64_t ts, int cpu
 	ev->ustack_syms = NULL;
 	ev->ustack_inlined = NULL;
 	ev->ustack_paths = NULL;
+	ev->ustack_cut = NULL;
 	ev->duration_ns = -1;
 	dc->last_ret0 = 0;
+	dc->last_stack = NULL;
 	dc->last_base = UINT64_MAX;
 	if (e->generic || !e->nr_probes) {
 		ev->tp = NULL;
@@ -1253,6 +1259,10 @@ int decode_record(struct decoder *dc, void *data, int size, uint64_t ts, int cpu
 			dc->last_ret0 = rd_u(rec + p->ret0_off, 8);
 		if (e->ip_off >= 0 && p->in_dbg)
 			dc->last_base = base;
+		if (ustack_layout_ok(&p->stack)) {
+			dc->last_rec = rec;
+			dc->last_stack = &p->stack;
+		}
 		for (size_t i = 0; i < tp->nr_args && i < e->max_vals; i++)
 			decode_arg(dc, p, rec, size, base, &tp->args[i], &e->vals[i]);
 		ev->vals = e->vals;
@@ -1275,7 +1285,7 @@ int decoder_enable_stacks(struct decoder *dc, struct diag *d)
 	if (!caller || !pid || caller->size < 8)
 		return diag_fail(d, "ftrace:user_stack has no caller[] field");
 	dc->us_caller_off = caller->offset;
-	dc->us_nr = caller->size / 8 < USTACK_MAX - 1 ? caller->size / 8 : USTACK_MAX - 1;
+	dc->us_nr = caller->size / 8 < USTACK_MAX ? caller->size / 8 : USTACK_MAX;
 	dc->us_pid_off = pid->offset;
 	dc->stacks = true;
 	return te->id;
@@ -1284,41 +1294,33 @@ int decoder_enable_stacks(struct decoder *dc, struct diag *d)
 void decode_stack(struct decoder *dc, const void *data, int size, struct event *ev)
 {
 	const char *rec = data;
-	size_t n = 0, nf = 0;
+	uint64_t callers[USTACK_MAX];
+	struct ustack_frames f;
+	size_t n = 0;
 
-	if (!dc->stacks || size < dc->us_caller_off + dc->us_nr * 8 ||
-	    (int)rd_s(rec + dc->us_pid_off, 4) != ev->tid)
-		return;
-	for (int i = 0; i < dc->us_nr; i++) {
-		uint64_t a = rd_u(rec + dc->us_caller_off + i * 8, 8);
+	if (dc->last_stack) {
+		/* --stack=dwarf: the last decoded record, which is @ev's */
+		ustack_unwind(dc->us, ev->pid, ev->tid, dc->last_rec, dc->last_stack,
+			      dc->last_base, &f);
+	} else {
+		if (!dc->stacks || !rec || size < dc->us_caller_off + dc->us_nr * 8 ||
+		    (int)rd_s(rec + dc->us_pid_off, 4) != ev->tid)
+			return;
+		for (int i = 0; i < dc->us_nr; i++) {
+			uint64_t a = rd_u(rec + dc->us_caller_off + i * 8, 8);
 
-		if (!a || a == ULONG_MAX)
-			break;
-		dc->raw[n++] = a;
-		/* [0] is where the probe hit; at an entry the walk skips the caller */
-		if (i == 0 && dc->last_ret0 && !decode_fault_addr(dc->last_ret0))
-			dc->raw[n++] = dc->last_ret0;
-	}
-	for (size_t i = 0; i < n && nf < USTACK_FRAMES; i++) {
-		struct sym_frame f;
-
-		/* every frame after [0] is a return address */
-		symbolizer_frame(dc->sym, ev->pid, dc->raw[i], dc->last_base, i > 0, &f);
-		for (size_t k = 0; k < f.nr_inlined && nf < USTACK_FRAMES - 1; k++) {
-			dc->frames[nf] = dc->raw[i];
-			dc->syms[nf] = arena_str(dc, f.inlined[k], strlen(f.inlined[k]));
-			dc->paths[nf] = f.path;
-			dc->inlined[nf++] = true;
+			if (!a || a == ULONG_MAX)
+				break;
+			callers[n++] = a;
 		}
-		dc->frames[nf] = dc->raw[i];
-		dc->syms[nf] = f.sym ? arena_str(dc, f.sym, strlen(f.sym)) : NULL;
-		/* library paths live as long as the symbolizer */
-		dc->paths[nf] = f.path;
-		dc->inlined[nf++] = false;
+		ustack_walk(dc->us, ev->pid, callers, n,
+			    dc->last_ret0 && !decode_fault_addr(dc->last_ret0) ? dc->last_ret0 : 0,
+			    dc->last_base, &f);
 	}
-	ev->ustack = dc->frames;
-	ev->nr_ustack = nf;
-	ev->ustack_syms = dc->syms;
-	ev->ustack_inlined = dc->inlined;
-	ev->ustack_paths = dc->paths;
+	ev->ustack = f.addrs;
+	ev->nr_ustack = f.nr;
+	ev->ustack_syms = f.syms;
+	ev->ustack_inlined = f.inlined;
+	ev->ustack_paths = f.paths;
+	ev->ustack_cut = f.cut;
 }

@@ -69,7 +69,7 @@ struct event {
 	const struct trace_probe *tp;	/* NULL for -e events */
 	struct value *vals;
 	size_t nr_vals;
-	uint64_t *ustack;		/* --stack: user return addresses, innermost first */
+	const uint64_t *ustack;		/* --stack: user return addresses, innermost first */
 	size_t nr_ustack;
 	/* --stack: per frame of ustack, "sym+0xoff" (demangled) and the file it is in; NULL
 	 * entries where unknown. Valid as long as the event. */
@@ -82,6 +82,13 @@ struct event {
 	 * NULL: none is.
 	 */
 	const bool *ustack_inlined;
+	/*
+	 * --stack=dwarf: NULL when the stack is whole (unwound to its outermost frame), else why
+	 * it stops after the last frame: "copy" (the caller's frame is past the stack copied),
+	 * "cfi" (no CFI describes the last frame's code), "frames" (too many). NULL for the
+	 * kernel's frame-pointer walk, which does not say.
+	 */
+	const char *ustack_cut;
 	/*
 	 * A return event (FUNC%return) paired with its entry event (FUNC) on the same thread,
 	 * or goroutine in Go: the call's duration in ns. -1 for every other event, and for a
@@ -182,14 +189,16 @@ int decode_record(struct decoder *dc, void *data, int size, uint64_t ts, int cpu
 int decoder_enable_stacks(struct decoder *dc, struct diag *d);
 
 /**
- * decode_stack() - the user_stack record that followed @ev's record -> @ev->ustack
+ * decode_stack() - @ev's user stack -> @ev->ustack
  * @dc: the decoder
- * @data: the user_stack record's payload
+ * @data: the user_stack record that followed @ev's record, or NULL
  * @size: its length in bytes
- * @ev: the event decode_record() just filled; a record of another task is ignored
+ * @ev: the event decode_record() just filled; a user_stack record of another task is ignored
  *
- * The frames are symbolized; when the probe is at a function's entry, the return address
- * from DECODE_RET0_FIELD is put in as the first caller. Call right after decode_record().
+ * A probe with the fields of --stack=dwarf (ustack.h) is unwound from its own record (still
+ * valid: call right after decode_record()), else the kernel's frame-pointer walk in @data is
+ * taken. The frames are symbolized; when the probe is at a function's entry, the return
+ * address from DECODE_RET0_FIELD is put in as the walk's first caller.
  */
 void decode_stack(struct decoder *dc, const void *data, int size, struct event *ev);
 

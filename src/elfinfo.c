@@ -318,18 +318,25 @@ int elfinfo_mapping_bias(Elf *elf, uint64_t lo, uint64_t pgoff, uint64_t *bias)
 
 	if (!elf || elf_getphdrnum(elf, &n) < 0)
 		return -ERANGE;
-	for (size_t i = 0; i < n; i++) {
-		GElf_Phdr mem, *ph = gelf_getphdr(elf, i, &mem);
-		uint64_t page_off, page_vaddr;
+	/*
+	 * a segment is mapped from the page holding its first byte; that page may end the
+	 * segment before it too (rustc's lld layout: R up to 0x133d8, R E from 0x133e0), so a
+	 * segment that starts at @pgoff is taken first, then one that holds it
+	 */
+	for (int exact = 1; exact >= 0; exact--) {
+		for (size_t i = 0; i < n; i++) {
+			GElf_Phdr mem, *ph = gelf_getphdr(elf, i, &mem);
+			uint64_t page_off, page_vaddr;
 
-		if (!ph || ph->p_type != PT_LOAD)
-			continue;
-		/* a segment is mapped from the page holding its first byte */
-		page_off = ph->p_offset & ~0xfffULL;
-		page_vaddr = ph->p_vaddr & ~0xfffULL;
-		if (pgoff >= page_off && pgoff < ph->p_offset + ph->p_filesz) {
-			*bias = lo - (page_vaddr + (pgoff - page_off));
-			return 0;
+			if (!ph || ph->p_type != PT_LOAD)
+				continue;
+			page_off = ph->p_offset & ~0xfffULL;
+			page_vaddr = ph->p_vaddr & ~0xfffULL;
+			if (exact ? pgoff == page_off :
+				    pgoff >= page_off && pgoff < ph->p_offset + ph->p_filesz) {
+				*bias = lo - (page_vaddr + (pgoff - page_off));
+				return 0;
+			}
 		}
 	}
 	return -ERANGE;

@@ -33,6 +33,7 @@
 #include "sdt.h"
 #include "runas.h"
 #include "session.h"
+#include "ustack.h"
 #include "tracing.h"
 #include "util.h"
 
@@ -73,6 +74,7 @@ struct options {
 	const char *replay;	/* --replay FILE */
 	bool kernel_features;	/* --kernel-features: print the capability table */
 	bool stack;
+	unsigned int stack_copy;	/* --stack=dwarf,BYTES; 0: --stack=fp */
 	unsigned int string_size;
 	unsigned int value_size;
 	unsigned long ring_size;
@@ -128,7 +130,9 @@ static const char usage_text[] =
 	"      --filter [PROBE:]FILTER  event filter on PROBE's fields (every probe's without\n"
 	"                          PROBE; repeatable), in the kernel; 'duration > 1ms' on a\n"
 	"                          FUNC%return probe is decided by upfront\n"
-	"      --stack             user stack trace for each event\n"
+	"      --stack[=MODE]      user stack trace for each event; MODE dwarf[,BYTES]\n"
+	"                          (default, BYTES 1024): a copy of the stack top unwound\n"
+	"                          with the binaries' CFI; fp: the kernel's frame-pointer walk\n"
 	"  -e, --event SYS:EVENT   also show an existing tracefs event\n"
 	"      --keep              leave the probes installed on exit\n"
 	"      --string-size N     bytes captured for strings with a length (default 128)\n"
@@ -217,7 +221,7 @@ static const struct option long_options[] = {
 	{ "max-events", required_argument, NULL, OPT_MAX_EVENTS },
 	{ "duration", required_argument, NULL, OPT_DURATION },
 	{ "filter", required_argument, NULL, OPT_FILTER },
-	{ "stack", no_argument, NULL, OPT_STACK },
+	{ "stack", optional_argument, NULL, OPT_STACK },
 	{ "keep", no_argument, NULL, OPT_KEEP },
 	{ "string-size", required_argument, NULL, OPT_STRING_SIZE },
 	{ "value-size", required_argument, NULL, OPT_VALUE_SIZE },
@@ -301,6 +305,34 @@ static int parse_number(const char *s, const char *opt, const char *what, unsign
 	if (!*s || s[strspn(s, "0123456789")] || errno || v < min || v > max)
 		return bad_usage("%s wants %s, not '%s'", opt, what, s);
 	*out = v;
+	return 0;
+}
+
+/*
+ * --stack[=fp|dwarf[,BYTES]]: the kernel's frame-pointer walk, or a copy of BYTES of the stack
+ * top with the registers (ustack.h), u64 words: a multiple of 8, and with the registers within
+ * the kernel's 3072 bytes of fields per event
+ */
+static int parse_stack(const char *arg, struct options *o)
+{
+	unsigned long bytes = USTACK_DEFAULT_COPY;
+
+	o->stack = true;
+	o->stack_copy = 0;
+	if (arg && !strcmp(arg, "fp"))
+		return 0;
+	if (arg && strcmp(arg, "dwarf")) {
+		if (strncmp(arg, "dwarf,", 6))
+			return bad_usage("--stack wants fp, dwarf or dwarf,BYTES, not '%s'", arg);
+		if (parse_number(arg + 6, "--stack=dwarf,BYTES",
+				 "a multiple of 8 from 8 to 2936", 8, USTACK_MAX_COPY,
+				 &bytes))
+			return EXIT_BAD_INPUT;
+		if (bytes % 8)
+			return bad_usage("--stack=dwarf,BYTES wants a multiple of 8 (the copy is "
+					 "u64 words), not '%s'", arg + 6);
+	}
+	o->stack_copy = (unsigned int)bytes;
 	return 0;
 }
 
@@ -563,7 +595,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 				return EXIT_BAD_INPUT;
 			break;
 		case OPT_STACK:
-			o->stack = true;
+			if (parse_stack(optarg, o))
+				return EXIT_BAD_INPUT;
 			break;
 		case OPT_KEEP:
 			o->keep = true;
@@ -1357,6 +1390,7 @@ static int mode_probes(struct options *o, struct debuginfo *dbg, struct resolve_
 		topts.keep = o->keep;
 		topts.no_inherit = o->no_inherit;
 		topts.stack = o->stack;
+		topts.stack_copy = o->stack_copy;
 		topts.string_size = o->string_size;
 		topts.ring_size = o->ring_size;
 		topts.buffer_kb = o->buffer_kb;

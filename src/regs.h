@@ -29,4 +29,18 @@ int regs_vector(int regno);
  */
 int regs_vector_dwarf(int n);
 
+/* The registers a CFI unwinder starts a stack from (regs_frame()). */
+struct regs_frame {
+	int nr;		/* DWARF registers 0 to nr - 1, each with a kernel name */
+	int sp;		/* the stack pointer's DWARF number, among them */
+	int pc;		/* the program counter's */
+};
+
+/**
+ * regs_frame() - the registers fetched with a copy of the stack (--stack=dwarf): the general
+ * registers and the pc, which the CFI of any frame may name (the CFA, callee-saved values)
+ * Return: a static description.
+ */
+const struct regs_frame *regs_frame(void);
+
 #endif

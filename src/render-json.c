@@ -334,6 +334,8 @@ static int json_open(struct render *r)
  * ,"stack":["sym+0x10","0x7f..."]; with functions inlined at a frame (their names alone,
  * innermost first, before the function they were inlined into):
  * ,"stack":["leaf+0x0","inner","outer","main+0x2c"],"stack_inlined":[1,2]
+ * and when the stack stops before its outermost frame (--stack=dwarf), why:
+ * ,"stack_cut":"copy" (or "cfi", "frames")
  */
 static void json_stack(struct strbuf *sb, const struct event *ev)
 {
@@ -363,6 +365,10 @@ static void json_stack(struct strbuf *sb, const struct event *ev)
 	}
 	if (any)
 		strbuf_addch(sb, ']');
+	if (ev->ustack_cut) {
+		strbuf_addstr(sb, ",\"stack_cut\":");
+		json_str(sb, ev->ustack_cut, strlen(ev->ustack_cut));
+	}
 }
 
 /*

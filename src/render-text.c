@@ -119,6 +119,15 @@ void render_int128(struct strbuf *sb, unsigned __int128 w, bool is_signed)
 	strbuf_add(sb, p, tmp + sizeof(tmp) - p);
 }
 
+const char *render_stack_cut(const char *why)
+{
+	if (!strcmp(why, "copy"))
+		return "stack cut: the next frame is past the stack copied (--stack=dwarf,BYTES)";
+	if (!strcmp(why, "cfi"))
+		return "stack cut: no CFI describes the frame above";
+	return "stack cut: more frames than are kept";
+}
+
 void render_hex(struct strbuf *sb, uint64_t v)
 {
 	static const char digits[] = "0123456789abcdef";
@@ -599,6 +608,11 @@ static int text_event(struct render *r, const struct event *ev)
 		else
 			strbuf_addstr(sb, "[unknown]");
 		strbuf_addstr(sb, ")\n");
+	}
+	if (ev->ustack_cut) {
+		strbuf_addf(sb, "\t%16s ", "...");
+		strbuf_addstr(sb, render_stack_cut(ev->ustack_cut));
+		strbuf_addch(sb, '\n');
 	}
 	return render_event_end(r);
 }

@@ -333,6 +333,14 @@ void render_u64(struct strbuf *sb, uint64_t v);
 void render_s64(struct strbuf *sb, int64_t v);
 
 /**
+ * render_stack_cut() - why a stack stops where it does, for the text and curses views
+ * @why: an event's ustack_cut ("copy", "cfi", "frames"), not NULL
+ * Return: a static phrase ("stack cut: the next frame is past the 1024 bytes copied" is
+ * made of it by the caller).
+ */
+const char *render_stack_cut(const char *why);
+
+/**
  * render_hex() - "0x1f"
  * @sb: appended to
  * @v: the number

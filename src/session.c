@@ -43,6 +43,7 @@
 #include "stream.h"
 #include "summary.h"
 #include "tracing.h"
+#include "ustack.h"
 
 #define DEFAULT_TICK_MS 100
 #define FINAL_DRAIN_NS 5000000000ULL	/* give up draining after 5 s without progress */
@@ -297,8 +298,12 @@ static int session_add_tps(struct session *s, struct trace_probe *tps, size_t nr
 	size_t first_new_ev = s->nr_evs;
 	int ret;
 
-	for (size_t i = 0; i < nr && s->o->stack; i++)
-		add_ret0_field(&tps[i]);
+	for (size_t i = 0; i < nr && s->o->stack; i++) {
+		if (s->o->stack_copy)
+			ustack_add_fields(&tps[i], s->o->stack_copy);
+		else
+			add_ret0_field(&tps[i]);
+	}
 	callfields_add(tps, nr, s->r.ops == &render_tui_ops);
 	ret = session_add_checked(s, tps, nr, d);
 	if (ret < 0)
@@ -657,7 +662,7 @@ static int session_setup(struct session *s, struct trace_probe *tps, size_t nr, 
 	}
 	s->dc = decoder_new(s->tep, o->dbg, true);
 	watch_tasks(s);
-	if (o->stack) {
+	if (o->stack && !o->stack_copy) {
 		/* a user_stack record (8 frame-pointer frames) after each event */
 		ret = tracing_enable_user_stacks(s->t, d);
 		if (ret < 0)
@@ -971,7 +976,7 @@ static int deliver(struct session *s, const struct stream_rec *rec)
 	if (s->pf_events && !pfilters_pass(s->filters, &ev))
 		return 0;	/* --filter 'duration ...', or a return whose entry was filtered */
 	/* the stack once the event is kept: symbolizing is the costly part of decoding */
-	if (rec->attach)
+	if (s->o->stack)
 		decode_stack(s->dc, rec->attach, rec->attach_size, &ev);
 	if (!s->r.t0)
 		s->r.t0 = ev.ts ? ev.ts : 1;

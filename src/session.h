@@ -35,6 +35,8 @@ struct trace_opts {
 	unsigned int top;		/* --top N: values listed per argument, 0: default */
 	bool keep;			/* --keep */
 	bool stack;			/* --stack */
+	unsigned int stack_copy;	/* --stack=dwarf: bytes of stack copied with each event;
+					   0: the kernel's frame-pointer walk (--stack=fp) */
 	unsigned int string_size;
 	unsigned long ring_size;	/* --ring or UPFRONT_RING: events the curses view keeps,
 					   0: its default */

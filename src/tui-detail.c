@@ -177,7 +177,7 @@ static void detail_stack(struct tui *t, struct tui_lines *l, const uint64_t *sta
 {
 	const struct render_opts *o = &t->r->opts;
 	const char *syms = (const char *)stack + nst * 8;
-	uint16_t nsyms = 0;
+	uint16_t nsyms = 0, cut;
 	struct row *w;
 
 	tui_lines_new(l);
@@ -185,8 +185,9 @@ static void detail_stack(struct tui *t, struct tui_lines *l, const uint64_t *sta
 	tui_row_add(w, R_TITLE, "user stack");
 	if (!nst)
 		tui_row_add(w, R_DIM, "  (none recorded)");
-	if (nst)
-		memcpy(&nsyms, syms, 2);
+	memcpy(&nsyms, syms, 2);
+	cut = nsyms >> STACK_CUT_SHIFT;
+	nsyms &= (1u << STACK_CUT_SHIFT) - 1;
 	syms += 2;
 	for (size_t i = 0; i < nst; i++) {
 		uint64_t a;
@@ -215,6 +216,11 @@ static void detail_stack(struct tui *t, struct tui_lines *l, const uint64_t *sta
 				escape_name(&w->text, sym.buf);	/* the binary's name */
 			strbuf_release(&sym);
 		}
+	}
+	if (cut && cut <= ARRAY_SIZE(tui_stack_cuts)) {
+		w = tui_lines_new(l);
+		tui_row_add(w, R_DIM, "  ... ");
+		tui_row_add(w, R_DIM, render_stack_cut(tui_stack_cuts[cut - 1]));
 	}
 }
 

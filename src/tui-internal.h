@@ -191,6 +191,10 @@ void tui_ring_release(struct tui *t);
 int tui_event(struct render *r, const struct event *ev);
 
 #define STACK_SYM_INLINED 0x8000	/* in a kept frame symbol's length (at most 200) */
+#define STACK_CUT_SHIFT 12		/* in the count of kept frame symbols (at most 255):
+					 * 1 + the index of the event's ustack_cut in
+					 * tui_stack_cuts[], 0 when the stack is whole */
+extern const char *const tui_stack_cuts[3];
 
 /**
  * tui_unpack() - the values of kept event @sl

@@ -188,6 +188,17 @@ size_t tui_unpack(struct tui *t, const struct slot *sl, uint64_t **stack, size_t
 	return n;
 }
 
+const char *const tui_stack_cuts[3] = { "copy", "cfi", "frames" };
+
+/* STACK_CUT_SHIFT: how @ev's stack ends */
+static uint16_t stack_cut_bits(const struct event *ev)
+{
+	for (uint16_t i = 0; ev->ustack_cut && i < ARRAY_SIZE(tui_stack_cuts); i++)
+		if (!strcmp(ev->ustack_cut, tui_stack_cuts[i]))
+			return (uint16_t)((i + 1) << STACK_CUT_SHIFT);
+	return 0;
+}
+
 /* bytes kept of frame @i's symbol ("sym+0x10"), 0 when the decoder had none */
 static size_t stack_sym_len(const struct event *ev, size_t i)
 {
@@ -259,7 +270,11 @@ int tui_event(struct render *r, const struct event *ev)
 		p += nst * 8;
 	}
 	n16 = (uint16_t)(nst && ev->ustack_syms ? nst : 0);
-	memcpy(p, &n16, 2);
+	{
+		uint16_t w16 = n16 | stack_cut_bits(ev);
+
+		memcpy(p, &w16, 2);
+	}
 	p += 2;
 	for (size_t i = 0; i < n16; i++) {
 		uint16_t sl16 = (uint16_t)stack_sym_len(ev, i);

@@ -105,3 +105,12 @@ int regs_vector_dwarf(int n)
 {
 	return arch_current()->reg_vector_dwarf(n);
 }
+
+const struct regs_frame *regs_frame(void)
+{
+	static struct regs_frame rf;
+	const struct arch_ops *a = arch_current();
+
+	rf = (struct regs_frame){ .nr = a->frame_regs, .sp = a->sp_dwarf, .pc = a->pc_dwarf };
+	return &rf;
+}

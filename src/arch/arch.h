@@ -48,6 +48,10 @@ struct arch_ops {
 	int (*reg_vector_dwarf)(int n);
 	int sp_dwarf;			/* the stack pointer's DWARF number (the CFA's base) */
 	int fp_dwarf;			/* the frame pointer's (x86-64 rbp 6, arm64 x29) */
+	int pc_dwarf;			/* the program counter's (regs_frame()) */
+	int frame_regs;			/* --stack=dwarf fetches DWARF registers 0 to this - 1
+					 * with the stack's copy: those the CFI of a frame may
+					 * name, sp and pc among them (regs_frame()) */
 	/*
 	 * the registers (bit N: DWARF register N) a function's first instruction finds as its
 	 * caller left them, uprobes can read, and DW_OP_entry_value may name: the general

@@ -141,9 +141,10 @@ t_like "$UPFT_OUT" ' qsort cmp=by_qty\+0x0$' \
 # The kernel's frame-pointer walk goes from the handler through __restore_rt to the frame the
 # interrupted code had: the vDSO's own address is only in the signal frame, so no frame is
 # ever in [vdso] (its inner calls are to frameless leaves); the vDSO's callers are named.
+# (--stack=fp: the CFI unwinder, the default, has no CFI of the vDSO and stops there, marked.)
 bin=$UPFT_TARGETS/c/ticks-O0
 [ -x "$bin" ] || t_bail "$bin not built"
-upft_run --stdio --stack -x "$bin" on_tick -- "$bin" 3000000
+upft_run --stdio --stack=fp -x "$bin" on_tick -- "$bin" 3000000
 t_is "$UPFT_RC" 0 "ticks: --stack on a function called from a SIGPROF handler exits 0"
 n=$(printf '%s\n' "$UPFT_OUT" | grep -c ' on_tick$')
 t_ok $((n < 5)) "ticks: $n events (the handler ran every 200 us of CPU)"

@@ -7,7 +7,7 @@
 # every caller. An -O2 copy built here with -fno-omit-frame-pointer (run_once is inlined into
 # main there, and shown as inlined before main, as perf script --inline does) is probed at
 # process_order's first instruction, before the frame is pushed: the caller comes from $stack0. The plain -O2 build has no frame pointers: $stack0 still
-# gives the caller.
+# gives the caller. (3 and 4 are the kernel's walk, --stack=fp; the rest the default, dwarf.)
 . "$(dirname "$0")/lib.sh"
 upft_need_root
 
@@ -49,13 +49,13 @@ upft_run -x "$FP" -D 'process_order o->id'
 t_like "$UPFT_OUT" ":0x0*$(nm "$FP" | awk '$3 == "process_order" { sub(/^0+/, "", $1); print $1 }') " \
 	"-O2 -fno-omit-frame-pointer: the probe is at process_order's first instruction"
 # REPEAT 2, 300 ms apart: the process lives long enough for its maps (libc) to be read
-upft_run --json --stack -x "$FP" 'process_order o->id' -- "$FP" 2 300
+upft_run --json --stack=fp -x "$FP" 'process_order o->id' -- "$FP" 2 300
 st=$(stack_of "$UPFT_OUT" 1)
 t_like "$st" '^process_order\+0x0 run_once main\+0x[0-9a-f]+ __libc_start_call_main\+0x[0-9a-f]+' \
 	"-O2 frame pointers, entry probe: process_order+0x0, run_once inlined in main (\$stack0), libc's caller"
 
 # 4. no frame pointers at all: $stack0 still names the caller
-upft_run --json --stack -x "$O2" 'process_order o->id' -- "$O2"
+upft_run --json --stack=fp -x "$O2" 'process_order o->id' -- "$O2"
 st=$(stack_of "$UPFT_OUT" 1)
 t_like "$st" '^process_order\+0x0 run_once main\+0x[0-9a-f]+' "-O2 without frame pointers: the caller from \$stack0"
 
@@ -68,8 +68,8 @@ t_like "$UPFT_OUT" "^	 *[0-9a-f]+ main\+0x[0-9a-f]+ \($FP\)$" "text: main's fram
 t_like "$UPFT_OUT" '^	 *[0-9a-f]+ __libc_start_call_main\+0x[0-9a-f]+ \(/.*libc\.so\.6\)$' \
 	"text: a frame in libc, symbolized from the library"
 t_like "$UPFT_OUT" "^	 *[0-9a-f]+ run_once \(inlined\)$" "text: run_once, inlined in main, with no file"
-t_is "$(printf '%s\n' "$UPFT_OUT" | grep -c '^	')" 12 \
-	"text: three frames and run_once inlined under each of three events"
+t_is "$(printf '%s\n' "$UPFT_OUT" | grep -c '^	')" 18 \
+	"text: five frames down to _start and run_once inlined under each of three events"
 
 # 6. a busy multi-CPU stream: every event has its stack (records merged, stacks attached)
 upft_run --json --stack -x "$O0" 'process_order o->id' -- "$O0" 2000

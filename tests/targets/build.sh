@@ -87,6 +87,9 @@ if wants c/ && need "$CC"; then
 				-o "$out/c/values-$o" "$src/c/values.c"
 		done
 	fi
+	# sortcb.c: a callback through libc's qsort, no frame pointers (tests/e2e/stack-cfi.sh)
+	build "$out/c/sortcb-O2" "$src/c/sortcb.c" $CC -g -O2 -Wall -o "$out/c/sortcb-O2" \
+		"$src/c/sortcb.c"
 	# entry.c: parameters at a function's entry from the ABI (tests/e2e/cases/entry.cases)
 	if [ -e "$src/c/entry.c" ]; then
 		for o in O0 O2; do
@@ -195,6 +198,9 @@ if wants cpp/ && need "$CXX"; then
 		done
 	fi
 	# clones.cpp: g++ -O2 .isra clones of methods (CAF's enqueue shape)
+	# sorter.cpp: std::sort on a std::thread, a virtual call (tests/e2e/stack-cfi.sh)
+	build "$out/cpp/sorter-O2" "$src/cpp/sorter.cpp" $CXX -g -O2 -Wall -pthread \
+		-o "$out/cpp/sorter-O2" "$src/cpp/sorter.cpp"
 	if [ -e "$src/cpp/clones.cpp" ]; then
 		build "$out/cpp/clones-O2" "$src/cpp/clones.cpp" $CXX -g -O2 -Wall \
 			-o "$out/cpp/clones-O2" "$src/cpp/clones.cpp"
@@ -317,6 +323,9 @@ if wants rust/ && need "$RUSTC"; then
 				-o "$out/rust/nums-O$o" "$rs"
 		done
 	fi
+	# sorter.rs: sort_by with a closure, opt-level 2 (crate "sorter"; tests/e2e/stack-cfi.sh)
+	build "$out/rust/sorter-O2" "$src/rust/sorter.rs" $RUSTC -g -C opt-level=2 \
+		--crate-name sorter -o "$out/rust/sorter-O2" "$src/rust/sorter.rs"
 	# types.rs: Box, Rc, Arc and enums with data (crate "types": types::zoo::*)
 	rs=$src/rust/types.rs
 	if [ -e "$rs" ]; then
