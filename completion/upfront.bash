@@ -262,6 +262,14 @@ _upfront()
 		return
 	done
 
+	# --stack=MODE: bash splits at '=', the word here is the whole option
+	if [[ -z $_upfront_q && $cur == --stack=* ]]; then
+		mapfile -t cands < <(compgen -W "--stack=dwarf --stack=dwarf,1024 --stack=dwarf,2048
+			--stack=fp" -- "$cur")
+		_upfront_reply "${cands[@]}"
+		return
+	fi
+
 	case $prev in
 	-x | --exec | -o | --output | --replay)
 		# readline quotes file names itself

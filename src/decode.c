@@ -33,7 +33,7 @@
 struct dprobe {
 	const struct trace_probe *tp;
 	struct fld *flds;	/* one per tp->fields */
-	int ret0_off;		/* DECODE_RET0_FIELD, or -1 */
+	int ret0_off;		/* USTACK_RET0_FIELD, or -1 */
 	unsigned int func;	/* durations: calls_func() of a CALL_ENTRY/CALL_RETURN, or 0 */
 	int sp_off, g_off, hi_off;	/* DECODE_SP_FIELD, _G_, _STACK_HI_, or -1 */
 	struct ustack_layout stack;	/* --stack=dwarf: registers and the stack's copy */
@@ -326,7 +326,7 @@ int decoder_add_probe(struct decoder *dc, const struct trace_probe *tp, struct d
 		p->flds[i].type = tp->fields[i].type;
 		if (ustack_layout_field(&p->stack, tp->fields[i].name, f->offset, f->size))
 			continue;
-		if (!strcmp(tp->fields[i].name, DECODE_RET0_FIELD))
+		if (!strcmp(tp->fields[i].name, USTACK_RET0_FIELD))
 			p->ret0_off = f->offset;
 		else if (!strcmp(tp->fields[i].name, DECODE_SP_FIELD))
 			p->sp_off = f->offset;

@@ -98,12 +98,6 @@ struct event {
 };
 
 /*
- * --stack: the hidden field a probe gets for $stack0 (at a function's first instruction, the
- * return address: the caller frame the kernel's frame-pointer walk misses there).
- */
-#define DECODE_RET0_FIELD "upft_ret0"
-
-/*
  * Durations: the hidden fields every FUNC entry and FUNC%return probe gets in trace mode
  * (decode_add_call_fields()), from which the decoder tells calls apart (calls.h).
  */
@@ -198,7 +192,7 @@ int decoder_enable_stacks(struct decoder *dc, struct diag *d);
  * A probe with the fields of --stack=dwarf (ustack.h) is unwound from its own record (still
  * valid: call right after decode_record()), else the kernel's frame-pointer walk in @data is
  * taken. The frames are symbolized; when the probe is at a function's entry, the return
- * address from DECODE_RET0_FIELD is put in as the walk's first caller.
+ * address from USTACK_RET0_FIELD is put in as the walk's first caller.
  */
 void decode_stack(struct decoder *dc, const void *data, int size, struct event *ev);
 

@@ -696,7 +696,8 @@ int fetcharg_check_limits(const struct trace_probe *tp, const struct kernel_feat
 		diag_error(d, SPAN_NONE,
 			   "event '%s' has %ld bytes of fixed fields; the kernel allows at most %d",
 			   tp->event, fixed, kf->max_event_size);
-		diag_hint(d, "capture fewer or shorter values (--string-size)");
+		diag_hint(d, "capture fewer or shorter values (--string-size), or less stack "
+			     "(--stack=dwarf,BYTES)");
 		return -E2BIG;
 	}
 	{

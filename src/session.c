@@ -253,21 +253,6 @@ static int write_filter(struct session *s, const char *sys, const char *name,
 }
 
 /*
- * --stack: at a function's first instruction the kernel's frame-pointer walk (userstacktrace)
- * misses the caller; $stack0 there is its return address. Every probe point of an event gets
- * it (they must have the same fields); the decoder uses it only where the probe is at an entry.
- */
-static void add_ret0_field(struct trace_probe *tp)
-{
-	if (tp->is_return)
-		return;
-	for (size_t i = 0; i < tp->nr_fields; i++)
-		if (!strcmp(tp->fields[i].name, DECODE_RET0_FIELD))
-			return;
-	trace_probe_add_field(tp, DECODE_RET0_FIELD, arch_current()->entry_ret_fetch, "x64", true);
-}
-
-/*
  * Add probes to uprobe_events in the session's group, teach the decoder, set the filter.
  * Enabling is separate (trace_run enables everything once the stream runs).
  */
@@ -298,12 +283,8 @@ static int session_add_tps(struct session *s, struct trace_probe *tps, size_t nr
 	size_t first_new_ev = s->nr_evs;
 	int ret;
 
-	for (size_t i = 0; i < nr && s->o->stack; i++) {
-		if (s->o->stack_copy)
-			ustack_add_fields(&tps[i], s->o->stack_copy);
-		else
-			add_ret0_field(&tps[i]);
-	}
+	for (size_t i = 0; i < nr && s->o->stack; i++)
+		ustack_add_fields(&tps[i], s->o->stack_copy);
 	callfields_add(tps, nr, s->r.ops == &render_tui_ops);
 	ret = session_add_checked(s, tps, nr, d);
 	if (ret < 0)

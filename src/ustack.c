@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arch/arch.h"
 #include "fetcharg.h"
 #include "log.h"
 #include "regs.h"
@@ -44,6 +45,12 @@ void ustack_add_fields(struct trace_probe *tp, unsigned int bytes)
 	const char *sp = regs_kernel_name(rf->sp);
 	char name[32], fetch[64], type[16];
 
+	if (!bytes) {
+		if (!tp->is_return && !has_field(tp, USTACK_RET0_FIELD))
+			trace_probe_add_field(tp, USTACK_RET0_FIELD, arch_current()->entry_ret_fetch,
+					      "x64", true);
+		return;
+	}
 	if (has_field(tp, USTACK_REG_FIELD "0"))
 		return;
 	for (int r = 0; r < rf->nr; r++) {

@@ -15,6 +15,13 @@ struct symbolizer;
 struct trace_probe;
 
 /*
+ * --stack=fp: the hidden field a probe gets for the return address at a function's first
+ * instruction ($stack0 on x86-64): the caller frame the kernel's frame-pointer walk misses
+ * there. The decoder uses it only where the probe is at an entry.
+ */
+#define USTACK_RET0_FIELD "upft_ret0"
+
+/*
  * --stack=dwarf: the hidden fields a probe gets: the registers regs_frame() names, each
  * "upft_rN" (N its DWARF number) as x64, then the stack from the stack pointer up in
  * "upft_stkN" chunks of u64[64] (the kernel's largest array), the last one shorter.
@@ -28,10 +35,13 @@ struct trace_probe;
 #define USTACK_MAX_COPY 2936
 
 /**
- * ustack_add_fields() - the registers and a copy of @bytes of stack for probe @tp
- * @bytes: a multiple of 8, above 0
+ * ustack_add_fields() - the fields --stack needs in probe @tp: the registers and a copy of
+ * @bytes of stack, or with @bytes 0 (--stack=fp) the return address where a probe at an entry
+ * (not a return probe) has it
+ * @bytes: a multiple of 8, or 0
  *
- * A probe that has them already is left as it is.
+ * Every probe point of an event gets them (the kernel wants the same fields in all); a probe
+ * that has them already is left as it is.
  */
 void ustack_add_fields(struct trace_probe *tp, unsigned int bytes);
 

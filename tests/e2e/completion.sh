@@ -41,6 +41,12 @@ t_is "$(comp "upfront --metrics" upfront --metrics)" "--metrics
 t_is "$(comp "upfront --st" upfront --st)" "--stdio
 --stack
 --string-size" "--st<Tab>"
+t_is "$(comp "upfront --stack=" upfront --stack =)" "=dwarf
+=dwarf,1024
+=dwarf,2048
+=fp" "--stack=<Tab>: the modes (bash's word is the '=')"
+t_is "$(comp "upfront --stack=dwarf," upfront --stack = dwarf,)" "dwarf,1024
+dwarf,2048" "--stack=dwarf,<Tab>: sizes"
 want=$("$U" --help | grep -oE '(^|[ ,])--[a-z][a-z-]*' | sed 's/^[ ,]//' | sort -u)
 got=$(comp "upfront --" upfront -- | grep -- '^--' | sort -u)
 t_is "$got" "$want" "every long option of --help is completed, and no other"

@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* test-ustack.c - --stack's fields: the registers and the stack's copy, where a record has them */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "../../src/fetcharg.h"
+#include "../../src/regs.h"
+#include "../../src/ustack.h"
+#include "unittest.h"
+
+static void probe_init(struct trace_probe *tp, bool ret)
+{
+	memset(tp, 0, sizeof(*tp));
+	tp->group = xstrdup("upft_t");
+	tp->event = xstrdup("by_key");
+	tp->path = xstrdup("/opt/sortcb");
+	tp->offset = 0x1260;
+	tp->is_return = ret;
+}
+
+static void test_fields(void)
+{
+	struct kernel_features kf;
+	struct trace_probe tp;
+	struct diag d;
+
+	kernel_features_default(&kf);
+	probe_init(&tp, false);
+	ustack_add_fields(&tp, 1024);
+	/* x86-64: rax..r15 and rip, by DWARF number, then 1024 bytes as two u64[64] */
+	TEST_EQ(tp.nr_fields, 19);
+	TEST_STREQ(tp.fields[0].name, "upft_r0");
+	TEST_STREQ(tp.fields[0].fetch, "%ax");
+	TEST_STREQ(tp.fields[7].fetch, "%sp");
+	TEST_STREQ(tp.fields[16].name, "upft_r16");
+	TEST_STREQ(tp.fields[16].fetch, "%ip");
+	TEST_STREQ(tp.fields[16].type, "x64");
+	TEST_EQ(tp.fields[16].hidden, true);
+	TEST_STREQ(tp.fields[17].name, "upft_stk0");
+	TEST_STREQ(tp.fields[17].fetch, "+0(%sp)");
+	TEST_STREQ(tp.fields[17].type, "u64[64]");
+	TEST_STREQ(tp.fields[18].fetch, "+512(%sp)");
+	/* twice: nothing more */
+	ustack_add_fields(&tp, 1024);
+	TEST_EQ(tp.nr_fields, 19);
+	trace_probe_release(&tp);
+
+	/* the largest: 367 words, the last chunk shorter, exactly the kernel's 3072 bytes */
+	probe_init(&tp, false);
+	ustack_add_fields(&tp, USTACK_MAX_COPY);
+	TEST_EQ(tp.nr_fields, 17 + 6);
+	TEST_STREQ(tp.fields[22].fetch, "+2560(%sp)");
+	TEST_STREQ(tp.fields[22].type, "u64[47]");
+	diag_init(&d, NULL);
+	TEST_EQ(fetcharg_check_limits(&tp, &kf, &d), 0);
+	diag_release(&d);
+	/* one more u64 and the event is too big */
+	trace_probe_add_field(&tp, "n", "%di", "u64", false);
+	diag_init(&d, NULL);
+	TEST_EQ(fetcharg_check_limits(&tp, &kf, &d), -E2BIG);
+	diag_release(&d);
+	trace_probe_release(&tp);
+
+	/* fp: the return address at an entry, none for a return probe */
+	probe_init(&tp, false);
+	ustack_add_fields(&tp, 0);
+	TEST_EQ(tp.nr_fields, 1);
+	TEST_STREQ(tp.fields[0].name, USTACK_RET0_FIELD);
+	TEST_STREQ(tp.fields[0].fetch, "$stack0");
+	trace_probe_release(&tp);
+	probe_init(&tp, true);
+	ustack_add_fields(&tp, 0);
+	TEST_EQ(tp.nr_fields, 0);
+	trace_probe_release(&tp);
+}
+
+/* the fields of @bytes of copy at @off on, registers first; @gap bytes left after register @at */
+static struct ustack_layout layout(int off, int bytes, int gap, int at)
+{
+	struct ustack_layout l;
+	char name[32];
+
+	ustack_layout_init(&l);
+	TEST_EQ(ustack_layout_field(&l, "n", off - 8, 8), false);
+	for (int r = 0; r < regs_frame()->nr; r++) {
+		snprintf(name, sizeof(name), USTACK_REG_FIELD "%d", r);
+		TEST_EQ(ustack_layout_field(&l, name, off, 8), true);
+		off += 8 + (r == at ? gap : 0);
+	}
+	for (int i = 0; bytes > 0; i++, bytes -= 512) {
+		int n = bytes < 512 ? bytes : 512;
+
+		snprintf(name, sizeof(name), USTACK_COPY_FIELD "%d", i);
+		TEST_EQ(ustack_layout_field(&l, name, off, n), true);
+		off += n;
+	}
+	return l;
+}
+
+static void test_layout(void)
+{
+	struct ustack_layout l = layout(24, 1024, 0, -1);
+
+	TEST_EQ(ustack_layout_ok(&l), true);
+	TEST_EQ(l.regs_off, 24);
+	TEST_EQ(l.nr_regs, 17);
+	TEST_EQ(l.copy_off, 24 + 17 * 8);
+	TEST_EQ(l.copy_size, 1024);
+	l = layout(24, 600, 0, -1);
+	TEST_EQ(ustack_layout_ok(&l), true);
+	TEST_EQ(l.copy_size, 600);
+	/* a register not where the ones before it end: not taken as a stack */
+	l = layout(24, 1024, 8, 3);
+	TEST_EQ(ustack_layout_ok(&l), false);
+	/* no copy */
+	l = layout(24, 0, 0, -1);
+	TEST_EQ(ustack_layout_ok(&l), false);
+	/* nothing at all */
+	ustack_layout_init(&l);
+	TEST_EQ(ustack_layout_ok(&l), false);
+	TEST_EQ(ustack_layout_field(&l, "upft_rx", 0, 8), false);
+	TEST_EQ(ustack_layout_field(&l, "upft_stkhi", 0, 8), false);
+}
+
+int main(void)
+{
+	test_fields();
+	test_layout();
+	return TEST_DONE();
+}
