@@ -102,6 +102,45 @@ bool procmaps_read(int pid, procmaps_fn fn, void *arg)
 	return stop;
 }
 
+/* procmaps_read(): where upfront's own vDSO is */
+static bool vdso_span(void *arg, const char *path, uint64_t lo, uint64_t hi, uint64_t pgoff)
+{
+	uint64_t *span = arg;
+
+	(void)pgoff;
+	if (strcmp(path, "[vdso]"))
+		return false;
+	span[0] = lo;
+	span[1] = hi;
+	return true;
+}
+
+const char *procmaps_vdso_file(void)
+{
+	static char path[32];
+	static int state;	/* 0: not tried yet, 1: path, -1: none */
+	uint64_t span[2];
+	size_t len;
+	int fd;
+
+	if (state)
+		return state > 0 ? path : NULL;
+	state = -1;
+	if (!procmaps_read(getpid(), vdso_span, span))
+		return NULL;
+	len = span[1] - span[0];
+	fd = memfd_create("upfront-vdso", MFD_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	if (write(fd, (const void *)(uintptr_t)span[0], len) != (ssize_t)len) {
+		close(fd);
+		return NULL;
+	}
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	state = 1;
+	return path;
+}
+
 /* seed_one() - a mapping a running process has now, from procmaps_read() */
 static bool seed_one(void *arg, const char *path, uint64_t lo, uint64_t hi, uint64_t pgoff)
 {

@@ -60,6 +60,15 @@ bool procmaps_read(int pid, procmaps_fn fn, void *arg);
  */
 int procmaps_tree_maps(pid_t pid, const char *path);
 
+/**
+ * procmaps_vdso_file() - a file holding the vDSO's image, for the readers of ELF files
+ * (libelf, libdw) that a "[vdso]" mapping leaves without one: the image is the kernel's, the
+ * same in every 64-bit process, so upfront's own is copied once into a memfd
+ * Return: its path (/proc/self/fd/N, static), or NULL when there is none. Not thread-safe:
+ * call from one thread (the decoder's).
+ */
+const char *procmaps_vdso_file(void);
+
 /* procmaps_stop() - close the perf events and forget every mapping */
 void procmaps_stop(void);
 

@@ -205,7 +205,9 @@ static struct lib *lib_get(struct symbolizer *s, const char *path)
 	l = xcalloc(1, sizeof(*l));
 	l->path = xstrdup(path);
 	diag_init(&d, NULL);
-	l->dbg = debuginfo_open(path, &d);
+	/* the vDSO has no file of its own: upfront's copy of its image (procmaps.h) */
+	l->dbg = debuginfo_open(strcmp(path, "[vdso]") ? path :
+				procmaps_vdso_file() ? procmaps_vdso_file() : path, &d);
 	if (!l->dbg)
 		pr_debug("cannot open %s for stack frames", path);
 	diag_release(&d);

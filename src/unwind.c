@@ -156,15 +156,16 @@ static bool report_one(void *arg, const char *path, uint64_t lo, uint64_t hi, ui
 
 	(void)hi;
 	r->nr++;
-	if (path[0] != '/')
-		return false;	/* [vdso]: no probe's stack passes through it */
+	/* the vDSO: a signal that interrupted clock_gettime there has its pc in the signal frame */
+	if (path[0] != '/' && (strcmp(path, "[vdso]") || !procmaps_vdso_file()))
+		return false;
 	for (size_t i = 0; i < r->nr_paths; i++)
 		if (!strcmp(r->paths[i], path))
 			return false;	/* reported already (another mapping of the file) */
 	ALLOC_GROW(r->paths, r->nr_paths + 1, r->alloc);
 	r->paths[r->nr_paths++] = xstrdup(path);
-	in_ns = nsroot_path(r->tgid, path);
-	file = in_ns ? in_ns : path;
+	in_ns = path[0] == '/' ? nsroot_path(r->tgid, path) : NULL;
+	file = in_ns ? in_ns : path[0] == '/' ? path : procmaps_vdso_file();
 	fd = open(file, O_RDONLY | O_CLOEXEC);
 	elf = fd >= 0 ? elf_begin(fd, ELF_C_READ_MMAP, NULL) : NULL;
 	if (!elf || elfinfo_mapping_bias(elf, lo, pgoff, &bias))

@@ -75,7 +75,19 @@ st=$(frames "$UPFT_OUT" 1)
 t_like "$st" "^sorter::shapes::area\+0x0\|sorter::shapes::sort_rects::\{\{closure\}\}\|.*\|core::slice::sort::shared::smallsort::insertion_sort_shift_left$H\|.*\|sorter::shapes::sort_rects$H\|sorter::main$H\|.*\|std::rt::lang_start_internal$H\|main$H\|__libc_start_call_main$H\|__libc_start_main$H\|_start$H$" \
 	"Rust: area, the sort's frames, sort_rects, main, lang_start, _start"
 
-# 6. the option's words
+# 6. a probe in a signal handler that interrupted the vDSO: the vDSO's frame is named from
+# upfront's own copy of its image (gdb: "#3 clock_gettime ()" or "gettimeofday ()"); the
+# signal frame (its XSAVE area) is larger than the largest copy, so the stack is cut there
+T=$UPFT_TARGETS/c/ticks-O0
+upft_need_targets "$T"
+upft_run --json --stack -x "$T" on_tick -- "$T" 3000000
+n=$(upft_json_count "$UPFT_OUT")
+t_ok $((n < 5)) "ticks: $n events (5 or more)"
+vd=$(printf '%s\n' "$UPFT_OUT" | grep -c '"__restore_rt+0x0","\(__vdso_\)\?\(clock_gettime\|gettimeofday\)+0x[0-9a-f]*"\],"stack_cut":"copy"')
+t_ok $((vd == 0)) "ticks: $vd stacks through the signal frame into the vDSO, named, then cut"
+t_unlike "$UPFT_OUT" '"stack_cut":"cfi"' "ticks: no stack ends for want of CFI (the vDSO's is read)"
+
+# 7. the option's words
 upft_run --stack=dwarf,100 -x "$C" by_key
 t_is "$UPFT_RC" 2 "--stack=dwarf,100: exit 2"
 t_like "$UPFT_ERR" 'wants a multiple of 8' "--stack=dwarf,100: says why"
