@@ -39,6 +39,7 @@
 #include "render.h"
 #include "resolve.h"
 #include "runas.h"
+#include "regs.h"
 #include "session.h"
 #include "stream.h"
 #include "summary.h"
@@ -643,7 +644,7 @@ static int session_setup(struct session *s, struct trace_probe *tps, size_t nr, 
 	}
 	s->dc = decoder_new(s->tep, o->dbg, true);
 	watch_tasks(s);
-	if (o->stack && !o->stack_copy) {
+	if (o->stack && (!o->stack_copy || !regs_frame()->nr)) {
 		/* a user_stack record (8 frame-pointer frames) after each event */
 		ret = tracing_enable_user_stacks(s->t, d);
 		if (ret < 0)

@@ -45,7 +45,8 @@ void ustack_add_fields(struct trace_probe *tp, unsigned int bytes)
 	const char *sp = regs_kernel_name(rf->sp);
 	char name[32], fetch[64], type[16];
 
-	if (!bytes) {
+	/* a machine whose table names no registers for it yet: the kernel's walk (session.c) */
+	if (!bytes || !rf->nr) {
 		if (!tp->is_return && !has_field(tp, USTACK_RET0_FIELD))
 			trace_probe_add_field(tp, USTACK_RET0_FIELD, arch_current()->entry_ret_fetch,
 					      "x64", true);
