@@ -1437,6 +1437,16 @@ static int session_check(struct session *s, struct trace_probe *tps, size_t nr, 
 	return 0;
 }
 
+/* the CMD we started is named after its file (fexecve's "3" before 6.14 too: tasks.h) */
+static void name_child(struct session *s, const struct trace_opts *o)
+{
+	const char *base = strrchr(o->cmd[0], '/');
+
+	decoder_set_task(s->dc, s->child, s->child, base ? base + 1 : o->cmd[0]);
+	if (o->cmd_is_dbg)
+		decoder_task_fexec(s->dc, s->child, debuginfo_fd(o->dbg));
+}
+
 int trace_run(const struct trace_opts *o, struct trace_probe *tps, size_t nr, struct diag *d)
 {
 	struct session sess, *s = &sess;
@@ -1495,13 +1505,7 @@ int trace_run(const struct trace_opts *o, struct trace_probe *tps, size_t nr, st
 			goto out;
 		if (s->follow)
 			follow_maps(s->child);	/* before it execs: every mapping is seen */
-		{
-			const char *base = strrchr(o->cmd[0], '/');
-
-			decoder_set_task(s->dc, s->child, s->child, base ? base + 1 : o->cmd[0]);
-			if (o->cmd_is_dbg)
-				decoder_task_fexec(s->dc, s->child, debuginfo_fd(o->dbg));
-		}
+		name_child(s, o);
 		/* a filter on a dynamic type: CMD execs now, held before any code of it runs */
 		if (s->filter_wait && ((ret = cmd_exec(s, go_fd, err_fd, d)) < 0 ||
 				       (ret = hold_filters(s, d)) < 0))
