@@ -53,12 +53,17 @@ static bool params_need_prologue(Dwarf_Die *fn)
 		}
 		if (dwarf_getlocation(&attr, &ops, &nops) != 0 || !nops)
 			continue;
-		/* clang -O0 on arm64 names the slots by x29 and sp (DW_OP_breg29, breg31) */
+		/*
+		 * clang -O0 on arm64 names the slots by x29 and sp (DW_OP_breg29, breg31); gcc
+		 * -O0 on arm64 keeps the address of a struct passed by reference (AAPCS64: over
+		 * 16 bytes) in a callee-saved register the prologue loads (DW_OP_breg19): memory
+		 * at a register is no register the caller set, only a value in one (DW_OP_regN)
+		 */
 		if (ops[0].atom == DW_OP_fbreg ||
 		    ops[0].atom == DW_OP_breg0 + (unsigned int)arch_current()->fp_dwarf)
 			fbreg = true;
 		else if (tag == DW_TAG_formal_parameter &&
-			 ops[0].atom != DW_OP_breg0 + (unsigned int)arch_current()->sp_dwarf)
+			 !(ops[0].atom >= DW_OP_breg0 && ops[0].atom <= DW_OP_breg31))
 			return false;
 	} while (dwarf_siblingof(&child, &child) == 0);
 	return fbreg;
