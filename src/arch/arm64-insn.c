@@ -93,8 +93,11 @@ static bool uses_literal(uint32_t i)
 
 static bool is_exclusive(uint32_t i)
 {
-	/* load/store exclusive, acquire/release and compare-and-swap share one class */
-	return IS(i, 0x3f400000, 0x08400000) || IS(i, 0x3f400000, 0x08000000);
+	/*
+	 * ldxr/stxr/ldaxr/stlxr and the pairs (o2 clear in the load/store exclusive class); the
+	 * kernel (6.12, measured by scripts/arm64/probe-refusals) steps ldar and stlr (o2 set)
+	 */
+	return IS(i, 0x3f800000, 0x08400000) || IS(i, 0x3f800000, 0x08000000);
 }
 
 /* the MRS system register field of DAIF (op0 3, op1 3, CRn 4, CRm 2, op2 1) */
@@ -106,8 +109,9 @@ static bool is_steppable(uint32_t i)
 		if (is_b_bl(i) || is_bcond(i) || is_cb(i) || is_tb(i) || is_branch_reg(i) ||
 		    is_msr_imm(i) || is_msr_reg(i) || is_exception(i) || is_eret(i))
 			return false;
+		/* mrs steps out of line but for daif, which the stepping changes */
 		if (is_mrs(i))
-			return ((i & 0x1fffe0) >> 5) == SYSREG_DAIF;
+			return ((i & 0x1fffe0) >> 5) != SYSREG_DAIF;
 		if (is_hint(i))
 			return is_steppable_hint(i);
 		return true;
@@ -309,8 +313,11 @@ uint64_t arm64_insn_go_split_end_code(const struct insn_code *c, struct insn_go_
 		} else if (is_bcond(i) && (i & 0xf) == 0x3) {
 			/* b.lo after subs: a frame bigger than the stack's low addresses */
 		} else if (!IS(i, 0x7f800000, 0x51000000) && !IS(i, 0x7f800000, 0x71000000) &&
-			   !IS(i, 0x7f800000, 0x52800000) && !IS(i, 0x7f800000, 0x72800000)) {
-			/* not sub/subs (imm), movz/movk computing the frame's low end */
+			   !IS(i, 0x7f800000, 0x52800000) && !IS(i, 0x7f800000, 0x72800000) &&
+			   !IS(i, 0x5f200000, 0x4b200000) && !IS(i, 0x5f200000, 0x4b000000)) {
+			/* not sub/subs (immediate, extended or shifted register: "mov x27, #N;
+			 * subs x17, sp, x27" for frames past 4 KiB), movz/movk computing the
+			 * frame's low end */
 			break;
 		}
 	}

@@ -66,17 +66,17 @@ static void test_costs(void)
 	static const char *const want[] = {
 		"single-stepped", "single-stepped", "emulated", "single-stepped",
 		"single-stepped", "single-stepped", "refused by the kernel",
-		"refused by the kernel", "refused by the kernel", "emulated", "emulated",
+		"refused by the kernel", "single-stepped", "emulated", "emulated",
 		"emulated", "emulated", "single-stepped", "emulated", "emulated",
-		"refused by the kernel", "refused by the kernel", "single-stepped",
+		"refused by the kernel", "single-stepped", "single-stepped",
 		"refused by the kernel", "single-stepped", "single-stepped", "emulated",
 		"refused by the kernel", "emulated", "emulated",
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(f); i++)
 		TEST_STREQ(probe_cost_name(arm64_insn_probe_cost(f[i])), want[i]);
-	/* mrs of daif is the one system register the kernel steps */
-	TEST_STREQ(probe_cost_name(arm64_insn_probe_cost(0xd53b4220)), "single-stepped");
+	/* mrs of daif is the one system register the kernel does not step */
+	TEST_STREQ(probe_cost_name(arm64_insn_probe_cost(0xd53b4220)), "refused by the kernel");
 }
 
 static void test_rets_and_targets(void)
@@ -139,6 +139,19 @@ static void test_go_split(void)
 	TEST_EQ(chk.branch, 0);
 	c = (struct insn_code){ .bytes = big, .len = sizeof(big), .addr = BASE };
 	TEST_EQ(arm64_insn_go_split_end_code(&c, &chk), BASE + 0x10);
+	TEST_EQ(chk.stub, BASE + 0x18);
+	/* a frame past 4 KiB (go/orders main.bigframe): the size in x27, subs, b.lo, then cmp */
+	static const uint8_t huge[] = {
+		0x90, 0x0b, 0x40, 0xf9,	/* ldr x16, [x28, #16] */
+		0x1b, 0xf4, 0x83, 0xd2,	/* mov x27, #0x1fa0 */
+		0xf1, 0x63, 0x3b, 0xeb,	/* subs x17, sp, x27 */
+		0x63, 0x00, 0x00, 0x54,	/* b.lo +0xc */
+		0x3f, 0x02, 0x10, 0xeb,	/* cmp x17, x16 */
+		0x29, 0x00, 0x00, 0x54,	/* b.ls +0x4 */
+	};
+	c = (struct insn_code){ .bytes = huge, .len = sizeof(huge), .addr = BASE };
+	TEST_EQ(arm64_insn_go_split_end_code(&c, &chk), BASE + 0x18);
+	TEST_EQ(chk.branch, BASE + 0x14);
 	TEST_EQ(chk.stub, BASE + 0x18);
 	/* LS: C clear or Z set (NZCV in bits 31-28) */
 	TEST_TRUE(arm64_go_split_taken(0));
