@@ -5,6 +5,7 @@
  */
 #define LOG_DOMAIN "kcaps"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -301,6 +302,28 @@ static bool uprobe_events_writable(void)
 /* The initial pid namespace's inode (PROC_PID_INIT_INO): pids of others mean something here. */
 #define PID_NS_INIT_INO 0xEFFFFFFCU
 
+/* scratch_left() - whether tracefs has an upft_kcaps<pid> group of a process that is gone */
+static bool scratch_left(void)
+{
+	char *dir = tracefs_get_tracing_file("events");
+	DIR *d = dir ? opendir(dir) : NULL;
+	struct dirent *de;
+	bool found = false;
+
+	while (d && !found && (de = readdir(d))) {
+		long pid;
+
+		if (strncmp(de->d_name, "upft_kcaps", 10))
+			continue;
+		pid = strtol(de->d_name + 10, NULL, 10);
+		found = pid > 0 && kill((pid_t)pid, 0) < 0 && errno == ESRCH;
+	}
+	if (d)
+		closedir(d);
+	tracefs_put_tracing_file(dir);
+	return found;
+}
+
 /*
  * reap_scratch() - remove the scratch events of upfront processes that are gone (killed with
  * SIGKILL between a write and its removal); never one of a live process, and nothing from a
@@ -308,9 +331,14 @@ static bool uprobe_events_writable(void)
  */
 static void reap_scratch(void)
 {
-	char *text = tracefs_instance_file_read(NULL, "uprobe_events", NULL), *p = text;
+	char *text = NULL, *p;
 	struct stat st;
 
+	/* events/ first: uprobe_events is long with many uprobes (the kernel rereads its list) */
+	if (!scratch_left())
+		return;
+	text = tracefs_instance_file_read(NULL, "uprobe_events", NULL);
+	p = text;
 	if (!text || stat("/proc/self/ns/pid", &st) || st.st_ino != PID_NS_INIT_INO)
 		goto out;
 	while ((p = strstr(p, ":upft_kcaps"))) {

@@ -4,7 +4,7 @@
 # leaves nothing behind, and UPFRONT_KERNEL_FEATURES makes upfront do on this kernel what it
 # does on one without each feature: u8[N] text and a comment (-char), the refused part named
 # where error_log is missing (-error_log), reads on a timer (-buffer_percent), --stack refused
-# (-userstacktrace), SDT semaphores refused (-ref_ctr); a bad mask is one line, exit 2
+# (-userstacktrace, for --stack=fp), SDT semaphores refused (-ref_ctr); a bad mask is one line, exit 2
 . "$(dirname "$0")/lib.sh"
 upft_need_root
 O=$UPFT_TARGETS/c/orders-O0
@@ -122,9 +122,9 @@ t_is "$UPFT_RC" 0 "-buffer_percent: the session runs"
 t_is "$(printf '%s\n' "$UPFT_OUT" | grep -c '"probe":"walk"')" 177 \
 	"-buffer_percent: every call of walk(10) (2*fib(11)-1 = 177) is shown"
 
-# 6. -userstacktrace: --stack is refused with the reason; -ref_ctr: an SDT semaphore
-UPFRONT_KERNEL_FEATURES=-userstacktrace upft_run -x "$O" --stack 'process_order' -- "$O"
-t_is "$UPFT_RC" 2 "-userstacktrace: --stack is exit 2"
+# 6. -userstacktrace: --stack=fp (the kernel's walk) is refused with the reason; -ref_ctr: an SDT semaphore
+UPFRONT_KERNEL_FEATURES=-userstacktrace upft_run -x "$O" --stack=fp 'process_order' -- "$O"
+t_is "$UPFT_RC" 2 "-userstacktrace: --stack=fp is exit 2"
 t_like "$UPFT_ERR" 'no options/userstacktrace' "... naming options/userstacktrace"
 UPFRONT_KERNEL_FEATURES=-ref_ctr upft_run -x "$S" -D sdt_upft:guarded
 t_is "$UPFT_RC" 2 "-ref_ctr: a probe guarded by a semaphore is refused"
