@@ -8,14 +8,8 @@
 
 #define LOG_DOMAIN "sdt"
 #include "log.h"
+#include "arch/arm64-regs.h"
 #include "arch/arm64-sdt.h"
-
-/* the kernel's names of x0-x30 (uprobe_events on arm64: %x0..%x30, %sp, %pc) */
-static const char *const xregs[] = {
-	"x0", "x1", "x2", "x3", "x4", "x5", "x6", "x7", "x8", "x9", "x10",
-	"x11", "x12", "x13", "x14", "x15", "x16", "x17", "x18", "x19", "x20",
-	"x21", "x22", "x23", "x24", "x25", "x26", "x27", "x28", "x29", "x30",
-};
 
 /* reg() - "x0".."x30", "w0".."w30", "sp", "fp" (x29), "lr" (x30) over [s, e) */
 static bool reg(const char *s, const char *e, const char **kreg, unsigned int *bits)
@@ -25,12 +19,12 @@ static bool reg(const char *s, const char *e, const char **kreg, unsigned int *b
 	long n;
 
 	if (len == 2 && !memcmp(s, "sp", 2)) {
-		*kreg = "sp";
+		*kreg = arm64_reg_kernel_name(31);
 		*bits = 64;
 		return true;
 	}
 	if (len == 2 && (!memcmp(s, "fp", 2) || !memcmp(s, "lr", 2))) {
-		*kreg = xregs[s[0] == 'f' ? 29 : 30];
+		*kreg = arm64_reg_kernel_name(s[0] == 'f' ? 29 : 30);
 		*bits = 64;
 		return true;
 	}
@@ -39,7 +33,7 @@ static bool reg(const char *s, const char *e, const char **kreg, unsigned int *b
 	n = strtol(s + 1, &end, 10);
 	if (end != e || n < 0 || n > 30 || (len == 3 && s[1] == '0'))
 		return false;
-	*kreg = xregs[n];
+	*kreg = arm64_reg_kernel_name((int)n);	/* DWARF x0-x30 are 0-30 */
 	*bits = s[0] == 'x' ? 64 : 32;
 	return true;
 }
