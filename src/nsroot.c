@@ -67,6 +67,35 @@ static char *in_lib_dirs(pid_t pid, const char *name)
 	return path;
 }
 
+/*
+ * @path, as /proc/PID/maps names a file of @pid's, under /proc/PID/root. When @pid is chrooted
+ * inside its mount namespace (unshare -m then chroot, runc --no-pivot), the kernel names its
+ * files from the namespace's root, not from the process's ("/newroot/usr/lib/libc.so.6"), and
+ * readlink(/proc/PID/root) is that prefix ("/newroot"): dropped when the file is there without it
+ * and not with it
+ */
+static char *under_root(pid_t pid, const char *path)
+{
+	char *p = xasprintf("/proc/%d/root%s", (int)pid, path), *q;
+	char link[64], root[4096];
+	ssize_t n;
+
+	if (is_file(p))
+		return p;
+	snprintf(link, sizeof(link), "/proc/%d/root", (int)pid);
+	n = readlink(link, root, sizeof(root) - 1);
+	if (n <= 1 || strncmp(path, root, (size_t)n) || path[n] != '/')
+		return p;
+	q = xasprintf("%s%s", link, path + n);
+	if (!is_file(q)) {
+		free(q);
+		return p;
+	}
+	pr_debug("%d: %s is %s in its root (chrooted in its namespace)", (int)pid, path, path + n);
+	free(p);
+	return q;
+}
+
 /* @base is @name, or @name followed by a version ("libz.so" for "libz.so.1.2.13") */
 static bool name_matches(const char *base, const char *name)
 {
@@ -112,7 +141,7 @@ char *nsroot_binary(pid_t pid, const char *name)
 	} else if (strchr(name, '/')) {
 		return NULL;	/* relative to upfront's directory, as without -p */
 	} else if ((in_ns = mapped(pid, name))) {
-		path = xasprintf("/proc/%d/root%s", (int)pid, in_ns);
+		path = under_root(pid, in_ns);
 		free(in_ns);
 	} else {
 		path = in_lib_dirs(pid, name);
@@ -127,5 +156,5 @@ char *nsroot_path(pid_t pid, const char *path)
 {
 	if (pid <= 0 || path[0] != '/' || !other_mount_ns(pid))
 		return NULL;
-	return xasprintf("/proc/%d/root%s", (int)pid, path);
+	return under_root(pid, path);
 }

@@ -20,7 +20,9 @@ char *nsroot_binary(pid_t pid, const char *name);
 
 /**
  * nsroot_path() - an absolute @path of process @pid's (its maps, its mmap records) as a path
- * to open from here: under /proc/PID/root when @pid is in another mount namespace
+ * to open from here: under /proc/PID/root when @pid is in another mount namespace (a maps path
+ * of a process chrooted there, named from its namespace's root, taken relative to its own root
+ * when the file is found only that way)
  * Return: a path for free(), or NULL when @path is to be opened as it is (the same
  * namespace, or the process is gone and its namespace with it).
  */

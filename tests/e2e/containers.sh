@@ -42,14 +42,20 @@ n=$(printf '%s\n' "$UPFT_OUT" | grep -c '"probe":"walk","args":{"n":3}')
 [ "$n" -gt 0 ]
 t_ok $? "-x PATH in the container: its calls are seen ($n)"
 
+# libc_probed WHAT - -x libc.so.6 with -p $P is the library the process has mapped, at
+# /proc/$P/root$LIBC (its copy, not the host's), and its calls are seen
+libc_probed() {
+	upft_run -v --json --duration 1 -p "$P" -x libc.so.6 'sleep=__nanosleep'
+	t_is "$UPFT_RC" 0 "$1: -x libc.so.6: exit 0"
+	t_like "$UPFT_ERR" "-x libc.so.6: in the mount namespace of process $P: /proc/$P/root$LIBC\$" \
+		"$1: -v: the library the process has mapped"
+	n=$(printf '%s\n' "$UPFT_OUT" | grep -c '"probe":"sleep"')
+	[ "$n" -gt 0 ]
+	t_ok $? "$1: -x libc.so.6: its libc is probed: its calls are seen ($n)"
+}
+
 # 2. a soname: the library the process has mapped (its copy, not the host's)
-upft_run -v --json --duration 1 -p "$P" -x libc.so.6 'sleep=__nanosleep'
-t_is "$UPFT_RC" 0 "-x libc.so.6: exit 0"
-t_like "$UPFT_ERR" "-x libc.so.6: in the mount namespace of process $P: /proc/$P/root$LIBC" \
-	"-v: the library the process has mapped"
-n=$(printf '%s\n' "$UPFT_OUT" | grep -c '"probe":"sleep"')
-[ "$n" -gt 0 ]
-t_ok $? "-x libc.so.6: the container's libc is probed: its calls are seen ($n)"
+libc_probed container
 
 # 3. --stack and :sym name what the process runs: the files of its own namespace
 upft_run --stdio --stack --max-events 1 -p "$P" -x "$T/app/calls" 'walk n'
@@ -68,5 +74,23 @@ wait "$U"
 t_is "$?" 0 "the container's process exits: upfront exits 0"
 t_like "$(cat "$UPFT_TMP/x.err")" "^upfront: the traced process has exited \\(pid $P\\)\$" \
 	"... and says so"
+
+# 5. a process chrooted inside its own mount namespace (unshare -m, then chroot; runc
+#    --no-pivot): its maps name its files from the namespace's root ($T/root/usr/lib/...),
+#    /proc/PID/root is $T/root. Before: "-x libc.so.6" was looked for at
+#    /proc/PID/root$T/root/... and not found
+mkdir -p "$T/root"
+unshare -m sh -c "mount --rbind / '$T/root' && exec chroot '$T/root' '$C' loop 3 20" \
+	>/dev/null 2>&1 </dev/null &
+P=$!
+upft_until 10 sh -c "test \"\$(readlink /proc/$P/root)\" = '$T/root' &&
+	grep -q '$T/root.*/libc' /proc/$P/maps"
+t_ok $? "chrooted in its namespace: its maps name its files under $T/root"
+libc_probed chrooted
+upft_run --stdio --stack --max-events 1 -p "$P" -x "$C" 'walk n'
+t_like "$UPFT_OUT" "^	 +[0-9a-f]+ main\\+0x[0-9a-f]+ \\(/proc/$P/root$C\\)\$" \
+	"chrooted: --stack: the caller named from the process's own root"
+kill -9 "$P" 2>/dev/null
+wait "$P" 2>/dev/null
 
 t_done
