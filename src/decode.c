@@ -44,6 +44,7 @@ struct dprobe {
 struct dev {
 	struct tep_event *te;
 	char *sys, *name;
+	char *shown;		/* generic: the name its events get, if not its own */
 	bool generic;
 	struct dprobe *probes;
 	size_t nr_probes, alloc_probes;
@@ -128,6 +129,7 @@ static void dev_free(struct dev *e)
 	free(e->vals);
 	free(e->sys);
 	free(e->name);
+	free(e->shown);
 	free(e);
 }
 
@@ -380,7 +382,8 @@ static bool field_is_address(const struct tep_format_field *f)
 	return false;
 }
 
-int decoder_add_generic(struct decoder *dc, const char *sys, const char *event, struct diag *d)
+int decoder_add_generic(struct decoder *dc, const char *sys, const char *event, const char *shown,
+			struct diag *d)
 {
 	struct dev *e = dev_get(dc, sys, event, true, d);
 	struct tep_format_field **fields;
@@ -389,6 +392,8 @@ int decoder_add_generic(struct decoder *dc, const char *sys, const char *event, 
 		return -ENOENT;
 	if (e->gfields)
 		return 0;
+	if (shown && strcmp(shown, event))
+		e->shown = xstrdup(shown);
 	fields = tep_event_fields(e->te);
 	for (size_t i = 0; fields && fields[i]; i++)
 		e->nr_gfields++;
@@ -853,10 +858,24 @@ static void decode_raw(struct decoder *dc, const struct dprobe *p, const char *r
 		/* an array of integers: [20, 21, 22], also valid JSON */
 	} else if (strchr(t, '[')) {
 		/* an array: {a,b,c} as the kernel prints it */
-		struct tep_format_field *f = tep_find_field(
-			tep_find_event(dc->tep, (int)rd_u(rec + dc->type_off, dc->type_size)),
-			p->tp->fields[a->field].name);
+		struct tep_event *te =
+			tep_find_event(dc->tep, (int)rd_u(rec + dc->type_off, dc->type_size));
+		struct tep_format_field *f = tep_find_field(te, p->tp->fields[a->field].name);
+		struct tep_format_field whole;
 
+		if (!f && te && fl->size > 0) {
+			/* written as scalar pieces (fallback.h): printed as the one field */
+			unsigned long n = strtoul(strchr(t, '[') + 1, NULL, 10);
+
+			whole = (struct tep_format_field){
+				.event = te, .type = (char *)t, .name = (char *)a->name,
+				.offset = fl->off, .size = fl->size,
+				.arraylen = (unsigned int)n, .elementsize = n ? fl->size / n : 1,
+				.flags = TEP_FIELD_IS_ARRAY |
+					 (strstr(t, "char") ? TEP_FIELD_IS_STRING : 0),
+			};
+			f = &whole;
+		}
 		trace_seq_reset(&dc->seq);
 		if (f)
 			tep_print_field_content(&dc->seq, (void *)rec, size, f);
@@ -1229,7 +1248,7 @@ int decode_record(struct decoder *dc, void *data, int size, uint64_t ts, int cpu
 	ev->tid = tid;
 	task_lookup(dc, tid, ev);
 	dc->cur_tgid = ev->pid;
-	ev->probe = e->name;
+	ev->probe = e->shown ? e->shown : e->name;
 	ev->ustack = NULL;
 	ev->nr_ustack = 0;
 	ev->ustack_syms = NULL;

@@ -140,10 +140,12 @@ int decoder_add_probe(struct decoder *dc, const struct trace_probe *tp, struct d
  * @dc: the decoder
  * @sys: the event's system ("syscalls")
  * @event: its name ("sys_enter_connect")
+ * @shown: (or NULL: @event) the name its events get: NAME for a point NAME__K (fallback.h)
  * @d: filled on failure
  * Return: 0, or -ENOENT when the tep does not know SYS:EVENT.
  */
-int decoder_add_generic(struct decoder *dc, const char *sys, const char *event, struct diag *d);
+int decoder_add_generic(struct decoder *dc, const char *sys, const char *event, const char *shown,
+			struct diag *d);
 
 /**
  * decoder_remove() - forget an event: its records are skipped from now on

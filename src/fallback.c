@@ -225,6 +225,27 @@ static int keep_constant(struct trace_probe *tp, size_t i, struct diag *d)
 	return 0;
 }
 
+/*
+ * A read at a file offset (@+OFF: a global in a %return probe, whose %ip is its caller's) on a
+ * kernel that reads it elsewhere (kcaps.h: Linux 4.20 until the 2026 stable fix adds the
+ * offset twice) has no other form: refused, with the reason
+ */
+static int check_file_offset(const struct trace_probe *tp, const struct fetch_field *f,
+			     const struct kernel_features *kf, struct diag *d)
+{
+	if (!strstr(f->fetch, "@+") || kcaps_file_offset(kf))
+		return 0;
+	diag_error(d, SPAN_NONE, "cannot read '%s'%s: it is read at a file offset (%s) and %s",
+		   f->name, tp->is_return ? " in a %return probe" : "", f->fetch,
+		   kf->has_file_offset ? "this kernel reads @+FILE_OFFSET at another place "
+		   "(upfront's self-test read a wrong value: Linux 4.20 until the 2026 stable fix "
+		   "'tracing/probes: Fix double addition of offset for @+FOFFSET')" :
+		   "UPFRONT_KERNEL_FEATURES masks @+FILE_OFFSET (file_offset)");
+	diag_hint(d, "a global is read relative to the probe's address at an entry or a line "
+		  "probe: read it there (FUNC, or FUNC:LINE of the return)");
+	return -EINVAL;
+}
+
 int fallback_fields(struct trace_probe *tp, const struct kernel_features *kf, struct diag *d)
 {
 	size_t n = tp->nr_fields;
@@ -235,6 +256,9 @@ int fallback_fields(struct trace_probe *tp, const struct kernel_features *kf, st
 
 		if (!fetch_field_written(f) || !f->fetch)
 			continue;
+		ret = check_file_offset(tp, f, kf, d);
+		if (ret)
+			return ret;
 		if (!kf->has_imm && strchr(f->fetch, '\\'))
 			ret = keep_constant(tp, i, d);
 		else if (!kf->has_array && f->type && strchr(f->type, '['))

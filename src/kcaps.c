@@ -26,6 +26,7 @@ enum kcap_how {
 	KCAP_TYPE,	/* a word of the README's "type:" list */
 	KCAP_README,	/* a text anywhere in the README */
 	KCAP_FILE,	/* a file under the tracefs root */
+	KCAP_SELFTEST,	/* a probe of upfront itself, when first needed (kcaps_file_offset()) */
 };
 
 #define KF(field) offsetof(struct kernel_features, field)
@@ -71,6 +72,9 @@ static const struct kcap {
 	{ "userstacktrace", KF(has_userstacktrace), KCAP_FILE, "options/userstacktrace", NULL },
 	/* the trigger list names it: "hist (see below)" */
 	{ "hist", KF(has_hist), KCAP_README, "hist (see below)", "hist triggers" },
+	/* Linux 4.20 until the 2026 stable fix reads @+OFF at base + 2 * OFF (kcaps.h) */
+	{ "file_offset", KF(has_file_offset), KCAP_SELFTEST, "@+FILE_OFFSET",
+	  "@+FILE_OFFSET read at the offset" },
 };
 
 /* The limits, printed after the rows; not masked (kernel_features_default() has them). */
@@ -302,10 +306,13 @@ static bool uprobe_events_writable(void)
 /* The initial pid namespace's inode (PROC_PID_INIT_INO): pids of others mean something here. */
 #define PID_NS_INIT_INO 0xEFFFFFFCU
 
-/* scratch_left() - whether tracefs has an upft_kcaps<pid> group of a process that is gone */
-static bool scratch_left(void)
+/*
+ * scratch_left() - whether tracefs has an upft_kcaps<pid> group (in @sub, "events") or
+ * instance ("instances") of a process that is gone
+ */
+static bool scratch_left(const char *sub)
 {
-	char *dir = tracefs_get_tracing_file("events");
+	char *dir = tracefs_get_tracing_file(sub);
 	DIR *d = dir ? opendir(dir) : NULL;
 	struct dirent *de;
 	bool found = false;
@@ -334,8 +341,31 @@ static void reap_scratch(void)
 	char *text = NULL, *p;
 	struct stat st;
 
+	/* the self-test's instance (kcaps_file_offset()) holds its event enabled: first */
+	if (scratch_left("instances")) {
+		char *dir = tracefs_get_tracing_file("instances");
+		DIR *dd = dir ? opendir(dir) : NULL;
+		struct dirent *de;
+
+		while (dd && (de = readdir(dd))) {
+			long pid = strncmp(de->d_name, "upft_kcaps", 10) ? 0 :
+				   strtol(de->d_name + 10, NULL, 10);
+			char *path;
+
+			if (pid <= 0 || !(kill((pid_t)pid, 0) < 0 && errno == ESRCH))
+				continue;
+			path = xasprintf("%s/%s", dir, de->d_name);
+			if (!rmdir(path))
+				pr_info("removed instance %s, left by a process that is gone",
+					de->d_name);
+			free(path);
+		}
+		if (dd)
+			closedir(dd);
+		tracefs_put_tracing_file(dir);
+	}
 	/* events/ first: uprobe_events is long with many uprobes (the kernel rereads its list) */
-	if (!scratch_left())
+	if (!scratch_left("events"))
 		return;
 	text = tracefs_instance_file_read(NULL, "uprobe_events", NULL);
 	p = text;
@@ -390,6 +420,106 @@ static int probe_multi(void)
 	return ret;
 }
 
+/*
+ * The @+FILE_OFFSET self-test: a uprobe on foffs_point() reads foffs_magic with @+, at the
+ * file offset that is foffs_magic's when the kernel adds the offset once (base: the probe's
+ * address less its file offset). Result: 1 right, 0 wrong, -1 could not run, -2 not run.
+ */
+static int foffs_result = -2;
+static volatile const uint64_t foffs_magic = 0x75706674666f6666ULL;	/* "ffoftfpu" */
+
+__attribute__((noinline, noclone, used)) static void foffs_point(void)
+{
+	__asm__ volatile("" ::: "memory");
+}
+
+/* the file offset of @addr in upfront's own mapping of @exe (/proc/self/maps); -1 if none */
+static long long self_file_offset(const void *addr, const char *exe)
+{
+	FILE *f = fopen("/proc/self/maps", "re");
+	unsigned long long lo, hi, pgoff;
+	char line[PATH_MAX + 128], path[PATH_MAX];
+	long long off = -1;
+
+	while (f && off < 0 && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%llx-%llx %*s %llx %*s %*s %4095s", &lo, &hi, &pgoff, path) == 4 &&
+		    (uintptr_t)addr >= lo && (uintptr_t)addr < hi && !strcmp(path, exe))
+			off = (long long)((uintptr_t)addr - lo + pgoff);
+	}
+	if (f)
+		fclose(f);
+	return off;
+}
+
+/* the value the scratch event's one record shows for "v=0x...", from instance @inst */
+static int foffs_read(struct tracefs_instance *inst, uint64_t *v)
+{
+	char *text = tracefs_instance_file_read(inst, "trace", NULL);
+	const char *p = text ? strstr(text, " v=0x") : NULL;
+	int ret = p ? 0 : -1;
+
+	if (p)
+		*v = strtoull(p + 3, NULL, 16);
+	else if (text && strstr(text, " v=(fault)"))
+		ret = 1;	/* a fault: read, wrongly */
+	free(text);
+	return ret;
+}
+
+/* foffs_test() - the self-test: 1, 0, or -1 when it could not run */
+static int foffs_test(void)
+{
+	char exe[PATH_MAX], place[PATH_MAX + 24], args[48];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	struct tracefs_instance *inst = NULL;
+	long long at, magic;
+	struct scratch sc;
+	uint64_t v = 0;
+	int ret = -1, r;
+
+	if (n <= 0)
+		return -1;
+	exe[n] = '\0';
+	at = self_file_offset((const void *)foffs_point, exe);
+	magic = self_file_offset((const void *)&foffs_magic, exe);
+	if (at < 0 || magic < 0 || strpbrk(exe, " \t\n:#") || !scratch_open(&sc))
+		return -1;
+	/* @+X reads base + X, base = the probe's address - its file offset */
+	snprintf(place, sizeof(place), "%s:0x%llx", exe, at);
+	snprintf(args, sizeof(args), "v=@+0x%llx:x64",
+		 (long long)((uintptr_t)&foffs_magic - (uintptr_t)foffs_point) + at);
+	if (scratch_try(&sc, 'p', "foffs", place, args) < 0)
+		goto out;
+	inst = tracefs_instance_create(sc.group);
+	if (inst && tracefs_event_enable(inst, sc.group, "foffs") == 0) {
+		foffs_point();
+		r = foffs_read(inst, &v);
+		ret = r < 0 ? -1 : r == 0 && v == foffs_magic;
+		tracefs_event_disable(inst, sc.group, "foffs");
+	}
+	if (inst) {
+		tracefs_instance_destroy(inst);
+		tracefs_instance_free(inst);
+	}
+	scratch_remove(&sc, "foffs");
+	pr_info("@+FILE_OFFSET self-test: read 0x%llx for 0x%llx: %s", (unsigned long long)v,
+		(unsigned long long)foffs_magic, ret < 0 ? "no record" : ret ? "right" : "wrong");
+out:
+	scratch_close(&sc);
+	return ret;
+}
+
+bool kcaps_file_offset(const struct kernel_features *kf)
+{
+	if (!kf->has_file_offset)
+		return false;
+	if (!kf->from_tracefs)
+		return true;
+	if (foffs_result == -2)
+		foffs_result = uprobe_events_writable() ? foffs_test() : -1;
+	return foffs_result != 0;
+}
+
 int kcaps_read(struct kernel_features *kf, struct diag *d)
 {
 	char *readme;
@@ -438,6 +568,10 @@ static const char *kcap_source(const struct kernel_features *kf, size_t i, char 
 		return "default (no tracefs README)";
 	if (c->off == KF(has_multi_probe) && kf->probed_multi >= 0)
 		return "probe";
+	if (c->how == KCAP_SELFTEST)
+		return foffs_result == -2 ? "default (tested when a probe reads @+)" :
+		       foffs_result == -1 ? "default (the self-test could not run)" :
+					    "self-test (a probe of upfront's own binary)";
 	if (c->how == KCAP_FILE)
 		snprintf(buf, n, "file %s", c->what);
 	else
@@ -451,7 +585,9 @@ void kcaps_format(const struct kernel_features *kf, struct strbuf *out)
 
 	for (size_t i = 0; i < ARRAY_SIZE(kcap_table); i++)
 		strbuf_addf(out, "%-15s %-4s %s\n", kcap_table[i].name,
-			    kcap_get(kf, &kcap_table[i]) ? "yes" : "no",
+			    (kcap_table[i].how == KCAP_SELFTEST && !(kf->masked & (1U << i)) &&
+			     kf->from_tracefs && foffs_result == 0) ||
+					    !kcap_get(kf, &kcap_table[i]) ? "no" : "yes",
 			    kcap_source(kf, i, buf, sizeof(buf)));
 	for (size_t i = 0; i < ARRAY_SIZE(kcap_limits); i++)
 		strbuf_addf(out, "%-15s %-4d %s\n", kcap_limits[i].name,

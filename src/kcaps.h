@@ -38,6 +38,8 @@ struct kernel_features {
 	bool has_record_tgid;	/* record_tgid: options/record-tgid */
 	bool has_userstacktrace; /* userstacktrace: options/userstacktrace */
 	bool has_hist;		/* hist: hist triggers (events/.../hist) */
+	bool has_file_offset;	/* file_offset: @+FILE_OFFSET reads at the offset (a one-time
+				 * self-test when first needed: kcaps_file_offset()) */
 	int max_args;		/* 128 */
 	int max_arg_len;	/* 63 characters after NAME=, including :TYPE */
 	int max_name_len;	/* 32 characters of an argument name */
@@ -61,10 +63,22 @@ struct kernel_features {
  *   @+FOFFSET" (2026, stable): Debian 11's 5.10.0-32 (5.10.223) read a global as 0 or a
  *   fault, 5.10.0-46 (5.10.262), 6.1.0-50 (6.1.176) and 6.18 right, a 5.15.100 build 0.
  *   loc.c reads globals as +D(%ip), relative to the probe, on every kernel (loc.h:
- *   pc_relative); a return probe, whose %ip is its caller's, still writes @+OFFSET.
+ *   pc_relative); a return probe, whose %ip is its caller's, still writes @+OFFSET, and
+ *   the row file_offset says whether this kernel reads it right (kcaps_file_offset()).
  * - fexecve() names the program after its fd ("3", /dev/fd/3) before 6.14: tasks_fexec().
  * - 5.10 and 6.1 reject $comm:u32 with EINVAL and nothing in error_log (6.18 says why).
  */
+
+/**
+ * kcaps_file_offset() - whether the running kernel reads @+FILE_OFFSET at the offset; the
+ * first call with a table read from tracefs tests it: a probe on a function of upfront's
+ * own binary reads a constant of it with @+ (scratch event and instance upft_kcaps<pid>,
+ * removed before this returns, signals held meanwhile; ~50 ms, the cost of disabling an
+ * event); later calls give that answer
+ * @kf: the table; its row file_offset masked, false; not from tracefs, or the test could
+ *	not run (uprobe_events not writable: nothing could be installed), true
+ */
+bool kcaps_file_offset(const struct kernel_features *kf);
 
 /* kernel_features_default() - the features and limits measured on kernel 6.18 */
 void kernel_features_default(struct kernel_features *kf);

@@ -161,8 +161,9 @@ static struct session_event *session_find(struct session *s, const char *sys, co
 	return i && !s->evs[*i].removed ? &s->evs[*i] : NULL;
 }
 
+/* @merged: (or NULL) the event a probe point NAME__K is shown as (fallback.h) */
 static struct session_event *session_event_new(struct session *s, const char *sys,
-					       const char *name, bool part)
+					       const char *name, const char *merged)
 {
 	struct session_event *e;
 
@@ -178,8 +179,9 @@ static struct session_event *session_event_new(struct session *s, const char *sy
 		*strmap_add(&s->ev_index, key, 0, &added) = s->nr_evs - 1;
 		free(key);
 	}
-	e->part = part;
-	if (part)
+	e->part = merged != NULL;
+	e->merged = merged ? xstrdup(merged) : NULL;
+	if (e->part)
 		return e;	/* its events are the named event's */
 	metrics_add_probe(s->metrics, name);
 	if (s->agg)
@@ -389,7 +391,7 @@ int session_remove_event(struct session *s, const char *name, struct diag *d)
 
 		/* the event and the points the kernel got as events of their own */
 		if (x->removed || (x != e && (!x->part || strcmp(x->sys, e->sys) ||
-					      strcmp(x->tp->merged, e->name))))
+					      strcmp(x->merged, e->name))))
 			continue;
 		decoder_remove(s->dc, x->sys, x->name);
 		tracing_event_disable(s->t, x->sys, x->name);
@@ -421,10 +423,14 @@ void session_counters(const struct session *s, uint64_t *events, uint64_t *lost)
 		*lost = ss.lost;
 }
 
-/* -e SYS:EVENT (or SYS/EVENT) */
+/*
+ * -e SYS:EVENT (or SYS/EVENT) as it is, and the points of SYS:EVENT a kernel without
+ * multi-probe events got as events EVENT__2 ... (upfront -a: fallback.h) under its name
+ */
 static int add_extra_event(struct session *s, const char *spec, struct diag *d)
 {
 	const char *sep = strpbrk(spec, ":/");
+	struct strlist parts = STRLIST_INIT;
 	char *sys, *name;
 	struct session_event *e;
 	int ret = 0;
@@ -438,21 +444,27 @@ static int add_extra_event(struct session *s, const char *spec, struct diag *d)
 		diag_hint(d, "see /sys/kernel/tracing/available_events");
 		goto out;
 	}
-	ret = tep_load_event(s, sys, name, d);
-	/* an event -a put on Go's stack check (place.h) shows each call once here too */
-	if (ret == 0 && tep_find_any_field(tep_find_event_by_name(s->tep, sys, name),
-					   PLACE_FLAGS_FIELD)) {
-		char *filter = place_go_split_filter();
+	tracing_event_parts(sys, name, &parts);
+	for (size_t i = 0; ret == 0 && i <= parts.nr; i++) {
+		const char *ev = i ? parts.v[i - 1] : name;
 
-		ret = tracing_set_filter(s->t, sys, name, filter, d);
-		free(filter);
+		ret = tep_load_event(s, sys, ev, d);
+		/* an event -a put on Go's stack check (place.h) shows each call once here too */
+		if (ret == 0 && tep_find_any_field(tep_find_event_by_name(s->tep, sys, ev),
+						   PLACE_FLAGS_FIELD)) {
+			char *filter = place_go_split_filter();
+
+			ret = tracing_set_filter(s->t, sys, ev, filter, d);
+			free(filter);
+		}
+		if (ret == 0)
+			ret = decoder_add_generic(s->dc, sys, ev, name, d);
+		if (ret == 0) {
+			e = session_event_new(s, sys, ev, i ? name : NULL);
+			e->generic = true;
+		}
 	}
-	if (ret == 0)
-		ret = decoder_add_generic(s->dc, sys, name, d);
-	if (ret == 0) {
-		e = session_event_new(s, sys, name, false);
-		e->generic = true;
-	}
+	strlist_release(&parts);
 out:
 	free(sys);
 	free(name);
@@ -1401,6 +1413,7 @@ static void session_release(struct session *s)
 	for (size_t i = 0; i < s->nr_evs; i++) {
 		free(s->evs[i].sys);
 		free(s->evs[i].name);
+		free(s->evs[i].merged);
 	}
 	free(s->evs);
 	strmap_release(&s->ev_index);

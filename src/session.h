@@ -75,6 +75,7 @@ struct session_event {
 	bool part;			/* a probe point the kernel got as an event of its own
 					 * (trace_probe.merged): shown, counted and removed as
 					 * the event of that name, not listed */
+	char *merged;			/* part: the name of that event */
 	uint64_t count;			/* events of it rendered so far */
 };
 

@@ -383,6 +383,18 @@ bool tracing_event_exists(const char *sys, const char *name)
 	return tracefs_event_file_exists(NULL, sys, name, "format");
 }
 
+void tracing_event_parts(const char *sys, const char *name, struct strlist *out)
+{
+	char **evs = tracefs_system_events(NULL, sys);
+	size_t len;
+
+	for (size_t i = 0; evs && evs[i]; i++)
+		if (fallback_merged_name(evs[i], &len) && len == strlen(name) &&
+		    !strncmp(evs[i], name, len))
+			strlist_add(out, evs[i]);
+	tracefs_list_free(evs);
+}
+
 char *tracing_event_format(const char *sys, const char *name, int *size)
 {
 	return tracefs_event_file_read(NULL, sys, name, "format", size);

@@ -60,6 +60,14 @@ int tracing_delete(const char *glob, struct strbuf *removed, struct diag *d);
 bool tracing_event_exists(const char *sys, const char *name);
 
 /**
+ * tracing_event_parts() - the events of @sys named @name__2, @name__3 ...: the probe points
+ * of event @name that a kernel without multi-probe events got as events of their own
+ * (fallback.h), as -l and -d take them
+ * @out: gets their names, in the order tracefs lists them
+ */
+void tracing_event_parts(const char *sys, const char *name, struct strlist *out);
+
+/**
  * tracing_event_format() - the text of the "format" file of event @sys:@name
  * @size: (or NULL) gets its length
  * Return: the text for free(), or NULL when the event has none.

@@ -68,6 +68,9 @@ t_like "$UPFT_OUT" ' code_w0=\+8\(\+24\(%di\)\):u64 code_w1=\+16\(\+24\(%di\)\):
 	"C char[16] without arrays: two u64 words at +8 and +16"
 same "C char *, char[16]" 2 '"code": "SILV-0002", "id": 102, "name": "bob"' "-array $ALL" \
 	--max-events 2 "$P" -- "$T/c/orders-O2"
+# a fetch typed :char[N] by hand: the kernel prints it (as text here), the pieces the same way
+same "raw :char[16]" 2 '"code": "SILV-0002", "x": "SILV-0002"' "-array $ALL" --max-events 2 \
+	'process_order o->customer->code:char[16] x=+8(+24(%di)):char[16]' -- "$T/c/orders-O2"
 
 # --- C: DWARF constants, inlined copies ----------------------------------------------------
 defs "$ALL" "DW_AT_const_value" -x "$T/c/values-O2" -D 'konst big bigger uc sc neg'
@@ -112,9 +115,40 @@ t_is "$(grep -c "^p:$UPFT_GROUP/sc\(__2\)\? " "$UPFT_TRACEFS/uprobe_events")" 2 
 upft_run -l "$UPFT_GROUP:sc"
 t_is "$(printf '%s\n' "$UPFT_OUT" | grep -c "^  $UPFT_GROUP:sc (on twice+")" 2 \
 	"-l GROUP:sc lists both points as sc"
+upft_run --stdio -e "$UPFT_GROUP:sc" -- "$T/c/lines-O2"
+# (f, a constant upfront keeps without \IMM, is no field of the kernel's events)
+t_is "$(printf '%s\n' "$UPFT_OUT" |
+	sed -n 's/^[0-9.]* [^ ]* \([^ ]*\) __probe_ip=0x[0-9a-f]* \(v=[0-9]*\).*/\1 \2/p')" \
+	"sc v=5
+sc v=6" "-e GROUP:sc traces both points (sc and sc__2), each shown as sc"
+t_like "$UPFT_ERR" '2 events, 0 lost' "... 2 events"
 upft_run -d "$UPFT_GROUP:sc"
 t_is "$UPFT_RC" 0 "-d GROUP:sc exits 0"
 t_is "$UPFT_ERR$UPFT_OUT" "Removed event: $UPFT_GROUP:sc" "... and says one event"
 t_is "$(grep -c "^p:$UPFT_GROUP/" "$UPFT_TRACEFS/uprobe_events")" 0 "... both points are gone"
+
+# --- @+FILE_OFFSET: a global in a %return probe ---------------------------------------------
+# Linux 4.20 until the 2026 stable fix reads @+OFF at base + 2 * OFF; the row file_offset is
+# upfront's self-test of it (a probe of its own binary). Where it holds, the global is read;
+# where not (masked here: the bad kernel's path), refused with the reason, nothing installed.
+R='process_order%return g_counter'
+if [ "$(upft_kernel file_offset)" = yes ]; then
+	upft_run --stdio --max-events 2 "$R" -- "$T/c/orders-O2"
+	t_is "$(printf '%s\n' "$UPFT_OUT" | sed -n 's/.* process_order__return //p')" \
+		"g_counter=1
+g_counter=2" "%return: a global read at @+OFFSET is exact (the self-test said so)"
+fi
+t_like "$("$UPFRONT" --kernel-features)" '^file_offset +(yes|no) +self-test' \
+	"--kernel-features: the row file_offset comes from the self-test"
+UPFRONT_KERNEL_FEATURES=-file_offset upft_run --stdio --max-events 2 "$R" -- "$T/c/orders-O2"
+t_is "$UPFT_RC" 2 "-file_offset: a global in a %return probe is refused (exit 2)"
+t_like "$UPFT_ERR" "^upfront: cannot read 'g_counter' in a %return probe: it is read at a file offset \(@\+0x[0-9a-f]+\) and UPFRONT_KERNEL_FEATURES masks @\+FILE_OFFSET" \
+	"... saying why"
+t_is "$(grep -c "$T/c/orders-O2:.* g_counter=" "$UPFT_TRACEFS/uprobe_events")" 0 \
+	"... nothing installed"
+UPFRONT_KERNEL_FEATURES=-file_offset upft_run --stdio --max-events 2 'process_order g_counter' \
+	-- "$T/c/orders-O2"
+t_is "$(printf '%s\n' "$UPFT_OUT" | sed -n 's/.* process_order //p')" "g_counter=0
+g_counter=1" "-file_offset: at the entry the global is read relative to %ip"
 
 t_done

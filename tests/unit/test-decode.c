@@ -250,7 +250,7 @@ int main(void)
 	}
 	/* -e SYS:EVENT: fields that hold addresses in hex, numbers in decimal */
 	TEST_EQ(tep_parse_format(tep, &te, format_gen, sizeof(format_gen) - 1, "gen"), 0);
-	TEST_EQ(decoder_add_generic(dc, "gen", "g", &d), 0);
+	TEST_EQ(decoder_add_generic(dc, "gen", "g", NULL, &d), 0);
 	memset(rec, 0, 56);
 	rec[0] = 1236 & 0xff;
 	rec[1] = 1236 >> 8;
