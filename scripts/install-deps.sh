@@ -19,8 +19,9 @@ set -euo pipefail
 
 build_pkgs=(build-essential autoconf automake libtool pkg-config
 	libtracefs-dev libtraceevent-dev libdw-dev libelf-dev libncurses-dev libcapstone-dev
-	libiberty-dev libdebuginfod-dev libmicrohttpd-dev bash-completion libzstd-dev)
-run_pkgs=(libtracefs1 libtraceevent1 libdw1 libelf1 libncursesw6 libcapstone4
+	libiberty-dev libdebuginfod-dev libmicrohttpd-dev bash-completion libzstd-dev
+	libdeflate-dev)
+run_pkgs=(libtracefs1 libtraceevent1 libdw1 libelf1 libncursesw6 libcapstone4 libdeflate0
 	libdebuginfod1 libmicrohttpd12)
 test_pkgs=(golang-go g++ linux-perf trace-cmd tmux python3 libc6-dbg binutils
 	clang libclang-rt-dev libc++-dev libc++abi-dev python3.11-dbg lua5.4 liblua5.4-0-dbg

@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* debuginfo.c - a binary opened for tracing: ELF, separate debuginfo, DWARF inflated in parallel */
+/* debuginfo.c - a binary opened for tracing: ELF, separate debuginfo, DWARF (debugsec.c inflates it) */
 #include <dwarf.h>
 #include <elfutils/libdwfl.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -15,6 +14,7 @@
 #define LOG_DOMAIN "debuginfo"
 #include "arch/arch.h"
 #include "debuginfo.h"
+#include "debugsec.h"
 #include "dwarf-index-raw.h"
 #include "dwarf-index.h"
 #include "elfinfo.h"
@@ -40,6 +40,8 @@ struct debuginfo {
 	Dwarf_Addr bias;
 	const void *map, *debug_map;	/* the mappings of the file and of its separate DWARF */
 	bool dwarf_tried;
+	enum debugsec_need need;	/* what of the DWARF the mode reads (debuginfo_need()) */
+	struct debugsec *zsec;	/* its sections we inflated: freed after dwfl_end() */
 	Dwarf_CFI *cfi;
 	bool cfi_tried;
 
@@ -252,6 +254,7 @@ void debuginfo_free(struct debuginfo *dbg)
 	mapguard_remove(dbg->debug_map);
 	if (dbg->dwfl)
 		dwfl_end(dbg->dwfl);
+	debugsec_free(dbg->zsec);
 	if (dbg->fd >= 0)
 		close(dbg->fd);
 	free(dbg->path);
@@ -329,120 +332,17 @@ Elf *debuginfo_elf(struct debuginfo *dbg)
 	return dbg->elf;
 }
 
-/* ---- decompressing the debug sections on every core ---- */
-
-/*
- * libdw inflates every SHF_COMPRESSED debug section when it opens the DWARF, one after the
- * other (0.14 s of a 42 MB Go binary's 0.2 s). Sections are independent zlib streams: inflate
- * them here first, largest first, on the idle cores too; libdw then finds them plain.
- * elf_compress() only touches the one section's state once the section headers are loaded.
- */
-struct inflate_job {
-	Elf_Scn **scns;
-	size_t nr;
-	size_t next;		/* atomic */
-};
-
-static void *inflate_worker(void *arg)
+void debuginfo_need(struct debuginfo *dbg, enum debugsec_need need)
 {
-	struct inflate_job *job = arg;
-	size_t i;
-
-	while ((i = __atomic_fetch_add(&job->next, 1, __ATOMIC_RELAXED)) < job->nr)
-		elf_compress(job->scns[i], 0, 0);
-	return NULL;
-}
-
-struct zscn {
-	Elf_Scn *scn;
-	uint64_t size;		/* uncompressed */
-};
-
-static int zscn_cmp(const void *a, const void *b)
-{
-	const struct zscn *x = a, *y = b;
-
-	return x->size > y->size ? -1 : x->size < y->size;
-}
-
-/* the sections libdw 0.188's dwarf_begin_elf() inflates: no other is worth the time */
-static bool libdw_reads_section(const char *name)
-{
-	static const char *const names[] = {
-		"info", "types", "abbrev", "addr", "aranges", "line", "line_str", "frame", "loc",
-		"loclists", "pubnames", "str", "str_offsets", "macinfo", "macro", "ranges",
-		"rnglists", "cu_index", "tu_index",
-	};
-
-	if (strncmp(name, ".debug_", 7))
-		return false;
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (!strcmp(name + 7, names[i]))
-			return true;
-	return false;
-}
-
-/* minimum total for threads to pay off: below, libdw does it alone */
-#define INFLATE_PARALLEL_MIN (4u << 20)
-#define INFLATE_MAX_THREADS 8
-
-static void inflate_debug_sections(Elf *elf)
-{
-	pthread_t tids[INFLATE_MAX_THREADS];
-	struct inflate_job job = { 0 };
-	struct zscn *z = NULL;
-	size_t shstrndx, nr = 0, alloc = 0, nthreads = 0;
-	uint64_t total = 0;
-	Elf_Scn *scn = NULL;
-	long ncpu;
-
-	ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	if (ncpu < 2 || elf_getshdrstrndx(elf, &shstrndx) < 0)
-		return;
-	/* gelf_getshdr() of every section loads all headers before any thread starts */
-	while ((scn = elf_nextscn(elf, scn))) {
-		GElf_Shdr mem, *sh = gelf_getshdr(scn, &mem);
-		const char *name = sh ? elf_strptr(elf, shstrndx, sh->sh_name) : NULL;
-		GElf_Chdr ch;
-
-		if (!name || !libdw_reads_section(name) || !(sh->sh_flags & SHF_COMPRESSED) ||
-		    (sh->sh_flags & SHF_ALLOC) || sh->sh_type == SHT_NOBITS)
-			continue;
-		if (!gelf_getchdr(scn, &ch) || ch.ch_type != ELFCOMPRESS_ZLIB)
-			continue;
-		ALLOC_GROW(z, nr + 1, alloc);
-		z[nr++] = (struct zscn){ .scn = scn, .size = ch.ch_size };
-		total += ch.ch_size;
-	}
-	if (nr < 2 || total < INFLATE_PARALLEL_MIN) {
-		free(z);
-		return;
-	}
-	qsort(z, nr, sizeof(*z), zscn_cmp);
-	job.scns = xmalloc(sizeof(*job.scns) * nr);
-	for (size_t i = 0; i < nr; i++)
-		job.scns[i] = z[i].scn;
-	job.nr = nr;
-	free(z);
-	/* the calling thread is one of the workers */
-	for (long i = 1; i < ncpu && i <= INFLATE_MAX_THREADS && (size_t)i < nr; i++) {
-		if (pthread_create(&tids[nthreads], NULL, inflate_worker, &job))
-			break;
-		nthreads++;
-	}
-	inflate_worker(&job);
-	for (size_t i = 0; i < nthreads; i++)
-		pthread_join(tids[i], NULL);
-	pr_debug("inflated %zu debug sections (%lu bytes) on %zu threads", nr,
-		 (unsigned long)total, nthreads + 1);
-	free(job.scns);
+	if (!dbg->dwarf_tried)
+		dbg->need = need;
 }
 
 Dwarf *debuginfo_dwarf(struct debuginfo *dbg, Dwarf_Addr *bias)
 {
 	if (!dbg->dwarf_tried) {
 		dbg->dwarf_tried = true;
-		inflate_debug_sections(dbg->elf);
+		dbg->zsec = debugsec_inflate(dbg->elf, dbg->need);
 		remote_watch(dbg->dwfl, dbg->base);	/* a debuginfod download's progress */
 		dbg->dw = dwfl_module_getdwarf(dbg->mod, &dbg->bias);
 		remote_watch_end();
@@ -463,6 +363,16 @@ Dwarf *debuginfo_dwarf(struct debuginfo *dbg, Dwarf_Addr *bias)
 	if (bias)
 		*bias = dbg->bias;
 	return dbg->dw;
+}
+
+const char *debuginfo_dwarf_path(struct debuginfo *dbg)
+{
+	const char *mainfile = NULL, *debugfile = NULL;
+
+	if (!debuginfo_dwarf(dbg, NULL))
+		return NULL;
+	dwfl_module_info(dbg->mod, NULL, NULL, NULL, NULL, NULL, &mainfile, &debugfile);
+	return debugfile ?: mainfile ?: dbg->path;
 }
 
 Dwarf_CFI *debuginfo_cfi(struct debuginfo *dbg)

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "debugsec.h"
 #include "diag.h"
 #include "util.h"
 
@@ -119,13 +120,28 @@ void *debuginfo_table(struct debuginfo *dbg, enum debuginfo_table which,
 int debuginfo_require_dwarf(struct debuginfo *dbg, struct diag *d);
 
 /**
+ * debuginfo_need() - what of the DWARF the mode reads, said before it is opened
+ * @need: DEBUGSEC_NAMES (-F): the other sections are neither inflated nor seen by libdw for
+ *	the rest of @dbg's life; DEBUGSEC_ALL (the default) for everything else.
+ *	Ignored once debuginfo_dwarf() has opened the DWARF.
+ */
+void debuginfo_need(struct debuginfo *dbg, enum debugsec_need need);
+
+/**
  * debuginfo_dwarf() - the binary's DWARF, opened on first use (its compressed sections
- * inflated on every core first)
+ * inflated first, see debugsec_inflate())
  * @bias: when not NULL, filled with what to add to a DWARF address to get the binary's
  *        virtual address (0 unless the debuginfo was prelinked differently)
  * Return: the Dwarf handle (owned by @dbg), or NULL when there is no DWARF.
  */
 Dwarf *debuginfo_dwarf(struct debuginfo *dbg, Dwarf_Addr *bias);
+
+/**
+ * debuginfo_dwarf_path() - the file the DWARF was read from: the binary, or its separate
+ * debug file
+ * Return: a path owned by @dbg, or NULL when there is no DWARF.
+ */
+const char *debuginfo_dwarf_path(struct debuginfo *dbg);
 
 /**
  * debuginfo_cfi() - call frame information (.eh_frame, else .debug_frame), for the CFA at a pc

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #define LOG_DOMAIN "funcs"
+#include "bidcache.h"
 #include "demangle.h"
 #include "dwarf-aux.h"
 #include "dwarf-index.h"
@@ -1160,18 +1161,18 @@ static bool has_live_copy(struct debuginfo *dbg, struct dw_index *idx, const str
  * name (a copy DWARF does not describe). Only names are made for those: making the name
  * of every function (C++ demangling) would cost what reading the index costs.
  */
-int funcs_list_inlined(struct debuginfo *dbg, const char *glob, struct strlist *out)
+static void list_inlined(struct debuginfo *dbg, struct dw_index *idx, const char *glob,
+			 struct strlist *out)
 {
-	struct dw_index *idx = debuginfo_dwarf(dbg, NULL) ? debuginfo_index(dbg) : NULL;
 	size_t nr = 0, nk, no, nn = 0, nr_syms, ns = 0;
-	struct dw_func *v = idx ? dw_index_funcs(idx, &nr) : NULL;
+	struct dw_func *v = dw_index_funcs(idx, &nr);
 	struct sym *syms = symtab_syms(debuginfo_symtab(dbg), &nr_syms);
 	const char **names, **symnames;
 	struct copy *copies;
 	struct dw_key *keys;
 
 	if (!nr)
-		return 0;
+		return;
 	keys = outofline_keys(v, nr, &nk);
 	copies = inlined_copies(v, nr, &no);
 	names = xmalloc(sizeof(*names) * (nr + 1));
@@ -1204,5 +1205,57 @@ int funcs_list_inlined(struct debuginfo *dbg, const char *glob, struct strlist *
 	free(names);
 	free(copies);
 	free(keys);
+}
+
+/* the cached list, one name a line, those matching @glob added to @out */
+static void add_cached(const char *text, const char *glob, struct strlist *out)
+{
+	for (const char *p = text, *nl; *p; p = nl + 1) {
+		nl = strchrnul(p, '\n');
+		if (nl > p) {
+			strlist_addn(out, p, nl - p);
+			if (glob && !glob_match_name(glob, out->v[out->nr - 1]))
+				free(out->v[--out->nr]);
+		}
+		if (!*nl)
+			break;
+	}
+}
+
+/*
+ * The list depends on the binary and its DWARF alone: it is computed whole and kept by
+ * build-id (bidcache.c), so that the next -F on the binary neither inflates nor reads the
+ * DWARF (docker: 0.1 s of CPU and 30 MB of memory). A name with a newline is not cached.
+ */
+int funcs_list_inlined(struct debuginfo *dbg, const char *glob, struct strlist *out)
+{
+	struct strlist all = STRLIST_INIT;
+	struct strbuf text = STRBUF_INIT;
+	bool cacheable = true;
+	size_t len;
+	char *cached = bidcache_read(dbg, "funcs", &len);
+	struct dw_index *idx;
+
+	if (cached) {
+		add_cached(cached, glob, out);
+		free(cached);
+		return 0;
+	}
+	idx = debuginfo_dwarf(dbg, NULL) ? debuginfo_index(dbg) : NULL;
+	if (!idx)
+		return 0;
+	list_inlined(dbg, idx, NULL, &all);
+	for (size_t i = 0; i < all.nr && cacheable; i++) {
+		strbuf_addstr(&text, all.v[i]);
+		strbuf_addch(&text, '\n');
+		cacheable = !strchr(all.v[i], '\n');
+	}
+	if (cacheable)
+		bidcache_write(dbg, "funcs", debuginfo_dwarf_path(dbg), text.buf ?: "", text.len);
+	for (size_t i = 0; i < all.nr; i++)
+		if (!glob || glob_match_name(glob, all.v[i]))
+			strlist_add(out, all.v[i]);
+	strbuf_release(&text);
+	strlist_release(&all);
 	return 0;
 }

@@ -698,6 +698,7 @@ static const struct {
 	const char *words[3];
 	const char *want;
 } env_words[] = {
+	{ "UPFRONT_CACHE", { "off" }, "'off'" },
 	{ "UPFRONT_INDEX", { "libdw", "raw" }, "'libdw' or 'raw'" },
 	{ "UPFRONT_PLACEMENT", { "plain" }, "'plain'" },
 	{ "UPFRONT_TRACE_CLOCK", { "local", "mono" }, "'local' or 'mono'" },
@@ -915,19 +916,20 @@ static void print_name_line(const char *name)
  */
 static void print_funcs(const struct strlist *names, const struct strlist *inl)
 {
+	struct strbuf line = STRBUF_INIT;
 	size_t i = 0, j = 0;
 
 	while (i < names->nr || j < inl->nr) {
-		if (j == inl->nr || (i < names->nr && strcmp(names->v[i], inl->v[j]) <= 0)) {
-			print_name_line(names->v[i++]);
-		} else {
-			struct strbuf line = STRBUF_INIT;
+		bool own = j == inl->nr || (i < names->nr && strcmp(names->v[i], inl->v[j]) <= 0);
 
-			escape_name(&line, inl->v[j++]);
-			printf("%s\t(inlined)\n", strbuf_cstr(&line));
-			strbuf_release(&line);
-		}
+		strbuf_reset(&line);
+		escape_name(&line, own ? names->v[i++] : inl->v[j++]);
+		if (!own)
+			strbuf_addstr(&line, "\t(inlined)");
+		strbuf_addch(&line, '\n');
+		fwrite(line.buf, 1, line.len, stdout);
 	}
+	strbuf_release(&line);
 }
 
 static int mode_funcs(struct options *o, struct debuginfo *dbg)
@@ -939,6 +941,7 @@ static int mode_funcs(struct options *o, struct debuginfo *dbg)
 	if (o->nr_words > 1)
 		return bad_usage("-F takes at most one GLOB");
 	diag_init(&d, o->nr_words ? o->words[0] : NULL);
+	debuginfo_need(dbg, DEBUGSEC_NAMES);	/* names and code ranges: no lines, no locations */
 	if (funcs_list(dbg, o->nr_words ? o->words[0] : NULL, &names, &d) < 0)
 		code = report(&d);
 	if (!code)
