@@ -216,6 +216,13 @@ upft_release() {
 	wait "$UPFT_HELD" 2>/dev/null
 }
 
+# upft_perf_probe ARGS... - perf probe ARGS (the reference for -D, -L, -V) with HOME in the
+# test's directory: perf adds the binaries it reads SDT notes from to ~/.debug's build-id cache
+# and fails ("Failed to add events") where HOME is read-only (scripts/kernel-matrix's guests)
+upft_perf_probe() {
+	HOME=$UPFT_TMP perf probe "$@"
+}
+
 # upft_json_arg JSON-LINES N KEY - print args.KEY of the N-th (1-based) event as JSON
 upft_json_arg() {
 	printf '%s\n' "$1" | python3 -c '

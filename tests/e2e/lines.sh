@@ -89,7 +89,7 @@ t_ok $((!$?)) "-L SRCFILE marks a for loop's line"
 # address with the function's entry)
 if command -v perf >/dev/null 2>&1; then
 	for place in sum_loop twice "lines.c:$((sl - 2))-$((tw + 6))"; do
-		want=$(perf probe -x "$o0" -L "$place" 2>/dev/null)
+		want=$(upft_perf_probe -x "$o0" -L "$place" 2>/dev/null)
 		upft_run -x "$o0" -L "$place"
 		t_is "$UPFT_OUT" "$want" "-L $place is what perf probe -L prints (-O0)"
 	done
@@ -131,7 +131,7 @@ for bin in "$o0" "$o2"; do
 	if command -v perf >/dev/null 2>&1; then
 		# perf probe puts it on the line's first instruction; upfront there or on a later
 		# instruction of the line that the kernel emulates (issue 10: the line's call)
-		pd=$(perf probe -x "$bin" -D "sum_loop:$((l_consume - sl))" 2>/dev/null)
+		pd=$(upft_perf_probe -x "$bin" -D "sum_loop:$((l_consume - sl))" 2>/dev/null)
 		uo=$(offsets "$UPFT_OUT")
 		po=$(offsets "$pd")
 		t_ok "$([ -n "$uo" ] && [ -n "$po" ] && [ $((uo)) -ge $((po)) ] &&
@@ -191,7 +191,7 @@ for place in "dispatch:$((l_idload - dp))" "lines.c:$l_idload"; do
 done
 # perf probe -V: every variable perf shows at the compare is one upfront shows as readable
 if command -v perf >/dev/null 2>&1; then
-	pv=$(perf probe -x "$o2" -V "dispatch:$((l_cmp - dp))" 2>/dev/null |
+	pv=$(upft_perf_probe -x "$o2" -V "dispatch:$((l_cmp - dp))" 2>/dev/null |
 		awk 'NR > 2 { print $NF }' | sort)
 	upft_run -x "$o2" -V "dispatch:$((l_cmp - dp))"
 	uv=$(printf '%s

@@ -48,7 +48,7 @@ upft_run -v -x "$lb" -D 'twice a b'
 t_like "$UPFT_OUT" "^p:\S+ \S+/c/lines-O0:0x$tw a=%di:s32 b=%si:s32\$" \
 	"-O0 twice a b: the entry, from the ABI's registers"
 mine=$(printf '%s\n' "$UPFT_OUT" | grep '^p:')
-theirs=$(HOME=$UPFT_TMP perf probe -x "$lb" -D 'twice a b' 2>/dev/null | grep '^p:')
+theirs=$(upft_perf_probe -x "$lb" -D 'twice a b' 2>/dev/null | grep '^p:')
 [ -n "$theirs" ] || t_bail "perf probe -D 'twice a b' printed no definition"
 t_unlike "$theirs" ":0x$tw " "... perf probe puts it past the prologue"
 ev1=$(upft_define "$mine") || t_bail "cannot define $mine"

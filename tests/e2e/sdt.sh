@@ -51,7 +51,7 @@ for o in O0 O2; do
 	bin=$UPFT_TARGETS/c/sdt-$o
 	for p in item sizes guarded unused noargs; do
 		upft_run -x "$bin" -D "sdt_upft:$p"
-		want=$(perf probe -x "$bin" -D "sdt_upft:$p" 2>/dev/null)
+		want=$(upft_perf_probe -x "$bin" -D "sdt_upft:$p" 2>/dev/null)
 		t_is "$(printf '%s\n' "$UPFT_OUT" | grep '^p:')" "$want" "sdt-$o: -D sdt_upft:$p is perf probe's line"
 	done
 	upft_run -x "$bin" -D sdt_upft:guarded
@@ -62,7 +62,7 @@ for o in O0 O2; do
 		"sdt-$o: constant arguments (-4@\$5, -4@\$-7) are kernel immediates (perf drops them)"
 done
 upft_run -x "$py" -D sdt_python:gc__start
-t_is "$(printf '%s\n' "$UPFT_OUT" | grep '^p:')" "$(perf probe -x "$py" -D sdt_python:gc__start 2>/dev/null)" \
+t_is "$(printf '%s\n' "$UPFT_OUT" | grep '^p:')" "$(upft_perf_probe -x "$py" -D sdt_python:gc__start 2>/dev/null)" \
 	"python3.11: -D sdt_python:gc__start is perf probe's line"
 upft_run -x "$py" -D '%sdt_python:import__find__load__start name=$arg1:string'
 t_like "$UPFT_OUT" "^p:sdt_python/import__find__load__start $py:0x[0-9a-f]+\\(0x[0-9a-f]+\\) name=\\+0\\(%ax\\):string\$" \
@@ -120,7 +120,7 @@ t_is "$UPFT_RC" 0 "-d removes it"
 # --- a shared library's SDT probes: libstdc++'s throw and catch ---
 lib=$(readlink -f /usr/lib/x86_64-linux-gnu/libstdc++.so.6)
 upft_run -x libstdc++.so.6 -D sdt_libstdcxx:throw
-t_is "$(printf '%s\n' "$UPFT_OUT" | grep '^p:')" "$(perf probe -x "$lib" -D sdt_libstdcxx:throw 2>/dev/null)" \
+t_is "$(printf '%s\n' "$UPFT_OUT" | grep '^p:')" "$(upft_perf_probe -x "$lib" -D sdt_libstdcxx:throw 2>/dev/null)" \
 	"libstdc++.so.6: -D sdt_libstdcxx:throw is perf probe's line"
 printf '%s\n' '#include <stdexcept>' '#include <cstdio>' \
 	'int main() { for (int i = 0; i < 2; i++) { try { throw std::runtime_error("boom"); }' \
