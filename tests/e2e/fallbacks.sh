@@ -76,6 +76,12 @@ same "raw :char[16]" 2 '"code": "SILV-0002", "x": "SILV-0002"' "-array $ALL" --m
 defs "$ALL" "DW_AT_const_value" -x "$T/c/values-O2" -D 'konst big bigger uc sc neg'
 same "DW_AT_const_value locals" 1 '"neg": -100' "-imm $ALL" \
 	--max-events 1 'konst big bigger uc sc neg' -- "$T/c/values-O2"
+# a kernel filter cannot see a constant upfront keeps: refused, saying so (not a bare error)
+UPFRONT_KERNEL_FEATURES=-imm upft_run --stdio --max-events 1 --filter 'neg == -100' \
+	'konst neg big' -- "$T/c/values-O2"
+t_is "$UPFT_RC" 2 "--filter on a constant kept by upfront (no \\IMM): exit 2"
+t_like "$UPFT_ERR" "^upfront: the kernel rejected the filter 'neg == -100' on konst: .*; 'neg' is a constant here, which this kernel cannot fetch \\(no \\\\IMM\\): upfront keeps it, and the kernel's filter cannot see it$" \
+	"... saying the kernel's filter cannot see that constant"
 defs "$ALL" "inlined copies" -x "$T/c/lines-O2" -D 'scale v f'
 t_like "$UPFT_OUT" '^p:probe_lines/scale__2 ' "inlined copies without multi-probe events: scale__2"
 same "inlined copies with constants" 2 '\["scale", \{"f": 3, "v": 6\}\]' "-imm -multi_probe $ALL" \

@@ -88,10 +88,20 @@ bad "raw fetcharg \\\"a#b\"" -x "$C" -D 'process_order \"a#b"'
 bad "raw fetcharg @symbol" -x "$C" -D 'process_order @main'
 bad "raw fetcharg unbalanced" -x "$C" -D 'process_order +8(%di'
 bad "raw fetcharg in trace mode" -x "$C" --stdio 'process_order +0(%di)#' -- "$T/c/orders-O2"
-upft_run -x "$C" -D 'process_order a=+0(%di):u32 b=-8(+0(%si)) c=@+0x10 d=\-12 e=+8($stack)'
+upft_run -x "$C" -D 'process_order a=+0(%di):u32 b=-8(+0(%si)) d=\-12 e=+8($stack)'
 t_is "$UPFT_RC" 0 "valid raw fetchargs pass"
-t_like "$UPFT_OUT" ' a=\+0\(%di\):u32 b=-8\(\+0\(%si\)\):u64 c=@\+0x10:u64 d=\\-12:u64 e=\+8\(\$stack\):u64$' \
+# without \IMM upfront keeps the constant: the kernel gets no field for it
+d=
+[ "$(upft_kernel imm)" = yes ] && d=' d=\\-12:u64'
+t_like "$UPFT_OUT" ' a=\+0\(%di\):u32 b=-8\(\+0\(%si\)\):u64'"$d"' e=\+8\(\$stack\):u64$' \
 	"valid raw fetchargs go to the kernel as written"
+upft_run -x "$C" -D 'process_order c=@+0x10'
+if [ "$(upft_kernel file_offset)" = yes ]; then
+	t_like "$UPFT_OUT" ' c=@\+0x10:u64$' "raw @+FILE_OFFSET goes to the kernel as written"
+else
+	t_like "$UPFT_ERR" "^upfront: cannot read 'c': it is read at a file offset" \
+		"raw @+FILE_OFFSET: refused where the kernel reads it elsewhere (row file_offset)"
+fi
 
 P='process_order id=o->id name=o->customer->name'
 # --filter: the kernel's filter file takes one line of text; control bytes are refused before

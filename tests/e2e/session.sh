@@ -165,7 +165,9 @@ t_like "$lines" '^\{"lost":[0-9]+,"cpu":[0-9]+\}$' "lost: {\"lost\":N,\"cpu\":C}
 sum=$(printf '%s\n' "$lines" | sed -n 's/^{"lost":\([0-9]*\),"cpu":[0-9]*}$/\1/p' | paste -sd+ | bc)
 t_is "${sum:-0}" "${lost:-x}" "lost: the JSON lines add up to the summary"
 n=$(grep -c '^{"time"' "$UPFT_TMP/l")
-t_is "$((n + ${lost:-0}))" 1500000 "lost: events shown + lost = calls made"
+# the kernel's lost count may include the 3 task records (section 10) besides the calls
+t_ok $((n + ${lost:-0} >= 1500000 && n + ${lost:-0} <= 1500003 ? 0 : 1)) \
+	"lost: events shown + lost = calls made (+ at most 3 task records): $n + ${lost:-0}"
 
 # A fast workload: work() begins with a nop, which the kernel emulates (no single step), so
 # two threads make ~2M calls/s (orders-O0's probes cost ~15 us a hit)

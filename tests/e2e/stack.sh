@@ -75,7 +75,15 @@ t_is "$(printf '%s\n' "$UPFT_OUT" | grep -c '^	')" 18 \
 upft_run --json --stack -x "$O0" 'process_order o->id' -- "$O0" 2000
 n=$(upft_json_count "$UPFT_OUT")
 bad=$(printf '%s\n' "$UPFT_OUT" | grep '^{"time"' | grep -vc '"stack":\["process_order+0x[0-9a-f]*","run_once+')
-t_is "$n" 4000 "busy: 4000 events"
 t_is "$bad" 0 "busy: every event carries its own stack"
-t_like "$UPFT_ERR" 'upfront: 4000 events, 0 lost' "busy: summary"
+if [ "$(upft_kernel buffer_percent)" = yes ]; then
+	t_is "$n" 4000 "busy: 4000 events"
+	t_like "$UPFT_ERR" 'upfront: 4000 events, 0 lost' "busy: summary"
+else
+	# read on a timer (no buffer_percent to wake the reader at a fill level): a burst of
+	# 4000 ~1 KB events (4 MB in a few ms) outruns it; what it loses is counted
+	shown=$(printf '%s\n' "$UPFT_OUT" | grep -c '^{"time"')
+	lost=$(printf '%s\n' "$UPFT_ERR" | sed -n "s/^upfront: $shown events, \([0-9]*\) lost$/\1/p")
+	t_is "$((shown + ${lost:-4000}))" 4000 "busy: events shown + lost = 4000 (read on a timer)"
+fi
 t_done
