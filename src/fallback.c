@@ -226,21 +226,61 @@ static int keep_constant(struct trace_probe *tp, size_t i, struct diag *d)
 }
 
 /*
- * A read at a file offset (@+OFF: a global in a %return probe, whose %ip is its caller's) on a
- * kernel that reads it elsewhere (kcaps.h: Linux 4.20 until the 2026 stable fix adds the
- * offset twice) has no other form: refused, with the reason
+ * fallback_halve_file_offsets() - @fetch with each @+OFF written @+OFF/2, for a kernel that
+ * reads @+OFF at base + 2 * OFF (kcaps.h); NULL when an OFF is odd (no such form)
  */
-static int check_file_offset(const struct trace_probe *tp, const struct fetch_field *f,
+char *fallback_halve_file_offsets(const char *fetch)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *p = fetch, *at;
+
+	while ((at = strstr(p, "@+"))) {
+		char *end;
+		unsigned long long off = strtoull(at + 2, &end, 0);
+
+		if (end == at + 2 || (off & 1)) {
+			strbuf_release(&sb);
+			return NULL;
+		}
+		strbuf_addf(&sb, "%.*s@+0x%llx", (int)(at - p), p, off / 2);
+		p = end;
+	}
+	strbuf_addstr(&sb, p);
+	return strbuf_detach(&sb);
+}
+
+/*
+ * A read at a file offset (@+OFF: a global in a %return probe, whose %ip is its caller's): on
+ * a kernel that reads it at twice the offset (kcaps.h: Linux 4.20 until the 2026 stable fix),
+ * at half of it (checked by the self-test); on one that reads it elsewhere, or an odd offset
+ * there, no other form: refused, with the reason
+ */
+static int check_file_offset(const struct trace_probe *tp, struct fetch_field *f,
 			     const struct kernel_features *kf, struct diag *d)
 {
-	if (!strstr(f->fetch, "@+") || kcaps_file_offset(kf))
+	enum kcaps_foffs how;
+	char *half;
+
+	if (!strstr(f->fetch, "@+"))
 		return 0;
+	how = kcaps_file_offset(kf);
+	if (how == KCAPS_FOFFS_RIGHT)
+		return 0;
+	if (how == KCAPS_FOFFS_DOUBLED && (half = fallback_halve_file_offsets(f->fetch))) {
+		pr_debug("%s: %s written %s (this kernel reads @+ at twice the offset)", f->name,
+			 f->fetch, half);
+		free(f->fetch);
+		f->fetch = half;
+		return 0;
+	}
 	diag_error(d, SPAN_NONE, "cannot read '%s'%s: it is read at a file offset (%s) and %s",
 		   f->name, tp->is_return ? " in a %return probe" : "", f->fetch,
-		   kf->has_file_offset ? "this kernel reads @+FILE_OFFSET at another place "
-		   "(upfront's self-test read a wrong value: Linux 4.20 until the 2026 stable fix "
-		   "'tracing/probes: Fix double addition of offset for @+FOFFSET')" :
-		   "UPFRONT_KERNEL_FEATURES masks @+FILE_OFFSET (file_offset)");
+		   !kf->has_file_offset ? "UPFRONT_KERNEL_FEATURES masks @+FILE_OFFSET (file_offset)" :
+		   how == KCAPS_FOFFS_DOUBLED ? "this kernel reads @+FILE_OFFSET at twice the "
+		   "offset (Linux 4.20 until the 2026 stable fix 'tracing/probes: Fix double "
+		   "addition of offset for @+FOFFSET'), and half of this one is no whole number" :
+		   "this kernel reads @+FILE_OFFSET at another place (upfront's self-test read a "
+		   "wrong value)");
 	diag_hint(d, "a global is read relative to the probe's address at an entry or a line "
 		  "probe: read it there (FUNC, or FUNC:LINE of the return)");
 	return -EINVAL;
@@ -251,7 +291,7 @@ int fallback_fields(struct trace_probe *tp, const struct kernel_features *kf, st
 	size_t n = tp->nr_fields;
 
 	for (size_t i = 0; i < n; i++) {
-		const struct fetch_field *f = &tp->fields[i];
+		struct fetch_field *f = &tp->fields[i];
 		int ret = 0;
 
 		if (!fetch_field_written(f) || !f->fetch)

@@ -30,6 +30,14 @@
 int fallback_fields(struct trace_probe *tp, const struct kernel_features *kf, struct diag *d);
 
 /**
+ * fallback_halve_file_offsets() - @fetch with each @+OFFSET written @+OFFSET/2, as a kernel
+ * that reads @+OFFSET at base + 2 * OFFSET (kcaps.h, row file_offset "half") reads the place
+ * @fetch means; fallback_fields() does it there
+ * Return: a new string, or NULL when an OFFSET is odd (it cannot be written so).
+ */
+char *fallback_halve_file_offsets(const char *fetch);
+
+/**
  * fallback_kernel_fields() - how many fields the kernel gets for @tp's fields with @kf: an
  * array one, or without array types as many as fallback_fields() makes of it; a constant
  * kept by upfront none

@@ -423,12 +423,13 @@ static int probe_multi(void)
 /*
  * The @+FILE_OFFSET self-test: a uprobe on foffs_point() reads foffs_magic with @+, at the
  * file offset that is foffs_magic's when the kernel adds the offset once (base: the probe's
- * address less its file offset). Result: 1 right, 0 wrong, -1 could not run, -2 not run.
+ * address less its file offset), and at half of it (both aligned to 16: the offset is even).
+ * Result: an enum kcaps_foffs, or -1 could not run, -2 not run.
  */
 static int foffs_result = -2;
-static volatile const uint64_t foffs_magic = 0x75706674666f6666ULL;	/* "ffoftfpu" */
+static volatile const uint64_t foffs_magic __attribute__((aligned(16))) = 0x75706674666f6666ULL;
 
-__attribute__((noinline, noclone, used)) static void foffs_point(void)
+__attribute__((noinline, noclone, used, aligned(16))) static void foffs_point(void)
 {
 	__asm__ volatile("" ::: "memory");
 }
@@ -451,17 +452,18 @@ static long long self_file_offset(const void *addr, const char *exe)
 	return off;
 }
 
-/* the value the scratch event's one record shows for "v=0x...", from instance @inst */
-static int foffs_read(struct tracefs_instance *inst, uint64_t *v)
+/* the values the scratch event's record shows for "v=0x... h=0x...", from instance @inst */
+static int foffs_read(struct tracefs_instance *inst, uint64_t *v, uint64_t *h)
 {
 	char *text = tracefs_instance_file_read(inst, "trace", NULL);
 	const char *p = text ? strstr(text, " v=0x") : NULL;
-	int ret = p ? 0 : -1;
+	const char *q = p ? strstr(p, " h=0x") : NULL;
+	int ret = q ? 0 : -1;
 
-	if (p)
+	if (q) {
 		*v = strtoull(p + 3, NULL, 16);
-	else if (text && strstr(text, " v=(fault)"))
-		ret = 1;	/* a fault: read, wrongly */
+		*h = strtoull(q + 3, NULL, 16);
+	}
 	free(text);
 	return ret;
 }
@@ -474,8 +476,9 @@ static int foffs_test(void)
 	struct tracefs_instance *inst = NULL;
 	long long at, magic;
 	struct scratch sc;
-	uint64_t v = 0;
-	int ret = -1, r;
+	uint64_t v = 0, h = 0;
+	long long x;
+	int ret = -1;
 
 	if (n <= 0)
 		return -1;
@@ -486,15 +489,16 @@ static int foffs_test(void)
 		return -1;
 	/* @+X reads base + X, base = the probe's address - its file offset */
 	snprintf(place, sizeof(place), "%s:0x%llx", exe, at);
-	snprintf(args, sizeof(args), "v=@+0x%llx:x64",
-		 (long long)((uintptr_t)&foffs_magic - (uintptr_t)foffs_point) + at);
+	x = (long long)((uintptr_t)&foffs_magic - (uintptr_t)foffs_point) + at;
+	snprintf(args, sizeof(args), "v=@+0x%llx:x64 h=@+0x%llx:x64", x, x / 2);
 	if (scratch_try(&sc, 'p', "foffs", place, args) < 0)
 		goto out;
 	inst = tracefs_instance_create(sc.group);
 	if (inst && tracefs_event_enable(inst, sc.group, "foffs") == 0) {
 		foffs_point();
-		r = foffs_read(inst, &v);
-		ret = r < 0 ? -1 : r == 0 && v == foffs_magic;
+		if (foffs_read(inst, &v, &h) == 0)
+			ret = v == foffs_magic ? KCAPS_FOFFS_RIGHT :
+			      h == foffs_magic && !(x & 1) ? KCAPS_FOFFS_DOUBLED : KCAPS_FOFFS_WRONG;
 		tracefs_event_disable(inst, sc.group, "foffs");
 	}
 	if (inst) {
@@ -502,22 +506,24 @@ static int foffs_test(void)
 		tracefs_instance_free(inst);
 	}
 	scratch_remove(&sc, "foffs");
-	pr_info("@+FILE_OFFSET self-test: read 0x%llx for 0x%llx: %s", (unsigned long long)v,
-		(unsigned long long)foffs_magic, ret < 0 ? "no record" : ret ? "right" : "wrong");
+	pr_info("@+FILE_OFFSET self-test: read 0x%llx at the offset, 0x%llx at half of it, for "
+		"0x%llx: %s", (unsigned long long)v, (unsigned long long)h,
+		(unsigned long long)foffs_magic, ret < 0 ? "no record" :
+		ret == KCAPS_FOFFS_RIGHT ? "right" : ret ? "at twice the offset" : "wrong");
 out:
 	scratch_close(&sc);
 	return ret;
 }
 
-bool kcaps_file_offset(const struct kernel_features *kf)
+enum kcaps_foffs kcaps_file_offset(const struct kernel_features *kf)
 {
 	if (!kf->has_file_offset)
-		return false;
+		return KCAPS_FOFFS_WRONG;
 	if (!kf->from_tracefs)
-		return true;
+		return KCAPS_FOFFS_RIGHT;
 	if (foffs_result == -2)
 		foffs_result = uprobe_events_writable() ? foffs_test() : -1;
-	return foffs_result != 0;
+	return foffs_result < 0 ? KCAPS_FOFFS_RIGHT : (enum kcaps_foffs)foffs_result;
 }
 
 int kcaps_read(struct kernel_features *kf, struct diag *d)
@@ -571,6 +577,9 @@ static const char *kcap_source(const struct kernel_features *kf, size_t i, char 
 	if (c->how == KCAP_SELFTEST)
 		return foffs_result == -2 ? "default (tested when a probe reads @+)" :
 		       foffs_result == -1 ? "default (the self-test could not run)" :
+		       foffs_result == KCAPS_FOFFS_DOUBLED ?
+					    "self-test (a probe of upfront's own binary): read at twice "
+					    "the offset, upfront writes half of it" :
 					    "self-test (a probe of upfront's own binary)";
 	if (c->how == KCAP_FILE)
 		snprintf(buf, n, "file %s", c->what);
@@ -583,12 +592,17 @@ void kcaps_format(const struct kernel_features *kf, struct strbuf *out)
 {
 	char buf[64];
 
-	for (size_t i = 0; i < ARRAY_SIZE(kcap_table); i++)
-		strbuf_addf(out, "%-15s %-4s %s\n", kcap_table[i].name,
-			    (kcap_table[i].how == KCAP_SELFTEST && !(kf->masked & (1U << i)) &&
-			     kf->from_tracefs && foffs_result == 0) ||
-					    !kcap_get(kf, &kcap_table[i]) ? "no" : "yes",
+	for (size_t i = 0; i < ARRAY_SIZE(kcap_table); i++) {
+		const char *v = kcap_get(kf, &kcap_table[i]) ? "yes" : "no";
+
+		/* file_offset, once tested: "half" where upfront writes half the offset */
+		if (kcap_table[i].how == KCAP_SELFTEST && kf->has_file_offset && kf->from_tracefs &&
+		    foffs_result >= 0)
+			v = foffs_result == KCAPS_FOFFS_RIGHT ? "yes" :
+			    foffs_result == KCAPS_FOFFS_DOUBLED ? "half" : "no";
+		strbuf_addf(out, "%-15s %-4s %s\n", kcap_table[i].name, v,
 			    kcap_source(kf, i, buf, sizeof(buf)));
+	}
 	for (size_t i = 0; i < ARRAY_SIZE(kcap_limits); i++)
 		strbuf_addf(out, "%-15s %-4d %s\n", kcap_limits[i].name,
 			    *(const int *)((const char *)kf + kcap_limits[i].off),

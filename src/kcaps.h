@@ -38,8 +38,8 @@ struct kernel_features {
 	bool has_record_tgid;	/* record_tgid: options/record-tgid */
 	bool has_userstacktrace; /* userstacktrace: options/userstacktrace */
 	bool has_hist;		/* hist: hist triggers (events/.../hist) */
-	bool has_file_offset;	/* file_offset: @+FILE_OFFSET reads at the offset (a one-time
-				 * self-test when first needed: kcaps_file_offset()) */
+	bool has_file_offset;	/* file_offset: @+FILE_OFFSET is read where upfront can aim it
+				 * (a one-time self-test when needed: kcaps_file_offset()) */
 	int max_args;		/* 128 */
 	int max_arg_len;	/* 63 characters after NAME=, including :TYPE */
 	int max_name_len;	/* 32 characters of an argument name */
@@ -63,22 +63,30 @@ struct kernel_features {
  *   @+FOFFSET" (2026, stable): Debian 11's 5.10.0-32 (5.10.223) read a global as 0 or a
  *   fault, 5.10.0-46 (5.10.262), 6.1.0-50 (6.1.176) and 6.18 right, a 5.15.100 build 0.
  *   loc.c reads globals as +D(%ip), relative to the probe, on every kernel (loc.h:
- *   pc_relative); a return probe, whose %ip is its caller's, still writes @+OFFSET, and
- *   the row file_offset says whether this kernel reads it right (kcaps_file_offset()).
+ *   pc_relative); a return probe, whose %ip is its caller's, still writes @+OFFSET: the row
+ *   file_offset is a self-test of how this kernel reads it (kcaps_file_offset()), and where
+ *   it reads at twice the offset fallback.c writes half of it.
  * - fexecve() names the program after its fd ("3", /dev/fd/3) before 6.14: tasks_fexec().
  * - 5.10 and 6.1 reject $comm:u32 with EINVAL and nothing in error_log (6.18 says why).
  */
 
+/* How the running kernel reads @+FILE_OFFSET (kcaps_file_offset()). */
+enum kcaps_foffs {
+	KCAPS_FOFFS_WRONG,	/* elsewhere: a %return probe cannot read a global */
+	KCAPS_FOFFS_RIGHT,	/* at base + OFFSET */
+	KCAPS_FOFFS_DOUBLED,	/* at base + 2 * OFFSET (4.20 until the fix): write OFFSET / 2 */
+};
+
 /**
- * kcaps_file_offset() - whether the running kernel reads @+FILE_OFFSET at the offset; the
- * first call with a table read from tracefs tests it: a probe on a function of upfront's
- * own binary reads a constant of it with @+ (scratch event and instance upft_kcaps<pid>,
- * removed before this returns, signals held meanwhile; ~50 ms, the cost of disabling an
- * event); later calls give that answer
- * @kf: the table; its row file_offset masked, false; not from tracefs, or the test could
- *	not run (uprobe_events not writable: nothing could be installed), true
+ * kcaps_file_offset() - how the running kernel reads @+FILE_OFFSET; the first call with a
+ * table read from tracefs tests it: a probe on a function of upfront's own binary reads a
+ * constant of it with @+ at its offset and at half of it (scratch event and instance
+ * upft_kcaps<pid>, removed before this returns, signals held meanwhile; ~0.1 s, mostly the
+ * cost of disabling an event); later calls give that answer
+ * @kf: the table; its row file_offset masked, KCAPS_FOFFS_WRONG; not from tracefs, or the
+ *	test could not run (uprobe_events not writable: nothing could be installed), RIGHT
  */
-bool kcaps_file_offset(const struct kernel_features *kf);
+enum kcaps_foffs kcaps_file_offset(const struct kernel_features *kf);
 
 /* kernel_features_default() - the features and limits measured on kernel 6.18 */
 void kernel_features_default(struct kernel_features *kf);

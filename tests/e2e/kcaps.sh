@@ -56,7 +56,7 @@ else
 		"multi_probe: not in the README, learned by the try-and-remove probe (root)"
 fi
 t_is "$(left_kcaps)" 0 "... which leaves no upft_kcaps event"
-t_like "$UPFT_OUT" '^file_offset +(yes|no) +self-test ' \
+t_like "$UPFT_OUT" '^file_offset +(yes|half|no) +self-test ' \
 	"file_offset: from the self-test (a probe of upfront's own binary reading one of its constants)"
 t_is "$(find "$T/instances" -maxdepth 1 -name "upft_kcaps*" | while read -r i; do
 	[ -d "/proc/${i##*upft_kcaps}" ] || echo "$i"; done)" "" "... which leaves no upft_kcaps instance"

@@ -96,8 +96,12 @@ d=
 t_like "$UPFT_OUT" ' a=\+0\(%di\):u32 b=-8\(\+0\(%si\)\):u64'"$d"' e=\+8\(\$stack\):u64$' \
 	"valid raw fetchargs go to the kernel as written"
 upft_run -x "$C" -D 'process_order c=@+0x10'
-if [ "$(upft_kernel file_offset)" = yes ]; then
+foffs=$(upft_kernel file_offset)
+if [ "$foffs" = yes ]; then
 	t_like "$UPFT_OUT" ' c=@\+0x10:u64$' "raw @+FILE_OFFSET goes to the kernel as written"
+elif [ "$foffs" = half ]; then
+	t_like "$UPFT_OUT" ' c=@\+0x8:u64$' \
+		"raw @+FILE_OFFSET: half of it, where the kernel reads it at twice the offset"
 else
 	t_like "$UPFT_ERR" "^upfront: cannot read 'c': it is read at a file offset" \
 		"raw @+FILE_OFFSET: refused where the kernel reads it elsewhere (row file_offset)"

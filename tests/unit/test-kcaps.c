@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "../../src/fallback.h"
 #include "../../src/kcaps.h"
 #include "kcaps-readmes.h"
 #include "unittest.h"
@@ -130,8 +131,36 @@ static void test_mask(void)
 	diag_release(&d);
 }
 
+/* @+FILE_OFFSET: how the row file_offset is answered, and the form for a doubling kernel */
+static void test_file_offset(void)
+{
+	struct kernel_features kf;
+	struct diag d;
+	char *s;
+
+	kernel_features_default(&kf);
+	/* not from tracefs (no self-test can run): the defaults, 6.18's right reads */
+	TEST_EQ(kcaps_file_offset(&kf), KCAPS_FOFFS_RIGHT);
+	diag_init(&d, NULL);
+	TEST_EQ(kcaps_mask(&kf, "-file_offset", &d), 0);
+	diag_release(&d);
+	TEST_EQ(kcaps_file_offset(&kf), KCAPS_FOFFS_WRONG);
+	/* 4.20 until the fix reads @+OFF at base + 2 * OFF: each one halved, nested too */
+	s = fallback_halve_file_offsets("@+0x42a0");
+	TEST_STREQ(s, "@+0x2150");
+	free(s);
+	s = fallback_halve_file_offsets("+0(+8(@+0x4010))");
+	TEST_STREQ(s, "+0(+8(@+0x2008))");
+	free(s);
+	s = fallback_halve_file_offsets("+8(%di)");
+	TEST_STREQ(s, "+8(%di)");
+	free(s);
+	TEST_TRUE(fallback_halve_file_offsets("@+0x11") == NULL);	/* odd: no such form */
+}
+
 int main(void)
 {
+	test_file_offset();
 	test_4_18();
 	test_5_10();
 	test_6_1();
