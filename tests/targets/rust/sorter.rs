@@ -1,11 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // sorter.rs - slice::sort_by with a closure that calls area() (tests/e2e/stack-cfi.sh)
-use std::hint::black_box;
+
+/// Hides a value from the optimizer (std::hint::black_box is newer than Debian 12's rustc
+/// 1.63, the arm64 root's): a volatile read of it must happen, so it is not folded away.
+fn opaque<T: Copy>(x: T) -> T {
+    unsafe { std::ptr::read_volatile(&x) }
+}
 
 pub mod shapes {
     #[inline(never)]
     pub fn area(r: &(u32, u32)) -> u32 {
-        std::hint::black_box(r.0 * r.1)
+        super::opaque(r.0 * r.1)
     }
 
     #[inline(never)]
@@ -19,8 +24,8 @@ fn main() {
     let rounds: u32 = std::env::args().nth(1).and_then(|s| s.parse().ok()).unwrap_or(1);
     let mut total = 0;
     for _ in 0..rounds {
-        let mut v = vec![(3, 3), (1, 2), (2, 2)];
-        total += shapes::sort_rects(black_box(&mut v));
+        let mut v: Vec<(u32, u32)> = vec![(3, 3), (1, 2), (2, 2)];
+        total += shapes::sort_rects(unsafe { &mut *opaque(&mut v as *mut _) });
     }
     println!("{}", total);
 }
