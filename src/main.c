@@ -316,6 +316,7 @@ static int parse_number(const char *s, const char *opt, const char *what, unsign
 static int parse_stack(const char *arg, struct options *o)
 {
 	unsigned long bytes = USTACK_DEFAULT_COPY;
+	char what[48];
 
 	o->stack = true;
 	o->stack_copy = 0;
@@ -324,8 +325,9 @@ static int parse_stack(const char *arg, struct options *o)
 	if (arg && strcmp(arg, "dwarf")) {
 		if (strncmp(arg, "dwarf,", 6))
 			return bad_usage("--stack wants fp, dwarf or dwarf,BYTES, not '%s'", arg);
-		if (parse_number(arg + 6, "--stack=dwarf,BYTES",
-				 "a multiple of 8 from 8 to 2936", 8, USTACK_MAX_COPY,
+		/* the machine's: upfront traces the programs of the kernel it runs on */
+		snprintf(what, sizeof(what), "a multiple of 8 from 8 to %u", ustack_max_copy());
+		if (parse_number(arg + 6, "--stack=dwarf,BYTES", what, 8, ustack_max_copy(),
 				 &bytes))
 			return EXIT_BAD_INPUT;
 		if (bytes % 8)

@@ -33,7 +33,8 @@ int regs_vector_dwarf(int n);
 struct regs_frame {
 	int nr;		/* DWARF registers 0 to nr - 1, each with a kernel name */
 	int sp;		/* the stack pointer's DWARF number, among them */
-	int pc;		/* the program counter's */
+	int pc;		/* the program counter's, among them (a reserved number on a machine
+			 * whose DWARF names no pc: arm64's 32) */
 };
 
 /**

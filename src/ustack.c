@@ -56,7 +56,10 @@ void ustack_add_fields(struct trace_probe *tp, unsigned int bytes)
 		return;
 	for (int r = 0; r < rf->nr; r++) {
 		snprintf(name, sizeof(name), USTACK_REG_FIELD "%d", r);
-		snprintf(fetch, sizeof(fetch), "%%%s", regs_kernel_name(r));
+		if (r == rf->pc)
+			snprintf(fetch, sizeof(fetch), "%s", arch_current()->ip_fetch);
+		else
+			snprintf(fetch, sizeof(fetch), "%%%s", regs_kernel_name(r));
 		trace_probe_add_field(tp, name, fetch, "x64", true);
 	}
 	/* u64 words: the kernel reads an array element by element, so the fewer the better */
@@ -68,6 +71,11 @@ void ustack_add_fields(struct trace_probe *tp, unsigned int bytes)
 		snprintf(type, sizeof(type), "u64[%u]", words);
 		trace_probe_add_field(tp, name, fetch, type, true);
 	}
+}
+
+unsigned int ustack_max_copy(void)
+{
+	return USTACK_EVENT_BYTES - 8 * (unsigned int)regs_frame()->nr;
 }
 
 void ustack_layout_init(struct ustack_layout *l)
@@ -177,14 +185,18 @@ static void name_frames(struct ustack *us, int tgid, size_t n, uint64_t base,
 void ustack_walk(struct ustack *us, int tgid, const uint64_t *callers, size_t n,
 		 uint64_t ret0, uint64_t base, struct ustack_frames *out)
 {
+	/* the return addresses of frame records and the link register as signed (arm64 PAC) */
+	uint64_t (*strip)(uint64_t) = arch_current()->code_addr_strip;
 	size_t nr = 0;
 
 	for (size_t i = 0; i < n && nr < USTACK_RAW; i++) {
 		/* every frame after [0] is a return address */
-		us->raw[nr++] = (struct unwind_frame){ .pc = callers[i], .ret = i > 0 };
+		us->raw[nr++] = (struct unwind_frame){ .pc = i && strip ? strip(callers[i]) : callers[i],
+						       .ret = i > 0 };
 		/* [0] is where the probe hit; at an entry the walk skips the caller */
 		if (i == 0 && ret0 && nr < USTACK_RAW)
-			us->raw[nr++] = (struct unwind_frame){ .pc = ret0, .ret = true };
+			us->raw[nr++] = (struct unwind_frame){ .pc = strip ? strip(ret0) : ret0,
+							       .ret = true };
 	}
 	name_frames(us, tgid, nr, base, out);
 }

@@ -31,8 +31,14 @@ struct trace_probe;
 
 /* The default copy, in bytes: bench/stack-cost.sh measures what it costs (man page). */
 #define USTACK_DEFAULT_COPY 1024
-/* The largest: the kernel's 3072 bytes of fields per event less the registers' 136 */
-#define USTACK_MAX_COPY 2936
+/* The kernel's bytes of fields per event (MAX_TRACE_ARGS' buffer): the registers and the copy */
+#define USTACK_EVENT_BYTES 3072
+
+/**
+ * ustack_max_copy() - the largest copy: the kernel's 3072 bytes of fields per event less the
+ * registers' of the current machine (x86-64's 17: 2936, arm64's 33: 2808)
+ */
+unsigned int ustack_max_copy(void);
 
 /**
  * ustack_add_fields() - the fields --stack needs in probe @tp: the registers and a copy of

@@ -48,7 +48,9 @@ struct arch_ops {
 	int (*reg_vector_dwarf)(int n);
 	int sp_dwarf;			/* the stack pointer's DWARF number (the CFA's base) */
 	int fp_dwarf;			/* the frame pointer's (x86-64 rbp 6, arm64 x29) */
-	int pc_dwarf;			/* the program counter's (regs_frame()) */
+	int pc_dwarf;			/* the program counter's (regs_frame()); a machine whose
+					 * DWARF numbers no pc gives it a reserved number: the
+					 * pc is fetched by @ip_fetch there */
 	int frame_regs;			/* --stack=dwarf fetches DWARF registers 0 to this - 1
 					 * with the stack's copy: those the CFI of a frame may
 					 * name, sp and pc among them (regs_frame()) */
@@ -94,6 +96,13 @@ struct arch_ops {
 	 * programs run on this machine, so their table is the host's.
 	 */
 	const char *local_clocksource;
+
+	/*
+	 * a return address read from a frame record, the stack or the link register without
+	 * what the CPU signed into its unused top bits (arm64's pointer authentication code,
+	 * -mbranch-protection=pac-ret), or NULL when a machine keeps nothing there
+	 */
+	uint64_t (*code_addr_strip)(uint64_t addr);
 
 	/* ---- the instruction oracle (arch/insn.h) ---- */
 	const struct insn_ops *insn;

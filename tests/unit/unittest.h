@@ -42,6 +42,14 @@ static int ut_n, ut_failed;
 
 #define TEST_TRUE(c) UT_REPORT((c), "%s:%d: %s", __FILE__, __LINE__, #c)
 
+/*
+ * BY_MACHINE() - an expectation per machine: the x86-64 one or the arm64 one, for the machine
+ * of the binaries the test reads (arch_current(): the one debuginfo_open() chose, else the
+ * host's, which tests/targets/build.sh built the targets for); the test includes
+ * "../../src/arch/arch.h" and <elf.h>
+ */
+#define BY_MACHINE(x86_64, arm64) (arch_current()->machine == EM_AARCH64 ? (arm64) : (x86_64))
+
 /* TEST_DONE() - the plan line and exit status; use as `return TEST_DONE();` */
 #define TEST_DONE() (printf("1..%d\n", ut_n), ut_failed ? 1 : 0)
 
