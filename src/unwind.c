@@ -9,6 +9,7 @@
 
 #include <elfutils/libdwfl.h>
 
+#include "arch/arch.h"
 #include "elfinfo.h"
 #include "log.h"
 #include "nsroot.h"
@@ -101,17 +102,32 @@ static bool get_thread(Dwfl *dwfl, pid_t tid, void *dwfl_arg, void **thread_argp
 	return true;
 }
 
+/*
+ * a word of the copy or a register as libdwfl should see it: a return address signed with a
+ * pointer authentication code (arm64's pac-ret: paciasp before x30 is saved) has bits set
+ * above the user address space, and libdwfl (0.188) takes the whole word for the caller's pc,
+ * which no file holds; stripped when what is left lies in a file of the process (a value that
+ * only looks like one, in a callee-saved register's slot, stays as it is)
+ */
+static uint64_t code_addr(Dwfl *dwfl, uint64_t v)
+{
+	uint64_t (*strip)(uint64_t) = arch_current()->code_addr_strip;
+	uint64_t s = strip ? strip(v) : v;
+
+	return s != v && dwfl_addrmodule(dwfl, s) ? s : v;
+}
+
 /* only the copy: memory past it is not guessed (a fault ends the stack as cut) */
 static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *dwfl_arg)
 {
 	struct walk *w = ((struct proc *)dwfl_arg)->cur;
 
-	(void)dwfl;
 	if (addr < w->lo || addr - w->lo > w->size || w->size - (addr - w->lo) < 8) {
 		w->fault = true;
 		return false;
 	}
 	memcpy(result, w->copy + (addr - w->lo), 8);
+	*result = code_addr(dwfl, *result);
 	return true;
 }
 
@@ -121,8 +137,9 @@ static bool set_initial_registers(Dwfl_Thread *thread, void *thread_arg)
 	const struct regs_frame *rf = regs_frame();
 	Dwarf_Word regs[64];
 
+	/* x30 at an entry past paciasp holds the signed return address */
 	for (int i = 0; i < rf->nr && i < 64; i++)
-		regs[i] = w->regs[i];
+		regs[i] = i == rf->pc || i == rf->sp ? w->regs[i] : code_addr(w->dwfl, w->regs[i]);
 	if (!dwfl_thread_state_registers(thread, 0, rf->nr, regs))
 		return false;
 	dwfl_thread_state_register_pc(thread, w->regs[rf->pc]);
