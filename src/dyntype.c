@@ -298,6 +298,9 @@ static void rust_vtable_die(struct dyntypes *dt, Dwarf_Die *die, Dwarf_Addr bias
 	    !strstr(name, "::{vtable}") || !dwarf_attr(die, DW_AT_location, &attr) ||
 	    dwarf_getlocation(&attr, &ops, &nops) != 0 || nops != 1 || ops[0].atom != DW_OP_addr)
 		return;
+	/* a vtable the linker dropped with its section: at 0 (rustc 1.63's std has dozens) */
+	if (!ops[0].number)
+		return;
 	type = dyntype_rust_vtable_type(name);
 	if (type)
 		grow_add(g, ops[0].number + bias, type, 0);

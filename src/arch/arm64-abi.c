@@ -111,6 +111,71 @@ static int hfa(Dwarf_Die *type)
 	return hfa_leaves(type, &base, &n, 0) && n >= 1 && n <= 4 ? n : 0;
 }
 
+/*
+ * Rust's own ABI returns an aggregate of one scalar as that scalar, and a scalar pair (&str,
+ * (u64, u32)) as two, each in its own register in memory order: x0, x1 (rustc 1.63's arm64
+ * code: kind_name's csel x0 / csel x1, span's ldr x8 / ldr w1). rust_leaves() counts the
+ * scalars of @type at @off; 3 stands for more, or for what hides them (an enum with data, a
+ * union, an array, a bitfield); @fp when one is a float (returned in v registers).
+ */
+struct rust_leaves {
+	int n;
+	int64_t off[2];
+	bool fp;
+};
+
+static void rust_leaves(Dwarf_Die *type, int64_t off, struct rust_leaves *r, int depth)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Word enc = 0;
+	Dwarf_Die t, child, mt;
+	int64_t moff;
+
+	if (depth > 16 || r->n > 2) {
+		r->n = 3;
+		return;
+	}
+	switch (lang_strip(type, &t)) {
+	case DW_TAG_structure_type:
+	case DW_TAG_class_type:
+		if (dwarf_child(&t, &child) != 0)
+			return;		/* no members: nothing to return */
+		do {
+			int ct = dwarf_tag(&child);
+
+			if (ct == DW_TAG_variant_part) {
+				r->n = 3;
+				return;
+			}
+			if (ct != DW_TAG_member || !dwarf_hasattr(&child, DW_AT_data_member_location))
+				continue;
+			if (dwarf_hasattr(&child, DW_AT_bit_size) || !lang_type_of(&child, &mt) ||
+			    !lang_member_offset(&child, &moff)) {
+				r->n = 3;
+				return;
+			}
+			if (lang_type_size(&mt) != 0)	/* PhantomData, () take no register */
+				rust_leaves(&mt, off + moff, r, depth + 1);
+		} while (dwarf_siblingof(&child, &child) == 0);
+		return;
+	case DW_TAG_base_type:
+		if (dwarf_attr(&t, DW_AT_encoding, &attr))
+			dwarf_formudata(&attr, &enc);
+		r->fp |= enc == DW_ATE_float || enc == DW_ATE_complex_float;
+		break;
+	case DW_TAG_pointer_type:
+	case DW_TAG_reference_type:
+	case DW_TAG_enumeration_type:
+		break;
+	default:
+		r->n = 3;
+		return;
+	}
+	if (r->n < 2)
+		r->off[r->n] = off;
+	r->n++;
+}
+
 static void add_bad(struct loc *l, int reg, const char *why)
 {
 	struct loc_piece p = { .kind = LOC_BAD, .reg = reg, .why = (char *)why };
@@ -151,8 +216,26 @@ static bool arm64_abi_return(Dwarf_Die *func, const struct lang_ops *lang, Dwarf
 		add_bad(out, -1, "is returned in memory at the address the caller passed in x8, "
 			"which the function need not keep until it returns");
 	} else if (is_composite(tag) && lang == &lang_rust) {
-		add_bad(out, -1, "is returned by Rust's own ABI on arm64, which upfront does not "
-			"know yet");
+		struct rust_leaves r = { 0 };
+
+		rust_leaves(type, 0, &r, 0);
+		if (r.n == 2 && !r.fp) {
+			/* each scalar in its own register, the one first in memory in x0 */
+			int64_t second = r.off[0] < r.off[1] ? r.off[1] : r.off[0];
+
+			add_xreg(out, -1, "$retval", (unsigned int)second);
+			add_xreg(out, 1, NULL, (unsigned int)(size - second));
+		} else if (r.n == 1 && !r.fp && size <= 8) {
+			add_xreg(out, -1, "$retval", 0);
+		} else if (r.n == 1 && !r.fp) {
+			add_xreg(out, -1, "$retval", 8);	/* u128 in x0:x1 */
+			add_xreg(out, 1, NULL, (unsigned int)(size - 8));
+		} else {
+			add_bad(out, -1, r.fp ? "is returned by Rust's own ABI on arm64 with a float "
+				"in a v register, which uprobes cannot read" : "is returned by Rust's "
+				"own ABI on arm64 as more than a scalar pair, which upfront does not "
+				"know yet");
+		}
 	} else if (size <= 8) {
 		add_xreg(out, -1, "$retval", 0);	/* x0 */
 	} else {

@@ -3,11 +3,13 @@
  * what an instruction writes, the parameters at an entry from the System V ABI, and the
  * address resolve_probe() settles on for the test targets (no root, no kernel) */
 #include <dwarf.h>
+#include <elf.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #include "../../src/arch/abi.h"
+#include "../../src/arch/arch.h"
 #include "../../src/debuginfo.h"
 #include "../../src/fetcharg.h"
 #include "../../src/funcs.h"
@@ -189,16 +191,27 @@ static void test_entry_abi(void)
 
 		if (!dbg)
 			continue;
-		ENTRY(dbg, "pa_target", "a=%di b=%si c=%dx s=%cx");
-		ENTRY(dbg, "eight", "a=%di b=%si c=%dx d=%cx e=%r8 f=%r9 g=+8(%sp) h=+16(%sp) "
-				    "i=+24(%sp) j=+32(%sp)");
-		/* pt in one register; big on the stack; k; mix: INTEGER then SSE */
-		ENTRY(dbg, "bystruct", "p=%di bg=+8(%sp) k=%si m=%dx:8 bad:8");
-		/* five registers used, the pair needs two: the stack; f takes the sixth */
-		ENTRY(dbg, "spill", "a=%di b=%si c=%dx d=%cx e=%r8 p=+8(%sp) f=%r9");
-		ENTRY(dbg, "scaled", "x=bad y=%di");
+		/* System V on x86-64, AAPCS64 on arm64 (x0-x7, then the stack from 0(sp): no
+		 * return address there) */
+		ENTRY(dbg, "pa_target", BY_MACHINE("a=%di b=%si c=%dx s=%cx",
+						   "a=%x0 b=%x1 c=%x2 s=%x3"));
+		ENTRY(dbg, "eight", BY_MACHINE("a=%di b=%si c=%dx d=%cx e=%r8 f=%r9 g=+8(%sp) "
+					       "h=+16(%sp) i=+24(%sp) j=+32(%sp)",
+					       "a=%x0 b=%x1 c=%x2 d=%x3 e=%x4 f=%x5 g=%x6 h=%x7 "
+					       "i=+0(%sp) j=+8(%sp)"));
+		/* pt in one register; big on the stack (arm64: over 16 bytes, by reference in
+		 * x1); k; mix: INTEGER then SSE (arm64: not all floats, two x registers) */
+		ENTRY(dbg, "bystruct", BY_MACHINE("p=%di bg=+8(%sp) k=%si m=%dx:8 bad:8",
+						  "p=%x0 bg=+0(%x1) k=%x2 m=%x3:8 %x4:8"));
+		/* five registers used, the pair needs two: the stack; f takes the sixth (arm64:
+		 * x5 and x6 for the pair, f in x7) */
+		ENTRY(dbg, "spill", BY_MACHINE("a=%di b=%si c=%dx d=%cx e=%r8 p=+8(%sp) f=%r9",
+					       "a=%x0 b=%x1 c=%x2 d=%x3 e=%x4 p=%x5:8 %x6:8 f=%x7"));
+		ENTRY(dbg, "scaled", BY_MACHINE("x=bad y=%di", "x=bad y=%x0"));
 		ENTRY(dbg, "sum", "refused: variadic");
-		ENTRY(dbg, "retbig", "refused: returns a struct through a hidden pointer");
+		/* the hidden pointer takes RDI; arm64 passes it in x8, the arguments stay */
+		ENTRY(dbg, "retbig", BY_MACHINE("refused: returns a struct through a hidden pointer",
+						"v=%x0 w=%x1"));
 		debuginfo_free(dbg);
 	}
 	{
@@ -206,13 +219,15 @@ static void test_entry_abi(void)
 
 		if (dbg) {
 			/* Go's register ABI (used where its DWARF is broken) */
-			ENTRY(dbg, "main.(*Store).Add", "s=%ax o=%bx");
+			ENTRY(dbg, "main.(*Store).Add", BY_MACHINE("s=%ax o=%bx", "s=%x0 o=%x1"));
 			debuginfo_free(dbg);
 		}
 		/* a string, a slice (whose DWARF pieces are broken there), a bool */
 		dbg = open_target("go/shapes");
 		if (dbg) {
-			ENTRY(dbg, "main.parse", "name=%ax:8 %bx:8 src=%cx:8 %di:8 %si:8 ok=%r8");
+			ENTRY(dbg, "main.parse",
+			      BY_MACHINE("name=%ax:8 %bx:8 src=%cx:8 %di:8 %si:8 ok=%r8",
+					 "name=%x0:8 %x1:8 src=%x2:8 %x3:8 %x4:8 ok=%x5"));
 			debuginfo_free(dbg);
 		}
 	}
@@ -270,51 +285,63 @@ static void test_choice(void)
 
 	if (dbg) {
 		/* the entry's push %rbp, the ABI's registers and stack (s: its pointer too, NULL is
-		 * no fault) */
-		CHOSEN(dbg, "pa_target a b c s", "+0 %di %si %dx +0(%cx) %cx");
-		CHOSEN(dbg, "eight f g j", "+0 %r9 +8(%sp) +32(%sp)");
-		CHOSEN(dbg, "pa_target", "+0");
+		 * no fault); arm64's gcc -O0 names the slots by sp, which its first instruction
+		 * moves: past the stores of the prologue (pa_target's four str, eight's eight) */
+		CHOSEN(dbg, "pa_target a b c s",
+		       BY_MACHINE("+0 %di %si %dx +0(%cx) %cx",
+				  "+20 +24(%sp) +16(%sp) +8(%sp) +0(+0(%sp)) +0(%sp)"));
+		CHOSEN(dbg, "eight f g j",
+		       BY_MACHINE("+0 %r9 +8(%sp) +32(%sp)", "+36 +16(%sp) +8(%sp) +72(%sp)"));
+		CHOSEN(dbg, "pa_target", BY_MACHINE("+0", "+20"));
 		/* past the prologue: not safe from the ABI, or not readable at the entry */
-		CHOSEN_HAS(dbg, "sum n", "(%bp)");
-		CHOSEN_HAS(dbg, "retbig v", "(%bp)");
-		CHOSEN_HAS(dbg, "scaled x", "(%bp)");
-		CHOSEN_HAS(dbg, "counted a twice", "(%bp)");
-		/* a part of a register for a struct member */
-		CHOSEN(dbg, "bystruct p.y", "+0 %di");
+		CHOSEN_HAS(dbg, "sum n", BY_MACHINE("(%bp)", "(%sp)"));
+		CHOSEN_HAS(dbg, "retbig v", BY_MACHINE("(%bp)", "(%sp)"));
+		CHOSEN_HAS(dbg, "scaled x", BY_MACHINE("(%bp)", "(%sp)"));
+		CHOSEN_HAS(dbg, "counted a twice", BY_MACHINE("(%bp)", "(%sp)"));
+		/* a part of a register for a struct member (arm64: x0's slot, str x0, [sp, #40]) */
+		CHOSEN(dbg, "bystruct p.y", BY_MACHINE("+0 %di", "+20 +44(%sp)"));
 		debuginfo_free(dbg);
 	}
 	dbg = open_target("c/entry-O2");
 	if (dbg) {
-		CHOSEN(dbg, "pa_target a b c s", "+0 %di %si %dx +0(%cx) %cx");
+		CHOSEN(dbg, "pa_target a b c s", BY_MACHINE("+0 %di %si %dx +0(%cx) %cx",
+							   "+0 %x0 %x1 %x2 +0(%x3) %x3"));
 		debuginfo_free(dbg);
 	}
 	dbg = open_target("c/orders-O2");
 	if (dbg) {
-		/* test %edi,%edi; jle: the jle, as nothing the probe reads has moved */
-		CHOSEN(dbg, "sum_loop n", "+2 %di");
-		/* a uretprobe's breakpoint too: %sp still points at the return address */
-		CHOSEN(dbg, "sum_loop%return $retval", "+2 $retval");
+		/* test %edi,%edi; jle: the jle, as nothing the probe reads has moved (arm64: "mov
+		 * w5, w0; cmp w0, #0; b.le" stays at the entry) */
+		CHOSEN(dbg, "sum_loop n", BY_MACHINE("+2 %di", "+0 %x0"));
+		/* a uretprobe's breakpoint too: %sp still points at the return address (arm64:
+		 * x30 still holds it, at the simulated b.le) */
+		CHOSEN(dbg, "sum_loop%return $retval", BY_MACHINE("+2 $retval", "+8 $retval"));
 		setenv("UPFRONT_PLACEMENT", "plain", 1);
-		CHOSEN(dbg, "sum_loop n", "+0 %di");
+		CHOSEN(dbg, "sum_loop n", BY_MACHINE("+0 %di", "+0 %x0"));
 		unsetenv("UPFRONT_PLACEMENT");
 		debuginfo_free(dbg);
 	}
 	dbg = open_target("c/entry-O0");
 	if (dbg) {
 		setenv("UPFRONT_PLACEMENT", "plain", 1);
-		CHOSEN_HAS(dbg, "pa_target a", "(%bp)");
+		CHOSEN_HAS(dbg, "pa_target a", BY_MACHINE("(%bp)", "(%sp)"));
 		unsetenv("UPFRONT_PLACEMENT");
 		debuginfo_free(dbg);
 	}
 	dbg = open_target("go/calls");
 	if (dbg) {
-		/* Go 1.19 sets up its frame with a single-stepped sub: the check's jbe, + flags */
-		CHOSEN(dbg, "main.down id n", "+4 %ax %bx %flags");
-		CHOSEN(dbg, "main.deep id n", "+12 %ax %bx %flags");	/* lea; cmp; jbe */
+		/* Go 1.19 sets up its frame with a single-stepped sub: the check's jbe, + flags
+		 * (arm64: "ldr x16, [x28, #16]; cmp sp, x16; b.ls", the b.ls and pstate) */
+		CHOSEN(dbg, "main.down id n", BY_MACHINE("+4 %ax %bx %flags", "+8 %x0 %x1 %pstate"));
+		/* lea; cmp; jbe (arm64: ldr; sub x17, sp, #0x7a0; cmp; b.ls) */
+		CHOSEN(dbg, "main.deep id n", BY_MACHINE("+12 %ax %bx %flags",
+							 "+12 %x0 %x1 %pstate"));
 		/* its first line: the same jbe (the morestack stub's run of the line left out) */
-		CHOSEN(dbg, "main.down:0 id n", "+4 %ax %bx %flags");
+		CHOSEN(dbg, "main.down:0 id n", BY_MACHINE("+4 %ax %bx %flags",
+							   "+8 %x0 %x1 %pstate"));
 		setenv("UPFRONT_PLACEMENT", "plain", 1);
-		CHOSEN(dbg, "main.down id n", "+6 %ax %bx");		/* past the check */
+		/* past the check */
+		CHOSEN(dbg, "main.down id n", BY_MACHINE("+6 %ax %bx", "+12 %x0 %x1"));
 		unsetenv("UPFRONT_PLACEMENT");
 		debuginfo_free(dbg);
 	}
@@ -334,18 +361,24 @@ static void test_go_split(void)
 	f = place_event_filter(&tps[0], "id > 1");
 	TEST_STREQ(f, "id > 1");
 	free(f);
-	trace_probe_add_field(&tps[1], PLACE_FLAGS_FIELD, "%flags", "x64", true);
+	trace_probe_add_field(&tps[1], PLACE_FLAGS_FIELD, BY_MACHINE("%flags", "%pstate"), "x64",
+			      true);
 	place_share_flags_field(tps, 2);
 	TEST_EQ(tps[0].nr_fields, 2);
 	TEST_STREQ(tps[0].fields[1].name, "upft_fl");
-	TEST_STREQ(tps[0].fields[1].fetch, "\\0");		/* 0 passes the filter */
+	/* flags that pass the filter: 0 (arm64: C set, 0x20000000) */
+	TEST_STREQ(tps[0].fields[1].fetch, BY_MACHINE("\\0", "\\536870912"));
 	TEST_TRUE(tps[0].fields[1].hidden);
 	TEST_EQ(tps[1].nr_fields, 2);
 	f = place_event_filter(&tps[0], NULL);
-	TEST_STREQ(f, "!(upft_fl & 0x41)");			/* jbe: taken on CF or ZF */
+	/* jbe: taken on CF or ZF; b.ls: on Z set or C clear */
+	TEST_STREQ(f, BY_MACHINE("!(upft_fl & 0x41)",
+				 "!(upft_fl & 0x40000000) && (upft_fl & 0x20000000)"));
 	free(f);
 	f = place_event_filter(&tps[1], "id > 1 || id < -1");
-	TEST_STREQ(f, "(id > 1 || id < -1) && !(upft_fl & 0x41)");
+	TEST_STREQ(f, BY_MACHINE("(id > 1 || id < -1) && !(upft_fl & 0x41)",
+				 "(id > 1 || id < -1) && !(upft_fl & 0x40000000) && "
+				 "(upft_fl & 0x20000000)"));
 	free(f);
 	trace_probe_release(&tps[0]);
 	trace_probe_release(&tps[1]);
@@ -354,15 +387,18 @@ static void test_go_split(void)
 /* place_alt_agrees(): the same values, and no register read that was written in between */
 static void test_agrees(void)
 {
+	/* the machine's stack pointer, first and second argument registers, frame pointer */
+	const int sp = BY_MACHINE(7, 31), a1 = BY_MACHINE(5, 0), a2 = BY_MACHINE(4, 1);
+	const char *first = BY_MACHINE("%di", "%x0"), *second = BY_MACHINE("%si", "%x1");
 	struct trace_probe a = { 0 }, b = { 0 };
-	struct site_alt alt = { .clobbered = 1u << 7 };	/* %rsp written before the alt */
+	struct site_alt alt = { .clobbered = 1ull << sp };	/* %rsp written before the alt */
 	struct trace_arg *x;
 
-	trace_probe_add_field(&a, "n", "-20(%bp)", "s32", false);
+	trace_probe_add_field(&a, "n", BY_MACHINE("-20(%bp)", "-20(%x29)"), "s32", false);
 	x = trace_probe_add_arg(&a);
 	x->name = xstrdup("n");
 	x->kind = VK_SIGNED;
-	trace_probe_add_field(&b, "n", "%di", "s32", false);
+	trace_probe_add_field(&b, "n", first, "s32", false);
 	x = trace_probe_add_arg(&b);
 	x->name = xstrdup("n");
 	x->kind = VK_SIGNED;
@@ -371,10 +407,10 @@ static void test_agrees(void)
 	b.fields[0].fetch = xstrdup("+8(%sp)");		/* moved by the push */
 	TEST_TRUE(!place_alt_agrees(&alt, &a, &b));
 	free(b.fields[0].fetch);
-	b.fields[0].fetch = xstrdup("%si");
-	alt.clobbered = 1u << 4;			/* %rsi */
+	b.fields[0].fetch = xstrdup(second);
+	alt.clobbered = 1ull << a2;			/* %rsi */
 	TEST_TRUE(!place_alt_agrees(&alt, &a, &b));
-	alt.clobbered = 1u << 5;			/* %rdi: not read */
+	alt.clobbered = 1ull << a1;			/* %rdi: not read */
 	TEST_TRUE(place_alt_agrees(&alt, &a, &b));
 	free(b.fields[0].type);
 	b.fields[0].type = xstrdup("s64");		/* another type: another value */

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* test-query.c - query_vars()/query_fields() on the real test targets in C, C++, Go and Rust */
+#include <elf.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "../../src/arch/arch.h"
 #include "../../src/debuginfo.h"
 #include "../../src/parse.h"
 #include "../../src/query.h"
@@ -182,7 +184,11 @@ static void test_go(void)
 		return;
 	VARS(dbg, "main.process", "name:string, ids:[]int, n:int, sum:int (optimized out)");
 	VARS(dbg, "main.(*Store).Add", "s:*main.Store, o:*main.Order");
-	VARS(dbg, "main.(*Store).Add%return", "s:*main.Store (optimized out), o:*main.Order");
+	/* arm64's Go 1.19 ends o's location list (x1) before the epilogue: 0x94268, the ret at
+	 * 0x94284 */
+	VARS(dbg, "main.(*Store).Add%return",
+	     BY_MACHINE("s:*main.Store (optimized out), o:*main.Order",
+			"s:*main.Store (optimized out), o:*main.Order (optimized out)"));
 	/* the embedded Meta and its members */
 	FIELDS(dbg, "main.(*Store).Add", "o", "Meta, Created, Source, ID, Customer, Referrer, "
 	       "Items, Note, Err, Paid, Kind, Weight");

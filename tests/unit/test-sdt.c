@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* test-sdt.c - SDT places and $argN in the parser, note argument specs, the (REF_CTR) suffix */
+#include <elf.h>
 #include <errno.h>
 #include <stdlib.h>
 
+#include "../../src/arch/arch.h"
 #include "../../src/fetcharg.h"
 #include "../../src/parse.h"
 #include "../../src/sdt.h"
 #include "../../src/arch/arm64-sdt.h"
+#include "../../src/arch/x86-sdt.h"
 #include "parsed.h"
 #include "unittest.h"
 
@@ -106,7 +109,8 @@ static void spec_parsed(int (*parse)(const char *, struct sdt_arg *), const char
 	diag_release(&dd);
 }
 
-#define spec_is(...) spec_parsed(sdt_arg_parse, __VA_ARGS__)
+/* each machine's parser by name: the operands are the machine's, whichever runs the test */
+#define spec_is(...) spec_parsed(x86_sdt_arg_parse, __VA_ARGS__)
 #define arm64_spec_is(...) spec_parsed(sdt_arg_parse_arm64, __VA_ARGS__)
 
 /* AArch64's operands, as gcc prints them for sys/sdt.h (aarch64-linux-gnu-gcc 12) */
@@ -160,26 +164,32 @@ static void test_specs(void)
 	spec_is("8@%xmm0", SDT_ARG_BAD, NULL, NULL);
 	spec_is("8@$sym", SDT_ARG_BAD, NULL, NULL);
 
-	TEST_EQ(sdt_arg_parse("3@%rax", &a), -EINVAL);
+	TEST_EQ(x86_sdt_arg_parse("3@%rax", &a), -EINVAL);
 	sdt_arg_release(&a);
-	TEST_EQ(sdt_arg_parse("8@%foo", &a), -EINVAL);
+	TEST_EQ(x86_sdt_arg_parse("8@%foo", &a), -EINVAL);
 	sdt_arg_release(&a);
-	TEST_EQ(sdt_arg_parse("8@", &a), -EINVAL);
+	TEST_EQ(x86_sdt_arg_parse("8@", &a), -EINVAL);
 	sdt_arg_release(&a);
-	TEST_EQ(sdt_arg_parse("-8@upft_counter+8(%rip)", &a), 0);
+	TEST_EQ(x86_sdt_arg_parse("-8@upft_counter+8(%rip)", &a), 0);
 	TEST_STREQ(a.sym, "upft_counter");
 	TEST_EQ(a.disp, 8);
 	TEST_EQ(a.got, false);
 	sdt_arg_release(&a);
 	/* gcc -O2 -fPIC: a function's address as its GOT slot's content */
-	TEST_EQ(sdt_arg_parse("8@qsort@GOTPCREL(%rip)", &a), 0);
+	TEST_EQ(x86_sdt_arg_parse("8@qsort@GOTPCREL(%rip)", &a), 0);
 	TEST_EQ(a.kind, SDT_ARG_RIP);
 	TEST_STREQ(a.sym, "qsort");
 	TEST_EQ(a.got, true);
 	TEST_EQ(a.disp, 0);
 	sdt_arg_release(&a);
-	TEST_EQ(sdt_arg_parse("8@qsort@PLT(%rip)", &a), 0);
+	TEST_EQ(x86_sdt_arg_parse("8@qsort@PLT(%rip)", &a), 0);
 	TEST_EQ(a.kind, SDT_ARG_BAD);
+	sdt_arg_release(&a);
+	/* sdt_arg_parse(): the current machine's (the host's, before a binary is opened) */
+	TEST_EQ(sdt_arg_parse(BY_MACHINE("8@%rbx", "8@x19"), &a), 0);
+	TEST_EQ(a.kind, SDT_ARG_REG);
+	sdt_arg_release(&a);
+	TEST_EQ(sdt_arg_parse(BY_MACHINE("8@x19", "8@%rbx"), &a), -EINVAL);
 	sdt_arg_release(&a);
 }
 
