@@ -1211,6 +1211,40 @@ void tracing_event_delete(struct tracing *t, const char *name)
 		pr_warn("could not remove %s:%s: %s", t->group, name, strerror(-ret));
 }
 
+/*
+ * filter_error_text() - the reason for a rejected filter as the event's filter file keeps it
+ * (every kernel, error_log or not: the text, a caret line, "parse_error: WHY"): "parse_error:
+ * Expecting numeric field at '"x"'"; nothing appended when the file has no such line
+ */
+static void filter_error_text(struct tracefs_instance *inst, const char *sys, const char *name,
+			      struct strbuf *out)
+{
+	char *text = tracefs_event_file_read(inst, sys, name, "filter", NULL);
+	char *why = text ? strstr(text, "parse_error: ") : NULL;
+	char *caret = why ? strchr(text, '^') : NULL;
+
+	if (why) {
+		strbuf_add(out, why, strcspn(why, "\n"));
+		/* the caret sits in or just after the offending token of the first line */
+		if (caret && caret < why) {
+			const char *nl = strchr(text, '\n');
+			const char *line2 = nl ? nl + 1 : NULL;
+			long col = line2 && caret >= line2 ? (long)(caret - line2) : -1, start;
+
+			if (col > 0 && col <= (long)(nl - text) && (col == nl - text ||
+								    text[col] == ' '))
+				col--;
+			if (col >= 0 && col < (long)(nl - text) && text[col] != ' ') {
+				for (start = col; start > 0 && text[start - 1] != ' '; start--)
+					;
+				strbuf_addf(out, " at '%.*s'", (int)strcspn(text + start, " \n"),
+					    text + start);
+			}
+		}
+	}
+	free(text);
+}
+
 int tracing_set_filter(struct tracing *t, const char *sys, const char *name,
 		       const char *filter, struct diag *d)
 {
@@ -1222,6 +1256,8 @@ int tracing_set_filter(struct tracing *t, const char *sys, const char *name,
 		return 0;
 	err = errno;
 	tracing_error_text(t->inst, &why);
+	if (!why.len)	/* no error_log: the filter file says why */
+		filter_error_text(t->inst, sys, name, &why);
 	diag_error(d, SPAN_NONE, "the kernel rejected the filter '%s' on %s: %s", filter, name,
 		   why.len ? why.buf : strerror(err ? err : EINVAL));
 	strbuf_release(&why);
