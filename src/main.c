@@ -135,7 +135,7 @@ static const char usage_text[] =
 	"                          with the binaries' CFI; fp: the kernel's frame-pointer walk\n"
 	"  -e, --event SYS:EVENT   also show an existing tracefs event\n"
 	"      --keep              leave the probes installed on exit\n"
-	"      --string-size N     bytes captured for strings with a length (default 128)\n"
+	"      --string-size N     bytes captured for strings with a length (default 96)\n"
 	"      --value-size N      record bytes for the structs, arrays and slices shown\n"
 	"                          whole (default 2048); what does not fit is shown \"...\"\n"
 	"      --ring N            events the curses view keeps (default 100000)\n"
@@ -512,7 +512,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 	int c, i;
 
 	o->render = RENDER_AUTO;
-	o->string_size = 128;
+	o->string_size = RESOLVE_STRING_SIZE;
 	/*
 	 * "-- CMD" is cut off before getopt sees it: GNU getopt permutes options and probes
 	 * (perf's habit of options after probes works) but would lose where "--" stood.

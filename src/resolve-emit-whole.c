@@ -463,7 +463,7 @@ static enum show_style style_of(const struct lang_ops *lo)
 int emit_whole(struct rctx *rc, const struct emit *em, struct val *v)
 {
 	const struct kernel_features *kf = &rc->o->kf;
-	unsigned int ss = rc->o->string_size ? rc->o->string_size : 128;
+	unsigned int ss = rc->o->string_size ? rc->o->string_size : RESOLVE_STRING_SIZE;
 	struct whole w = { .rc = rc, .em = em, .style = style_of(rc->lang) };
 	struct vl_budget b = {
 		.bytes = (rc->o->value_size ? rc->o->value_size : RESOLVE_VALUE_SIZE) -

@@ -13,7 +13,13 @@
 #include "resolve-internal.h"
 #include "value-layout.h"
 
-#define CHUNK 64	/* bytes per chunk of a string with a length (u64[8] in a live session) */
+#define CHUNK 64	/* bytes per chunk of a string with a length as bytes (-a, --keep: u8[64]) */
+/*
+ * bytes per chunk as u64 words (a live session): u64[64], the kernel's largest array. One
+ * array rather than one per 64 bytes: each fetch-arg costs the hit its own pass through the
+ * kernel's fetch code, ~40 ns measured for a second u64[8] against one u64[16] (issue 22)
+ */
+#define WORDS_CHUNK 512
 #define MAX_CHUNKS 64	/* chunks of one string: 4 KB, past what fits a record anyway */
 
 static bool field_name_used(const struct trace_probe *tp, const char *name)
@@ -377,23 +383,24 @@ static unsigned int text_fields(const struct rctx *rc, const char *pf, unsigned 
 	return k;
 }
 
-/* A string with a length: 64-byte chunks at the data pointer + a hidden length. */
+/* A string with a length: chunks at the data pointer (u64 words, or bytes of 64) + a hidden length. */
 static int emit_lstring(struct rctx *rc, const struct emit *em, struct val *v,
 			const struct lang_layout *l)
 {
 	struct val ptr, len;
 	char *pf = NULL, *lf = NULL;
 	unsigned int total = rc->part_string_size ? rc->part_string_size :
-			     rc->o->string_size ? rc->o->string_size : 128;
-	unsigned int nchunks = (total + CHUNK - 1) / CHUNK, at = 0, nf = 0;
+			     rc->o->string_size ? rc->o->string_size : RESOLVE_STRING_SIZE;
+	unsigned int chunk = rc->o->text_bytes ? CHUNK : WORDS_CHUNK;
+	unsigned int nchunks = (total + chunk - 1) / chunk, at = 0, nf = 0;
 	char *chunk_f[MAX_CHUNKS + 1], *chunk_t[MAX_CHUNKS + 1];
 	struct trace_arg *a = NULL;
 	int ret = -EINVAL, first, added = -1;
 
 	if (nchunks > MAX_CHUNKS)
 		nchunks = MAX_CHUNKS;
-	if (total > nchunks * CHUNK)
-		total = nchunks * CHUNK;
+	if (total > nchunks * chunk)
+		total = nchunks * chunk;
 
 	memset(&len, 0, sizeof(len));
 	if (val_layout_ptr(rc, v, l, em->sp, &ptr))
@@ -404,7 +411,7 @@ static int emit_lstring(struct rctx *rc, const struct emit *em, struct val *v,
 		       val_word_fetch(rc, &len, em->sp, &lf)))
 		goto out;
 	for (unsigned int i = 0; i < nchunks; i++) {
-		unsigned int n = total - at < CHUNK ? total - at : CHUNK;
+		unsigned int n = total - at < chunk ? total - at : chunk;
 
 		nf += text_fields(rc, pf, at, n, chunk_f + nf, chunk_t + nf);
 		at += n;
@@ -479,7 +486,7 @@ static int emit_sso(struct rctx *rc, const struct emit *em, struct val *v,
 		    const struct lang_sso *s)
 {
 	unsigned int total = rc->part_string_size ? rc->part_string_size :
-			     rc->o->string_size ? rc->o->string_size : 128, n;
+			     rc->o->string_size ? rc->o->string_size : RESOLVE_STRING_SIZE, n;
 	struct lang_layout lay = { .ptr = s->long_data, .len = s->long_len };
 	struct trace_arg *parts = NULL, *a;
 	struct trace_variant *vars;

@@ -167,7 +167,7 @@ static int check_arg_limits(struct rctx *rc, const struct probe_arg *pa, size_t 
 				 "fields; the kernel's limit is %d",
 				 rc->tp->args[rc->tp->nr_args - 1].name, fixed, kf->max_event_size);
 		diag_hint(rc->d, "capture fewer or shorter values (--string-size %u now)",
-			  rc->o->string_size ? rc->o->string_size : 128);
+			  rc->o->string_size ? rc->o->string_size : RESOLVE_STRING_SIZE);
 	}
 	return ret ? -E2BIG : 0;
 }

@@ -9,10 +9,19 @@
 
 /* --value-size's default: record bytes of an event's whole values (structs shown alone) */
 #define RESOLVE_VALUE_SIZE 2048
+/*
+ * --string-size's default: bytes captured of a string with a length. The kernel reads its
+ * words one user access each (~29 ns a word on 6.18, against ~470 ns for the probe alone);
+ * 96 is the largest size that kept the Go probe under 1.9x the probe alone (issue 22's 2x less
+ * this machine's run-to-run noise): 128 measured 2.00-2.07x, 112 1.92-1.94x, 96 1.80-1.82x
+ * (bench/string-cost.sh, doc/performance.md)
+ */
+#define RESOLVE_STRING_SIZE 96
 
 struct resolve_opts {
 	const char *group;		/* NULL: "probe_<binary>" as perf names it */
-	unsigned int string_size;	/* bytes captured of strings with a length (128) */
+	unsigned int string_size;	/* bytes captured of strings with a length (0: the
+					 * default, RESOLVE_STRING_SIZE) */
 	unsigned int value_size;	/* record bytes of the whole structs/arrays/slices of an
 					 * event together (0: the default, RESOLVE_VALUE_SIZE) */
 	struct kernel_features kf;	/* what the running kernel accepts */

@@ -58,11 +58,11 @@ upft_run -d "$UPFT_GROUP:Add"
 # -D prints what a live session reads, u64 words, and says how other tools show them
 upft_run -x "$G" -D 'main.(*Store).Add o.Customer.Name o.ID'
 if [ "$arrays" = yes ]; then
-	t_like "$UPFT_OUT" ' Name=[^ ]*:u64\[8\] Name_1=[^ ]*:u64\[8\] ' "-D: the live session's chunks, u64[8]"
-	names='Name, Name_1'
+	t_like "$UPFT_OUT" ' Name=[^ ]*:u64\[12\] Name_len=' "-D: the live session's words, one u64[12] (--string-size 96)"
+	names='Name'
 else
-	t_like "$UPFT_OUT" ' Name_w0=[^ ]*:u64 .* Name_1_w7=[^ ]*:u64' "-D: the live session's chunks, u64 words"
-	names='Name_w0\.\.Name_w7, Name_1_w0\.\.Name_1_w7'
+	t_like "$UPFT_OUT" ' Name_w0=[^ ]*:u64 .* Name_w11=[^ ]*:u64' "-D: the live session's words, u64 fields"
+	names='Name_w0\.\.Name_w11'
 fi
 t_like "$UPFT_OUT" "^# [a-z_]+/Add: $names: text as u64 words, .*perf and trace-cmd show numbers.*-a defines bytes" \
 	"-D: a comment says perf shows those as numbers and -a defines bytes"
