@@ -39,7 +39,7 @@ static void setup(void)
 	make_probe_raw(&tpr, 0x1300);
 	dc = decoder_new(tep, NULL, false);
 	if (decoder_add_probe(dc, &tp, &d) || decoder_add_probe(dc, &tp2, &d) ||
-	    decoder_add_probe(dc, &tpr, &d) || decoder_add_generic(dc, "sys", "g", &d))
+	    decoder_add_probe(dc, &tpr, &d) || decoder_add_generic(dc, "sys", "g", NULL, &d))
 		abort();
 	diag_release(&d);
 	strbuf_init(&rt.out);
