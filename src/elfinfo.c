@@ -296,6 +296,27 @@ int elfinfo_offset_to_vaddr(Elf *elf, uint64_t offset, uint64_t *vaddr)
 	return -ERANGE;
 }
 
+bool elfinfo_in_code(Elf *elf, uint64_t vaddr)
+{
+	const uint64_t want = SHF_ALLOC | SHF_EXECINSTR;
+	Elf_Scn *scn = NULL;
+	uint64_t off;
+	size_t nr = 0;
+
+	if (!elf || elfinfo_vaddr_to_offset(elf, vaddr, true, &off))
+		return false;
+	if (elf_getshdrnum(elf, &nr) < 0 || nr <= 1)
+		return true;	/* no sections: the segment says it all */
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr mem, *sh = gelf_getshdr(scn, &mem);
+
+		if (sh && sh->sh_type == SHT_PROGBITS && (sh->sh_flags & want) == want &&
+		    vaddr >= sh->sh_addr && vaddr - sh->sh_addr < sh->sh_size)
+			return true;
+	}
+	return false;
+}
+
 bool elfinfo_in_image(Elf *elf, uint64_t vaddr)
 {
 	size_t n;

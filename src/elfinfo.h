@@ -59,6 +59,13 @@ int elfinfo_vaddr_to_offset(Elf *elf, uint64_t vaddr, bool exec_only, uint64_t *
 int elfinfo_offset_to_vaddr(Elf *elf, uint64_t offset, uint64_t *vaddr);
 
 /**
+ * elfinfo_in_code() - whether @vaddr lies in an executable section of @elf (.text, .plt ...),
+ * or, in a file without section headers, in an executable PT_LOAD segment; an executable
+ * segment alone also holds the ELF header where it starts at 0 (arm64's PIEs)
+ */
+bool elfinfo_in_code(Elf *elf, uint64_t vaddr);
+
+/**
  * elfinfo_in_image() - whether @vaddr lies in the memory image of a PT_LOAD segment of @elf
  * (p_memsz: .bss and a copy relocation's target included, which no file mapping shows)
  */

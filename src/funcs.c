@@ -734,14 +734,13 @@ static void func_from_sym(struct finder *fd, const struct cand *c, struct func *
 
 /*
  * code_is_live() - whether code DWARF describes at @entry is in the binary: the linker's
- * --gc-sections drops code but keeps its DWARF, with the address 0 (ld.bfd) or -1 (lld),
- * in no executable segment
+ * --gc-sections drops code but keeps its DWARF, with the address 0 (ld.bfd), 1 (ld.bfd in
+ * .debug_ranges, where 0 would end the list: rustc 1.63's inlined copies on arm64, whose
+ * first segment starts at 0 with the ELF header) or -1 (lld), in no executable section
  */
 static bool code_is_live(struct debuginfo *dbg, uint64_t entry)
 {
-	uint64_t off;
-
-	return entry && elfinfo_vaddr_to_offset(debuginfo_elf(dbg), entry, true, &off) == 0;
+	return entry && elfinfo_in_code(debuginfo_elf(dbg), entry);
 }
 
 /* an index entry's out-of-line code, if it has any */
