@@ -107,10 +107,15 @@ t_is "$(arg 1 c0)" 5 "a result on the stack: cells[0]"
 t_is "$(arg 1 c2)" 15 "a result on the stack: cells[2]"
 t_is "$(arg 1 tag)" '"grid5"' "a register result after a stack result"
 
-# a float result is in xmm0, which uprobes cannot read: an error naming it; the bool is in AL
+# a float result is in xmm0 (arm64: v0), which uprobes cannot read: an error naming it; the
+# bool is in AL (x0)
+case $(uname -m) in
+aarch64) vreg='register v0' ;;
+*) vreg='xmm' ;;
+esac
 upft_run -x "$bin" -D 'main.ratio%return $retval'
 t_is "$UPFT_RC" 2 "a float result is an error"
-t_like "$UPFT_ERR" 'xmm' "the error says the float is in an xmm register"
+t_like "$UPFT_ERR" "$vreg" "the error says the float is in a vector register ($vreg)"
 trace 1 'main.ratio%return ok=~r1'
 t_is "$(arg 1 ok)" true "a bool result after a float result is in RAX"
 
