@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arch/arch.h"
 #include "lang.h"
 #include "log.h"
 #include "resolve-internal.h"
@@ -359,18 +360,26 @@ static int find_run(struct rctx *rc, char **f, char **t, unsigned int n)
 	return -1;
 }
 
+/* whether text is read as bytes: -a, --keep, or a machine that loses a word's bytes on a fault */
+static bool text_as_bytes(const struct rctx *rc)
+{
+	return rc->o->text_bytes || !arch_current()->fault_keeps_prefix;
+}
+
 /*
  * The fields of @n text bytes @at past the data pointer fetched by @pf, into @f and @t: in a
  * live session u64 words, the kernel's cheapest read per byte (its cost follows the number of
  * array elements, one user read each: char[64] costs 7x u64[8]), whose bytes the decoder takes
  * in memory order; the last n % 8 bytes stay bytes, so no word reads past what is asked for.
- * -a and --keep: bytes only, which perf and trace-cmd show as such.
+ * -a and --keep: bytes only, which perf and trace-cmd show as such; bytes only too on a machine
+ * whose kernel loses the bytes before a fault inside a word (arm64: a string that ends just
+ * before an unmapped page is read in a word that runs into it, arch_ops.fault_keeps_prefix).
  * Return: the number of fields (1 or 2).
  */
 static unsigned int text_fields(const struct rctx *rc, const char *pf, unsigned int at,
 				unsigned int n, char **f, char **t)
 {
-	unsigned int words = rc->o->text_bytes ? 0 : n / 8, k = 0;
+	unsigned int words = text_as_bytes(rc) ? 0 : n / 8, k = 0;
 
 	if (words) {
 		f[k] = loc_mem_fetch(pf, at);
@@ -391,7 +400,7 @@ static int emit_lstring(struct rctx *rc, const struct emit *em, struct val *v,
 	char *pf = NULL, *lf = NULL;
 	unsigned int total = rc->part_string_size ? rc->part_string_size :
 			     rc->o->string_size ? rc->o->string_size : RESOLVE_STRING_SIZE;
-	unsigned int chunk = rc->o->text_bytes ? CHUNK : WORDS_CHUNK;
+	unsigned int chunk = text_as_bytes(rc) ? CHUNK : WORDS_CHUNK;
 	unsigned int nchunks = (total + chunk - 1) / chunk, at = 0, nf = 0;
 	char *chunk_f[MAX_CHUNKS + 1], *chunk_t[MAX_CHUNKS + 1];
 	struct trace_arg *a = NULL;

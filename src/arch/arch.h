@@ -104,6 +104,16 @@ struct arch_ops {
 	 */
 	uint64_t (*code_addr_strip)(uint64_t addr);
 
+	/*
+	 * Whether a user read the kernel's fetch makes (copy_from_user_nofault()) that faults
+	 * part way keeps the bytes before the fault: x86-64's copy does, byte-exact; arm64's
+	 * keeps at most the first byte of the access (arch/arm64/lib/copy_from_user.S: its fixup
+	 * retries one byte), the rest of the field is what the event buffer held. Text up to a
+	 * string's length is read in u64 words only where it does: a string that ends before an
+	 * unmapped page is read in a word that runs into it (e2e go.cases, calls edge).
+	 */
+	bool fault_keeps_prefix;
+
 	/* ---- the instruction oracle (arch/insn.h) ---- */
 	const struct insn_ops *insn;
 

@@ -45,6 +45,7 @@ const struct arch_ops arch_x86_64 = {
 	.go_split_flags		= 0x41,		/* jbe: CF (bit 0) or ZF (bit 6) */
 	.addr_fault		= x86_addr_fault,
 	.local_clocksource	= "tsc",
+	.fault_keeps_prefix	= true,
 	.insn			= &x86_insn_ops,
 	.abi			= &x86_abi_ops,
 	.sdt_arg_parse		= x86_sdt_arg_parse,
