@@ -274,7 +274,7 @@ int arm64_insn_adr_targets_code(const struct insn_code *c, uint64_t **addrs, siz
 
 /* ---- Go's stack-bound check ---- */
 
-#define SPLIT_SCAN 6
+#define SPLIT_SCAN ARM64_GO_SPLIT_SCAN
 
 /* ldr x16, [x28, #16]: g.stackguard0 (g is in x28 on arm64's register ABI) */
 static bool is_ldr_stackguard(uint32_t i)
@@ -493,8 +493,10 @@ static void insn_info(csh cs, cs_insn *ci, uint32_t insn, uint64_t pc,
 		out->regs_written |= 1ull << reg_dwarf(x->operands[0].reg);
 }
 
-int arm64_insn_straight_code(const struct insn_code *c, struct insn_info *out,
-			     size_t max, size_t *nr)
+/* the instructions of @c from its start, at most @max; @straight: up to the first that
+ * ends straight code */
+static int decode_code(const struct insn_code *c, struct insn_info *out, size_t max, size_t *nr,
+		       bool straight)
 {
 	cs_insn *ci;
 	csh cs;
@@ -507,40 +509,20 @@ int arm64_insn_straight_code(const struct insn_code *c, struct insn_info *out,
 		struct insn_info *in = &out[(*nr)++];
 
 		insn_info(cs, ci, word_at(c->bytes + off), c->addr + off, in);
-		if (in->ends_straight)
+		if (straight && in->ends_straight)
 			break;
 	}
 	cs_free(ci, 1);
 	return 0;
 }
 
-/* floats in v registers are not followed on arm64 yet: the ABI pieces say "cannot read" */
-static int arm64_float_copy_code(const struct insn_code *c, unsigned int vec, unsigned int size,
-				 const uint64_t *stop, size_t nstop, struct insn_float_copy *out,
-				 struct strbuf *why)
+int arm64_insn_straight_code(const struct insn_code *c, struct insn_info *out,
+			     size_t max, size_t *nr)
 {
-	strbuf_addf(why, "copies of v%u are not looked for on arm64", vec);
-	return -ENOENT;
+	return decode_code(c, out, max, nr, true);
 }
 
-static int arm64_float_source_code(const struct insn_code *c, uint64_t ret_at, unsigned int vec,
-				   unsigned int size, const uint64_t *stop, size_t nstop,
-				   struct insn_float_copy *out, struct strbuf *why)
+int arm64_insn_all_code(const struct insn_code *c, struct insn_info *out, size_t max, size_t *nr)
 {
-	strbuf_addf(why, "copies of v%u are not looked for on arm64", vec);
-	return -ENOENT;
+	return decode_code(c, out, max, nr, false);
 }
-
-const struct insn_ops arm64_insn_ops = {
-	.max_insn		= ARM64_INSN_SIZE,
-	.go_split_bytes		= SPLIT_SCAN * ARM64_INSN_SIZE,
-	.rets_code		= arm64_insn_rets_code,
-	.boundary_code		= arm64_insn_boundary_code,
-	.addr_targets_code	= arm64_insn_adr_targets_code,
-	.go_split_end_code	= arm64_insn_go_split_end_code,
-	.branches_to_code	= arm64_insn_branches_to_code,
-	.straight_code		= arm64_insn_straight_code,
-	.jump_targets_code	= arm64_insn_jump_targets_code,
-	.float_copy_code	= arm64_float_copy_code,
-	.float_source_code	= arm64_float_source_code,
-};

@@ -23,6 +23,9 @@
 
 #define ARM64_INSN_SIZE 4
 
+/* the instructions from a Go function's entry its stack check may take (arch_ops.insn) */
+#define ARM64_GO_SPLIT_SCAN 6
+
 /* arm64_insn_ops - the functions below, as struct insn_ops (arch/arm64.c) */
 extern const struct insn_ops arm64_insn_ops;
 
@@ -68,6 +71,12 @@ int arm64_insn_adr_targets_code(const struct insn_code *c, uint64_t **addrs, siz
  */
 int arm64_insn_straight_code(const struct insn_code *c, struct insn_info *out, size_t max,
 			     size_t *nr);
+
+/*
+ * arm64_insn_all_code() - every instruction of @c from its start (at most @max), as
+ * arm64_insn_straight_code() describes them, past jumps and calls too (the float walks)
+ */
+int arm64_insn_all_code(const struct insn_code *c, struct insn_info *out, size_t max, size_t *nr);
 
 /**
  * arm64_pac_strip() - a return address read from a frame record or x30 without its pointer

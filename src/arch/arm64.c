@@ -9,6 +9,7 @@
 #include "arch/arch.h"
 #include "arch/arch-tables.h"
 #include "arch/arm64-abi.h"
+#include "arch/arm64-float.h"
 #include "arch/arm64-insn.h"
 #include "arch/arm64-regs.h"
 #include "arch/arm64-sdt.h"
@@ -21,6 +22,21 @@ static bool arm64_addr_fault(uint64_t addr)
 {
 	return addr < 4096 || addr >> 52;
 }
+
+/* the instruction oracle: arm64-insn.c's answers, arm64-float.c's float walks */
+const struct insn_ops arm64_insn_ops = {
+	.max_insn		= ARM64_INSN_SIZE,
+	.go_split_bytes		= ARM64_GO_SPLIT_SCAN * ARM64_INSN_SIZE,
+	.rets_code		= arm64_insn_rets_code,
+	.boundary_code		= arm64_insn_boundary_code,
+	.addr_targets_code	= arm64_insn_adr_targets_code,
+	.go_split_end_code	= arm64_insn_go_split_end_code,
+	.branches_to_code	= arm64_insn_branches_to_code,
+	.straight_code		= arm64_insn_straight_code,
+	.jump_targets_code	= arm64_insn_jump_targets_code,
+	.float_copy_code	= arm64_float_copy_code,
+	.float_source_code	= arm64_float_source_code,
+};
 
 const struct arch_ops arch_arm64 = {
 	.name			= "arm64",

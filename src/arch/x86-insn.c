@@ -12,6 +12,7 @@
 
 #include "log.h"
 #include "util.h"
+#include "arch/float-walk.h"
 #include "arch/x86-insn.h"
 
 /* x86-64 instructions are at most 15 bytes: the one holding an address starts before it */
@@ -535,18 +536,6 @@ static int gp_num(unsigned int r, unsigned int *bytes)
 	return -1;
 }
 
-/* One instruction as the float walks see it. */
-struct fl_insn {
-	uint64_t addr;
-	unsigned int size;
-	char text[200];
-	uint32_t xmm_written;	/* bit N: xmmN (any width) written */
-	uint64_t gp_written;	/* insn_info.regs_written */
-	bool stores, ends_straight;
-	bool move;		/* a plain move of bits (movq, movd, movsd, movss, movap*, ...) */
-	cs_x86_op src, dst;	/* its operands, when move */
-};
-
 static bool is_move(unsigned int id)
 {
 	static const unsigned int ids[] = {
@@ -562,9 +551,53 @@ static bool is_move(unsigned int id)
 	return false;
 }
 
+/*
+ * the general register or stack slot operand @op of a move stands for, into @out: a general
+ * register (its bytes), or memory, a slot when %rsp or %rbp based with no index (memory no
+ * other thread writes); false when it is neither (a segment register, mm)
+ */
+static bool fl_operand(const cs_x86_op *op, struct fl_insn *out)
+{
+	unsigned int bb = 0;
+
+	if (op->type == X86_OP_REG) {
+		out->reg = gp_num(op->reg, &out->bytes);
+		return out->reg >= 0;
+	}
+	if (op->type != X86_OP_MEM)
+		return false;
+	out->base = gp_num(op->mem.base, &bb);
+	out->disp = op->mem.disp;
+	out->bytes = 16;
+	out->slot = op->mem.index == X86_REG_INVALID && op->mem.segment == X86_REG_INVALID &&
+		    bb == 8 && (out->base == 6 || out->base == 7);
+	return true;
+}
+
+/* a move's operands @src and @dst as the float walks' copy */
+static void fl_move(const cs_x86_op *src, const cs_x86_op *dst, struct fl_insn *out)
+{
+	int vs = src->type == X86_OP_REG ? xmm_num(src->reg) : -1;
+	int vd = dst->type == X86_OP_REG ? xmm_num(dst->reg) : -1;
+
+	out->vsrc = vs;
+	out->vdst = vd;
+	if (vs >= 0 && vd >= 0) {
+		out->v_move = true;
+		out->bytes = 16;
+	} else if (vs >= 0 && fl_operand(dst, out)) {
+		out->to_gp = dst->type == X86_OP_REG;
+		out->to_mem = !out->to_gp;
+	} else if (vd >= 0 && fl_operand(src, out)) {
+		out->from_gp = src->type == X86_OP_REG;
+		out->from_mem = !out->from_gp;
+	}
+}
+
 static void fl_info(csh cs, const cs_insn *insn, struct fl_insn *out)
 {
 	const cs_x86 *x = &insn->detail->x86;
+	const cs_x86_op *src = NULL, *dst = NULL;
 	struct insn_info in;
 	cs_regs rd, wr;
 	uint8_t nrd = 0, nwr = 0;
@@ -572,6 +605,7 @@ static void fl_info(csh cs, const cs_insn *insn, struct fl_insn *out)
 
 	x86_info(cs, insn, &in);
 	memset(out, 0, sizeof(*out));
+	out->vsrc = out->vdst = out->reg = out->base = -1;
 	out->addr = in.addr;
 	out->size = in.size;
 	memcpy(out->text, in.text, sizeof(out->text));
@@ -581,69 +615,34 @@ static void fl_info(csh cs, const cs_insn *insn, struct fl_insn *out)
 	if (cs_regs_access(cs, insn, rd, &nrd, wr, &nwr) == CS_ERR_OK) {
 		for (uint8_t i = 0; i < nwr; i++)
 			if (xmm_num(wr[i]) >= 0)
-				out->xmm_written |= 1u << xmm_num(wr[i]);
+				out->v_written |= 1u << xmm_num(wr[i]);
 	} else {
-		out->xmm_written = ~0u;
+		out->v_written = ~0u;
 	}
 	for (uint8_t i = 0; i < x->op_count; i++) {
 		const cs_x86_op *op = &x->operands[i];
 
 		if (op->type == X86_OP_REG && (op->access & CS_AC_WRITE) && xmm_num(op->reg) >= 0)
-			out->xmm_written |= 1u << xmm_num(op->reg);
+			out->v_written |= 1u << xmm_num(op->reg);
 		if (op->access & CS_AC_WRITE) {
-			out->dst = *op;
+			dst = op;
 			w++;
 		} else if (op->access & CS_AC_READ) {
-			out->src = *op;
+			src = op;
 			r++;
 		}
 	}
-	out->move = is_move(insn->id) && x->op_count == 2 && w == 1 && r == 1;
+	if (is_move(insn->id) && x->op_count == 2 && w == 1 && r == 1)
+		fl_move(src, dst, out);
 	/* a call may change every xmm register (caller-saved in System V and Go's ABIs) */
 	for (uint8_t i = 0; i < insn->detail->groups_count; i++)
 		if (insn->detail->groups[i] == CS_GRP_CALL)
-			out->xmm_written = ~0u;
+			out->v_written = ~0u;
 }
 
 static bool fl_one(csh cs, const cs_insn *insn, size_t i, void *arg)
 {
 	fl_info(cs, insn, &((struct fl_insn *)arg)[i]);
-	return false;
-}
-
-/* the instructions of @c from its start (at most @max), each with fl_info(); -EIO */
-static int fl_decode(const struct insn_code *c, struct fl_insn *out, size_t max, size_t *nr)
-{
-	return att_decode(c, max, fl_one, out, nr);
-}
-
-/*
- * where operand @op (the destination of a move) leaves a copy uprobes can read: a general
- * register of @size bytes or more, or a stack slot (%rsp or %rbp based, no index: memory no
- * other thread writes); false for others
- */
-static bool fl_target(const cs_x86_op *op, unsigned int size, struct insn_float_copy *out)
-{
-	unsigned int bytes = 0, bb = 0;
-
-	out->reg = out->base = -1;
-	if (op->type == X86_OP_REG) {
-		out->reg = gp_num(op->reg, &bytes);
-		return out->reg >= 0 && bytes >= size;
-	}
-	if (op->type != X86_OP_MEM || op->mem.index != X86_REG_INVALID ||
-	    op->mem.segment != X86_REG_INVALID)
-		return false;
-	out->base = gp_num(op->mem.base, &bb);
-	out->disp = op->mem.disp;
-	return bb == 8 && (out->base == 6 || out->base == 7);
-}
-
-static bool fl_stop(uint64_t a, const uint64_t *stop, size_t nstop)
-{
-	for (size_t i = 0; i < nstop; i++)
-		if (stop[i] == a)
-			return true;
 	return false;
 }
 
@@ -654,55 +653,11 @@ int x86_insn_xmm_copy_code(const struct insn_code *c, unsigned int xmm, unsigned
 			   struct strbuf *why)
 {
 	struct fl_insn *in = xcalloc(FL_MAX, sizeof(*in));
-	uint32_t have = 1u << xmm;
 	size_t n = 0;
-	int ret = -ENOENT;
+	int ret = -EIO;
 
-	if (fl_decode(c, in, FL_MAX, &n)) {
-		free(in);
-		return -EIO;
-	}
-	for (size_t i = 0; i < n; i++) {
-		const struct fl_insn *k = &in[i];
-		uint64_t off = k->addr - c->addr;
-
-		if (i && fl_stop(k->addr, stop, nstop)) {
-			strbuf_addf(why, "a jump lands at +0x%" PRIx64 " before it is copied", off);
-			break;
-		}
-		if (k->move && k->src.type == X86_OP_REG && xmm_num(k->src.reg) >= 0 &&
-		    (have >> xmm_num(k->src.reg) & 1)) {
-			if (k->dst.type == X86_OP_REG && xmm_num(k->dst.reg) >= 0) {
-				have |= 1u << xmm_num(k->dst.reg);	/* one more copy in xmm */
-				continue;
-			}
-			if (fl_target(&k->dst, size, out)) {
-				if (i + 1 >= n || fl_stop(k->addr + k->size, stop, nstop)) {
-					strbuf_addf(why, "'%s' at +0x%" PRIx64 " copies it, but a jump "
-						    "lands right after", k->text, off);
-					break;
-				}
-				out->copy = k->addr;
-				out->at = k->addr + k->size;
-				memcpy(out->text, k->text, sizeof(out->text));
-				ret = 0;
-				break;
-			}
-		}
-		have &= ~k->xmm_written;
-		if (!have) {
-			strbuf_addf(why, "'%s' at +0x%" PRIx64 " overwrites it before any copy",
-				    k->text, off);
-			break;
-		}
-		if (k->ends_straight) {
-			strbuf_addf(why, "'%s' at +0x%" PRIx64 " comes before any copy", k->text,
-				    off);
-			break;
-		}
-	}
-	if (ret && !why->len)
-		strbuf_addf(why, "no copy in its first %zu instructions", n);
+	if (!att_decode(c, FL_MAX, fl_one, in, &n))
+		ret = fl_walk_copy(in, n, c->addr, xmm, size, stop, nstop, out, why);
 	free(in);
 	return ret;
 }
@@ -712,70 +667,11 @@ int x86_insn_xmm_source_code(const struct insn_code *c, uint64_t ret_at, unsigne
 			     struct insn_float_copy *out, struct strbuf *why)
 {
 	struct fl_insn *in = xcalloc(FL_MAX * 64, sizeof(*in));
-	size_t n = 0, r;
-	unsigned int want = xmm;
-	int ret = -ENOENT;
+	size_t n = 0;
+	int ret = -EIO;
 
-	if (fl_decode(c, in, FL_MAX * 64, &n)) {
-		free(in);
-		return -EIO;
-	}
-	for (r = 0; r < n && in[r].addr != ret_at; r++)
-		;
-	/* the return itself a jump's target: another path may set xmm there otherwise */
-	if (r < n && fl_stop(in[r].addr, stop, nstop)) {
-		strbuf_addf(why, "a jump lands at the return, +0x%" PRIx64, in[r].addr - c->addr);
-		r = n;
-	}
-	for (size_t i = r; i-- > 0 && r < n;) {
-		const struct fl_insn *k = &in[i];
-		uint64_t after = 0;
-		bool stored = false;
-
-		if (k->ends_straight) {
-			strbuf_addf(why, "'%s' at +0x%" PRIx64 " %s", k->text, k->addr - c->addr,
-				    k->xmm_written >> want & 1 ? "sets it (a call's result)" :
-				    "comes between the return and what sets it");
-			break;
-		}
-		if (!(k->xmm_written >> want & 1)) {
-			if (fl_stop(k->addr, stop, nstop)) {
-				strbuf_addf(why, "a jump lands at +0x%" PRIx64 " after it is set",
-					    k->addr - c->addr);
-				break;
-			}
-			continue;
-		}
-		/* the instruction that sets it: a copy from a register or a stack slot? */
-		for (size_t j = i + 1; j < r; j++) {
-			after |= in[j].gp_written;
-			stored |= in[j].stores;
-		}
-		if (k->move && k->src.type == X86_OP_REG && xmm_num(k->src.reg) >= 0) {
-			want = (unsigned int)xmm_num(k->src.reg);	/* from another xmm */
-			continue;
-		}
-		if (!k->move) {
-			strbuf_addf(why, "'%s' at +0x%" PRIx64 " sets it", k->text,
-				    k->addr - c->addr);
-		} else if (!fl_target(&k->src, size, out)) {
-			strbuf_addf(why, "'%s' at +0x%" PRIx64 " loads it from memory that is not "
-				    "the stack (another thread may change it)", k->text,
-				    k->addr - c->addr);
-		} else if ((out->reg >= 0 && (after >> out->reg & 1)) ||
-			   (out->base >= 0 && ((after >> out->base & 1) || stored))) {
-			strbuf_addf(why, "'%s' at +0x%" PRIx64 " sets it, and what it copies from "
-				    "is changed before the return", k->text, k->addr - c->addr);
-		} else {
-			out->copy = k->addr;
-			out->at = ret_at;
-			memcpy(out->text, k->text, sizeof(out->text));
-			ret = 0;
-		}
-		break;
-	}
-	if (ret && !why->len)
-		strbuf_addstr(why, r == n ? "the return is not in the code" : "nothing sets it");
+	if (!att_decode(c, FL_MAX * 64, fl_one, in, &n))
+		ret = fl_walk_source(in, n, c->addr, ret_at, xmm, size, stop, nstop, out, why);
 	free(in);
 	return ret;
 }

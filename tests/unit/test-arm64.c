@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "../../src/arch/arm64-float.h"
 #include "../../src/arch/arm64-insn.h"
 #include "../../src/util.h"
 #include "unittest.h"
@@ -186,6 +187,109 @@ static void test_straight(void)
 	TEST_EQ(arm64_pac_strip(0xffffaaaa1234ull), 0xffffaaaa1234ull);
 }
 
+/* floats in v registers: the copies a probe can read (words from aarch64-linux-gnu-as) */
+static const uint32_t fl[] = {
+	0x9e660001,	/* 00 fmov x1, d0		(go/nums main.(*gauge).Set) */
+	0xc89ffc01,	/* 04 stlr x1, [x0] */
+	0xd65f03c0,	/* 08 ret */
+	0xfd0023e0,	/* 0c str d0, [sp, #64]	(go/nums-N: its spill) */
+	0xd503201f,	/* 10 nop */
+	0x1e604001,	/* 14 fmov d1, d0 */
+	0x9e660022,	/* 18 fmov x2, d1 */
+	0xd65f03c0,	/* 1c ret */
+	0x1e260000,	/* 20 fmov w0, s0 */
+	0xd503201f,	/* 24 nop */
+	0x1e602800,	/* 28 fadd d0, d0, d0 */
+	0x9e660001,	/* 2c fmov x1, d0 */
+	0xd65f03c0,	/* 30 ret */
+	0xc8dffc08,	/* 34 ldar x8, [x0]	(rust/nums-O1 Gauge::value) */
+	0x9e670100,	/* 38 fmov d0, x8 */
+	0xd65f03c0,	/* 3c ret */
+	0x9e620001,	/* 40 scvtf d1, x0	(go/nums main.scale) */
+	0x1e610800,	/* 44 fmul d0, d0, d1 */
+	0xd65f03c0,	/* 48 ret */
+	0x9e670000,	/* 4c fmov d0, x0 */
+	0xd2800020,	/* 50 mov x0, #1 */
+	0xd65f03c0,	/* 54 ret */
+	0xfd400be0,	/* 58 ldr d0, [sp, #16]	(c/nums-O0 gauge_value) */
+	0x910083ff,	/* 5c add sp, sp, #0x20 */
+	0xd65f03c0,	/* 60 ret */
+	0xfc1f83a0,	/* 64 stur d0, [x29, #-8] */
+	0xd503201f,	/* 68 nop */
+	0xfd400420,	/* 6c ldr d0, [x1, #8] */
+	0xd65f03c0,	/* 70 ret */
+};
+
+static void test_float(void)
+{
+	static uint8_t b[sizeof(fl)];
+	struct strbuf why = STRBUF_INIT;
+	struct insn_float_copy cp;
+	struct insn_code c;
+
+	for (size_t i = 0; i < ARRAY_SIZE(fl); i++)
+		for (int k = 0; k < 4; k++)
+			b[i * 4 + k] = (uint8_t)(fl[i] >> (8 * k));
+#define FL(from, n) ((struct insn_code){ .bytes = b + (from) * 4, .len = (n) * 4, \
+					 .addr = BASE + (from) * 4 })
+	c = FL(0, 3);
+	TEST_EQ(arm64_float_copy_code(&c, 0, 8, NULL, 0, &cp, &why), 0);
+	TEST_EQ(cp.at - BASE, 4);
+	TEST_EQ(cp.reg, 1);
+	TEST_STREQ(cp.text, "fmov x1, d0");
+	TEST_EQ(arm64_float_copy_code(&c, 1, 8, NULL, 0, &cp, &why), -ENOENT);
+	TEST_STREQ(strbuf_cstr(&why), "'ret' at +0x8 comes before any copy");
+	strbuf_reset(&why);
+	c = FL(3, 2);
+	TEST_EQ(arm64_float_copy_code(&c, 0, 8, NULL, 0, &cp, &why), 0);
+	TEST_EQ(cp.reg, -1);
+	TEST_EQ(cp.base, 31);		/* sp */
+	TEST_EQ(cp.disp, 64);
+	c = FL(5, 3);			/* through v1 */
+	TEST_EQ(arm64_float_copy_code(&c, 0, 8, NULL, 0, &cp, &why), 0);
+	TEST_EQ(cp.at - BASE, 0x1c);
+	TEST_EQ(cp.reg, 2);
+	c = FL(8, 2);			/* a float in w0: 4 bytes, not a double's 8 */
+	TEST_EQ(arm64_float_copy_code(&c, 0, 4, NULL, 0, &cp, &why), 0);
+	TEST_EQ(cp.reg, 0);
+	TEST_EQ(arm64_float_copy_code(&c, 0, 8, NULL, 0, &cp, &why), -ENOENT);
+	strbuf_reset(&why);
+	c = FL(10, 3);
+	TEST_EQ(arm64_float_copy_code(&c, 0, 8, NULL, 0, &cp, &why), -ENOENT);
+	TEST_STREQ(strbuf_cstr(&why), "'fadd d0, d0, d0' at +0x0 overwrites it before any copy");
+	strbuf_reset(&why);
+	c = FL(25, 2);
+	TEST_EQ(arm64_float_copy_code(&c, 0, 8, NULL, 0, &cp, &why), 0);
+	TEST_EQ(cp.base, 29);
+	TEST_EQ(cp.disp, -8);
+	/* results */
+	c = FL(13, 3);
+	TEST_EQ(arm64_float_source_code(&c, BASE + 0x3c, 0, 8, NULL, 0, &cp, &why), 0);
+	TEST_EQ(cp.reg, 8);
+	TEST_EQ(cp.copy - BASE, 0x38);
+	TEST_EQ(cp.at - BASE, 0x3c);
+	c = FL(16, 3);
+	TEST_EQ(arm64_float_source_code(&c, BASE + 0x48, 0, 8, NULL, 0, &cp, &why), -ENOENT);
+	TEST_STREQ(strbuf_cstr(&why), "'fmul d0, d0, d1' at +0x4 sets it");
+	strbuf_reset(&why);
+	c = FL(19, 3);
+	TEST_EQ(arm64_float_source_code(&c, BASE + 0x54, 0, 8, NULL, 0, &cp, &why), -ENOENT);
+	TEST_STREQ(strbuf_cstr(&why), "'fmov d0, x0' at +0x0 sets it, and what it copies from "
+		   "is changed before the return");
+	strbuf_reset(&why);
+	c = FL(22, 3);			/* the slot is below sp at the return */
+	TEST_EQ(arm64_float_source_code(&c, BASE + 0x60, 0, 8, NULL, 0, &cp, &why), -ENOENT);
+	TEST_STREQ(strbuf_cstr(&why), "'ldr d0, [sp, #0x10]' at +0x0 sets it, and what it "
+		   "copies from is changed before the return");
+	strbuf_reset(&why);
+	c = FL(27, 2);
+	TEST_EQ(arm64_float_source_code(&c, BASE + 0x70, 0, 8, NULL, 0, &cp, &why), -ENOENT);
+	TEST_STREQ(strbuf_cstr(&why), "'ldr d0, [x1, #8]' at +0x0 loads it from memory that is "
+		   "not the stack (another thread may change it)");
+#undef FL
+	strbuf_release(&why);
+}
+
 int main(void)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(f); i++)
@@ -196,5 +300,6 @@ int main(void)
 	test_boundary();
 	test_go_split();
 	test_straight();
+	test_float();
 	return TEST_DONE();
 }
