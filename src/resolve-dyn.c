@@ -577,6 +577,11 @@ bool rctx_go_regabi(struct rctx *rc)
 	return producer && strstr(producer, "regabi");
 }
 
+bool rctx_go_g_kept(struct rctx *rc)
+{
+	return arch_current()->g_everywhere || rctx_go_regabi(rc);
+}
+
 bool rctx_go_g_member(struct rctx *rc, const char *path, Dwarf_Die *type, int64_t *off)
 {
 	Dwarf_Die g0, t, m;
@@ -612,10 +617,11 @@ static int eval_goid(struct rctx *rc, const struct expr *e, struct val *out)
 	if (rc->lang != &lang_go)
 		return diag_error(rc->d, e->span, "$goid is the goroutine of a Go function; %s is "
 				  "not Go", rc->where);
-	if (!rctx_go_regabi(rc))
-		return diag_error(rc->d, e->span, "$goid reads the goroutine from register r14, "
+	if (!rctx_go_g_kept(rc))
+		return diag_error(rc->d, e->span, "$goid reads the goroutine from register %s, "
 				  "which only Go's register ABI keeps; %s is not compiled for it "
-				  "(an ABI0 or assembly function, or Go before 1.17)", rc->where);
+				  "(an ABI0 or assembly function, or Go before 1.17)",
+				  arch_current()->g_fetch + 1, rc->where);
 	if (!rctx_go_g_member(rc, "goid", &mt, &off))
 		return diag_error(rc->d, e->span, "$goid: runtime.g and its goid are not in the "
 				  "binary's DWARF");

@@ -240,6 +240,13 @@ bool rctx_find_global(struct rctx *rc, const char *name, Dwarf_Die *out);
 bool rctx_go_regabi(struct rctx *rc);
 
 /**
+ * rctx_go_g_kept() - whether the site's Go code keeps the goroutine in the machine's g register
+ * (arch_ops.g_fetch): under the register ABI (rctx_go_regabi()), or everywhere on a machine
+ * whose Go reserves the register in all code (arm64's R28)
+ */
+bool rctx_go_g_kept(struct rctx *rc);
+
+/**
  * rctx_go_g_member() - a member of runtime.g ($goid's "goid", durations' "stack.hi"), from
  * the binary's DWARF (the type of runtime.g0)
  * @rc: the context

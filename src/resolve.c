@@ -277,11 +277,12 @@ static int resolve_site_at(const struct probe_spec *spec, struct debuginfo *dbg,
 	tp->is_return = site->is_return;
 	tp->call = call_role_of(spec, site);
 	/*
-	 * Durations: Go code of the register ABI keeps the goroutine (runtime.g) in r14, and
-	 * its calls pair per goroutine, by their height below g.stack.hi; elsewhere (assembly,
-	 * Go before 1.17, no runtime.g in the DWARF) per thread
+	 * Durations: Go code that keeps the goroutine (runtime.g) in its register (the register
+	 * ABI's r14; arm64's R28 everywhere) pairs its calls per goroutine, by their height below
+	 * g.stack.hi; elsewhere (x86-64 assembly, Go before 1.17, no runtime.g in the DWARF) per
+	 * thread
 	 */
-	if (tp->call != CALL_NONE && site->lang == DW_LANG_Go && rctx_go_regabi(&rc) &&
+	if (tp->call != CALL_NONE && site->lang == DW_LANG_Go && rctx_go_g_kept(&rc) &&
 	    rctx_go_g_member(&rc, "stack.hi", NULL, &tp->go_stack_hi))
 		tp->goroutines = true;
 	for (size_t i = 0; i < spec->nr_args && !ret; i++)

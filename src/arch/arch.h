@@ -68,6 +68,9 @@ struct arch_ops {
 	const char *flags_fetch;	/* the condition flags: "%flags" */
 	const char *g_fetch;		/* Go's goroutine (runtime.g) under its register ABI:
 					 * "%r14" */
+	bool g_everywhere;		/* @g_fetch holds g in every Go function, assembly and
+					 * ABI0 ones and Go before 1.17 too (arm64's R28); else
+					 * only under the register ABI (x86-64's r14) */
 	/*
 	 * The return address at a function's first instruction ("$stack0": the call pushed it
 	 * at 0(%sp)); it stays there while the register @entry_ret_dwarf is not written

@@ -60,6 +60,7 @@ const struct arch_ops arch_arm64 = {
 	.ip_fetch		= "%pc",
 	.flags_fetch		= "%pstate",
 	.g_fetch		= "%x28",	/* Go's g under the arm64 register ABI */
+	.g_everywhere		= true,		/* R28 is g in all Go code on arm64 */
 	.entry_ret_fetch	= "%x30",	/* bl left it in the link register */
 	.entry_ret_dwarf	= 30,		/* until the function writes x30 */
 	.go_split_flags		= 0x40000000,	/* b.ls: taken on Z set ... */
