@@ -7,9 +7,26 @@
 # %flags (upft_fl) and its event gets the kernel filter '!(upft_fl & 0x41)' (jbe is taken on
 # CF or ZF), which drops the first hit in the kernel; -D prints that filter as a comment.
 # Targets: go/calls grow (small frames: cmp 0x10(%r14),%rsp; jbe) and deep (2 KiB frames:
-# lea -N(%rsp),%r12; cmp 0x10(%r14),%r12; jbe). Addresses from nm.
+# lea -N(%rsp),%r12; cmp 0x10(%r14),%r12; jbe). Addresses from nm. arm64: 'ldr x16, [x28, #16];
+# cmp sp, x16; b.ls' (sub x17, sp, #N before the cmp for 2 KiB frames), b.ls taken on Z set or C
+# clear, the flags from pstate.
 . "$(dirname "$0")/lib.sh"
 upft_need_root
+
+# per machine: the check's jump, its offset in down and deep, the first instruction past it in
+# down, the -D arguments, the filter (as written, and as a regex)
+case $UPFT_ARCH in
+arm64)
+	jcc=b.ls down_at=8 deep_at=12 past=str past_at=12
+	args='id=%x0:s64 n=%x1:s64 upft_fl=%pstate:x64'
+	filter='!(upft_fl & 0x40000000) && (upft_fl & 0x20000000)'
+	filter_re='!\(upft_fl & 0x40000000\) && \(upft_fl & 0x20000000\)' ;;
+*)
+	jcc=jbe down_at=4 deep_at=12 past=sub past_at=6
+	args='id=%ax:s64 n=%bx:s64 upft_fl=%flags:x64'
+	filter='!(upft_fl & 0x41)'
+	filter_re='!\(upft_fl & 0x41\)' ;;
+esac
 
 G=$UPFT_TARGETS/go/calls
 [ -x "$G" ] || t_bail "test targets not built (tests/targets/build.sh $UPFT_TARGETS)"
@@ -60,17 +77,17 @@ deep=$(sym main.deep)
 # 1. where: on the jbe (+4 after cmp 0x10(%r14),%rsp; +12 after lea and cmp), emulated
 upft_run -v -x "$G" -D 'main.down id n'
 t_is "$UPFT_RC" 0 "main.down id n: -D succeeds"
-t_like "$UPFT_ERR" "main.down at 0x$(plus "$down" 4): jbe .* \\(emulated\\), Go's stack check: its event filters the taken jump\$" \
-	"... -v: on the stack check's jbe at +4, emulated, filtered"
-t_like "$UPFT_OUT" "^p:probe_calls/down \\S+/go/calls:0x[0-9a-f]+ id=%ax:s64 n=%bx:s64 upft_fl=%flags:x64\$" \
+t_like "$UPFT_ERR" "main.down at 0x$(plus "$down" $down_at): $jcc .* \\(emulated\\), Go's stack check: its event filters the taken jump\$" \
+	"... -v: on the stack check's $jcc at +$down_at, emulated, filtered"
+t_like "$UPFT_OUT" "^p:probe_calls/down \\S+/go/calls:0x[0-9a-f]+ $args\$" \
 	"... the arguments from Go's registers and the flags"
-t_like "$UPFT_OUT" "^# filter probe_calls/down '!\\(upft_fl & 0x41\\)'" \
+t_like "$UPFT_OUT" "^# filter probe_calls/down '$filter_re'" \
 	"... -D prints the event's filter as a comment"
 def=$(printf '%s\n' "$UPFT_OUT" | grep '^p:')
 
 upft_run -v -x "$G" -D 'main.deep id n'
-t_like "$UPFT_ERR" "main.deep at 0x$(plus "$deep" 12): jbe .* \\(emulated\\)" \
-	"main.deep (lea; cmp; jbe): -v: on the jbe at +12, emulated"
+t_like "$UPFT_ERR" "main.deep at 0x$(plus "$deep" $deep_at): $jcc .* \\(emulated\\)" \
+	"main.deep (lea; cmp; $jcc): -v: on the $jcc at +$deep_at, emulated"
 
 # 2. the kernel alone: the jbe fires more often than down is called (the stack grows), and
 # the filter -D printed leaves one hit per call
@@ -81,9 +98,9 @@ echo 1 >"$inst/events/$ev/enable"
 echo 0 >"$inst/events/$ev/enable"
 raw=$(grep -c ' down: ' "$inst/trace")
 [ "$raw" -gt 6002 ]
-t_ok $? "no filter: the jbe is hit $raw times for 6002 calls (the stack grew)"
+t_ok $? "no filter: the $jcc is hit $raw times for 6002 calls (the stack grew)"
 echo >"$inst/trace"
-echo '!(upft_fl & 0x41)' >"$inst/events/$ev/filter"
+echo "$filter" >"$inst/events/$ev/filter"
 echo 1 >"$inst/events/$ev/enable"
 "$G" grow 2 3000 2>/dev/null
 echo 0 >"$inst/events/$ev/enable"
@@ -108,8 +125,8 @@ out=$UPFT_TMP/line.json
 timeout -s INT -k 5 120 "$UPFRONT" -v --json -x "$G" 'down=main.down:0 id n' -- "$G" grow 2 3000 \
 	>"$out" 2>"$out.err" </dev/null
 t_is "$?" 0 "upfront main.down:0 -- calls grow 2 3000 exits 0"
-t_like "$(cat "$out.err")" "main.down at 0x$(plus "$down" 4): jbe .* \\(emulated\\)" \
-	"... main.down:0 on the jbe too (-v)"
+t_like "$(cat "$out.err")" "main.down at 0x$(plus "$down" $down_at): $jcc .* \\(emulated\\)" \
+	"... main.down:0 on the $jcc too (-v)"
 each "$out" "main.down:0: each of the 2 x 3001 calls once, exact id and n" "down 2 3000"
 
 # its source line as FILE:LINE: the stack check's stub (spill, call morestack, jump back),
@@ -134,7 +151,7 @@ each "$out" "... each call with n < 100 once" "down 2 99"
 # it, and upfront -e on it sets it in its own instance: each call once there too
 upft_run -g "$UPFT_GROUP" -x "$G" -a 'grown=main.down id n'
 t_is "$UPFT_RC" 0 "-a 'grown=main.down id n' exits 0"
-t_like "$UPFT_ERR" "$UPFT_GROUP:grown is on Go's stack check: filter with '!\\(upft_fl & 0x41\\)' \\(perf record -e $UPFT_GROUP:grown --filter" \
+t_like "$UPFT_ERR" "$UPFT_GROUP:grown is on Go's stack check: filter with '$filter_re' \\(perf record -e $UPFT_GROUP:grown --filter" \
 	"... -a names the filter and how perf takes it"
 out=$UPFT_TMP/e.json
 timeout -s INT -k 5 120 "$UPFRONT" --json -e "$UPFT_GROUP:grown" -- "$G" grow 2 3000 \
@@ -145,7 +162,7 @@ upft_run -d "$UPFT_GROUP:grown"
 
 # 6. UPFRONT_PLACEMENT=plain: past the check, as before
 UPFRONT_PLACEMENT=plain upft_run -v -x "$G" -D 'main.down id n'
-t_like "$UPFT_ERR" "main.down at 0x$(plus "$down" 6): sub" "UPFRONT_PLACEMENT=plain: past the check"
+t_like "$UPFT_ERR" "main.down at 0x$(plus "$down" $past_at): $past" "UPFRONT_PLACEMENT=plain: past the check"
 t_unlike "$UPFT_OUT" "upft_fl" "... no flags, no filter"
 
 t_done

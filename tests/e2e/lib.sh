@@ -22,6 +22,13 @@ UPFT_TRACEFS=${UPFT_TRACEFS:-/sys/kernel/tracing}
 UPFT_GROUP=upft_t$$
 UPFT_TEST=$(basename "$0")
 UPFT_TMP=$(mktemp -d "${TMPDIR:-/tmp}/upft_t$$.XXXXXX")
+# the machine the targets are built for and upfront probes here, as upfront names it (its
+# arch_ops.name, tests/casearch.py): what a test expects in registers and instructions
+case $(uname -m) in
+x86_64) UPFT_ARCH=x86-64 ;;
+aarch64) UPFT_ARCH=arm64 ;;
+*) UPFT_ARCH=$(uname -m) ;;
+esac
 
 t_n=0
 t_failed=0
