@@ -36,9 +36,10 @@ static bool rust_slice_layout(Dwarf_Die *type, const char *name, struct lang_lay
 		return true;
 	}
 	if (starts(name, "Vec<") || starts(name, "alloc::vec::Vec<")) {
-		/* the capacity: RawVecInner's Cap(usize) since rustc 1.80 (none before) */
+		/* the capacity: RawVecInner's Cap(usize) since rustc 1.80, RawVec's cap: usize
+		 * before (1.63, Debian 12's) */
 		*l = (struct lang_layout){ .ptr = "buf", .ptr_below = true, .len = "len",
-					   .elem_param = "T", .cap = "buf.inner.cap.__0" };
+					   .elem_param = "T", .cap = "buf.inner.cap.__0|buf.cap" };
 		return true;
 	}
 	return false;

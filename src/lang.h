@@ -23,7 +23,8 @@ struct lang_layout {
 	const char *elem_param;	/* template parameter naming the element type ("T"), or NULL:
 				 * the data pointer's target type */
 	const char *cap;	/* dotted member path to the capacity (a count; with @end, the
-				 * end pointer of the storage), or NULL */
+				 * end pointer of the storage), or NULL; '|' separates the
+				 * paths of layouts that differ by compiler version */
 };
 
 /*

@@ -304,23 +304,31 @@ static void slice_bounds(struct whole *w, struct val *v, const struct lang_layou
 	diag_init(&scratch, rc->spec->text);
 
 	for (int i = 0; i < 2; i++) {
-		struct val x;
-		char *f = NULL, *base;
+		char *alts = paths[i] ? xstrdup(paths[i]) : NULL, *save_alt = NULL, *path;
 
-		if (!paths[i])
-			continue;
-		val_from(&x, v);
-		rc->d = &scratch;	/* a layout without it (an older rustc's Vec): none */
-		ok = !val_path(rc, &x, paths[i], w->em->sp) &&
-		     !val_word_fetch(rc, &x, w->em->sp, &f);
-		rc->d = save;
-		if (ok) {
-			base = xasprintf("%.*s_%s", NAME_MAX_LEN - 4, name, i ? "cap" : "len");
-			*out[i] = hidden_field(rc, f, l->len ? "u64" : "x64", base);
-			free(base);
+		/* the first of the '|'-separated paths the type has (a capacity moved by rustc) */
+		for (path = alts ? strtok_r(alts, "|", &save_alt) : NULL; path;
+		     path = strtok_r(NULL, "|", &save_alt)) {
+			struct val x;
+			char *f = NULL, *base;
+
+			val_from(&x, v);
+			rc->d = &scratch;	/* a layout without it: none */
+			ok = !val_path(rc, &x, path, w->em->sp) &&
+			     !val_word_fetch(rc, &x, w->em->sp, &f);
+			rc->d = save;
+			if (ok) {
+				base = xasprintf("%.*s_%s", NAME_MAX_LEN - 4, name,
+						 i ? "cap" : "len");
+				*out[i] = hidden_field(rc, f, l->len ? "u64" : "x64", base);
+				free(base);
+			}
+			free(f);
+			val_release(&x);
+			if (ok)
+				break;
 		}
-		free(f);
-		val_release(&x);
+		free(alts);
 	}
 	diag_release(&scratch);
 	if (!l->len) {
