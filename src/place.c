@@ -60,7 +60,8 @@ static bool params_need_prologue(Dwarf_Die *fn)
 		 * at a register is no register the caller set, only a value in one (DW_OP_regN)
 		 */
 		if (ops[0].atom == DW_OP_fbreg ||
-		    ops[0].atom == DW_OP_breg0 + (unsigned int)arch_current()->fp_dwarf)
+		    ops[0].atom == DW_OP_breg0 + (unsigned int)arch_current()->fp_dwarf ||
+		    ops[0].atom == DW_OP_breg0 + (unsigned int)arch_current()->sp_dwarf)
 			fbreg = true;
 		else if (tag == DW_TAG_formal_parameter &&
 			 !(ops[0].atom >= DW_OP_breg0 && ops[0].atom <= DW_OP_breg31))
