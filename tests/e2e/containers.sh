@@ -14,7 +14,7 @@ command -v unshare >/dev/null || t_fail "unshare (util-linux) is not installed"
 
 T=$UPFT_TMP/ctr
 mkdir -p "$T/app"
-LIBC=$(readlink -f /lib/x86_64-linux-gnu/libc.so.6)
+LIBC=$(readlink -f /lib/$UPFT_MULTIARCH/libc.so.6)
 cp "$LIBC" "$T/libc.so.6"
 cp "$C" "$T/calls.img"
 unshare -m sh -c "mount -t tmpfs none '$T/app' && cp '$T/calls.img' '$T/app/calls' &&

@@ -29,6 +29,8 @@ x86_64) UPFT_ARCH=x86-64 ;;
 aarch64) UPFT_ARCH=arm64 ;;
 *) UPFT_ARCH=$(uname -m) ;;
 esac
+# Debian's multiarch directory of the machine's libraries (/lib/$UPFT_MULTIARCH/libc.so.6)
+UPFT_MULTIARCH=$(uname -m)-linux-gnu
 
 t_n=0
 t_failed=0

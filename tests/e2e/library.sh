@@ -5,7 +5,7 @@
 . "$(dirname "$0")/lib.sh"
 upft_need_root
 
-libc=$(readlink -f /lib/x86_64-linux-gnu/libc.so.6)
+libc=$(readlink -f /lib/$UPFT_MULTIARCH/libc.so.6)
 [ -e "$libc" ] || t_bail "no libc.so.6"
 command -v getent >/dev/null || t_bail "getent (libc-bin) not installed"
 bid=$(readelf -n "$libc" | sed -n 's/.*Build ID: //p')
@@ -15,7 +15,9 @@ bid=$(readelf -n "$libc" | sed -n 's/.*Build ID: //p')
 upft_run -x libc.so.6 -D 'getaddrinfo name service'
 t_is "$UPFT_RC" 0 "-x libc.so.6 -D getaddrinfo exits 0"
 t_like "$UPFT_OUT" "^# build-id $bid; binary $libc\$" "the soname is resolved to $libc, build-id named"
-t_like "$UPFT_OUT" "^p:probe_libc/getaddrinfo $libc:0x[0-9a-f]+ name=\\+0\\(%di\\):string name_p1=%di:x64 service=\\+0\\(%si\\):string service_p1=%si:x64\$" \
+r1=%di r2=%si
+[ "$UPFT_ARCH" = arm64 ] && r1=%x0 r2=%x1
+t_like "$UPFT_OUT" "^p:probe_libc/getaddrinfo $libc:0x[0-9a-f]+ name=\\+0\\($r1\\):string name_p1=$r1:x64 service=\\+0\\($r2\\):string service_p1=$r2:x64\$" \
 	"parameters from the separate debuginfo, char * as :string and its pointer (NULL is no fault; group probe_libc as perf)"
 
 upft_run -x libc.so.6 -V getaddrinfo

@@ -30,16 +30,20 @@ upft_run --summary-only 'wide w->z w->s' -- "$T/c/nums-O2"
 t_like "$UPFT_OUT" "^ +1  \\(1 \\+ 2i\\)\$" "summary: a complex number by its text"
 t_like "$UPFT_OUT" "^ +1  -1267650600228229401496703205383\$" "summary: an __int128 by its text"
 
-# a float parameter in xmm0 followed to its copy: -D and -v say where the probe went
+# a float parameter in xmm0 (arm64: v0) followed to its copy: -D and -v say where the probe went
+case $UPFT_ARCH in
+arm64) reg=x1 vec=v0 copy='fmov x1, d0' at='stlr' ;;
+*) reg=cx vec=xmm0 copy='movd %xmm0, %rcx' at='xchg' ;;
+esac
 upft_run -x "$T/go/nums" -D 'main.(*gauge).Set val'
-t_like "$UPFT_OUT" " val=%cx:x64\$" "Go: -D reads Set's val from %rcx"
-t_like "$UPFT_OUT" "^# probe_nums/Set: 'val' was in xmm0: read where 'movd %xmm0, %rcx' at 0x[0-9a-f]+ copied it, the probe is at 0x[0-9a-f]+\$" \
+t_like "$UPFT_OUT" " val=%$reg:x64\$" "Go: -D reads Set's val from %$reg"
+t_like "$UPFT_OUT" "^# probe_nums/Set: 'val' was in $vec: read where '$copy' at 0x[0-9a-f]+ copied it, the probe is at 0x[0-9a-f]+\$" \
 	"Go: ... and says so in a comment"
 upft_run -v -x "$T/go/nums" -D 'main.(*gauge).Set val'
-t_like "$UPFT_ERR" "main.\\(\\*gauge\\).Set: 'val' was in xmm0: read where 'movd %xmm0, %rcx' at 0x[0-9a-f]+ copied it, the probe is at 0x[0-9a-f]+ \\(xchg" \
+t_like "$UPFT_ERR" "main.\\(\\*gauge\\).Set: 'val' was in $vec: read where '$copy' at 0x[0-9a-f]+ copied it, the probe is at 0x[0-9a-f]+ \\($at" \
 	"Go: -v says it too, with the instruction probed"
 upft_run --stdio 'main.(*gauge).Set val' 'main.(*gauge).Value%return $retval' -- "$T/go/nums"
 t_like "$UPFT_OUT" " Set val=42.5\$" "Go: Set(42.5)"
-t_like "$UPFT_OUT" " Value__return r0=-inf\$" "Go: Value() returns -inf, from %rax"
+t_like "$UPFT_OUT" " Value__return r0=-inf\$" "Go: Value() returns -inf, from %rax (arm64: %x0)"
 t_like "$UPFT_OUT" " Set val=0.10000000000000001\$" "Go: Set(0.1), every digit"
 t_done

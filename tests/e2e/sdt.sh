@@ -123,7 +123,7 @@ upft_run -d "$UPFT_GROUP:guarded"
 t_is "$UPFT_RC" 0 "-d removes it"
 
 # --- a shared library's SDT probes: libstdc++'s throw and catch ---
-lib=$(readlink -f /usr/lib/x86_64-linux-gnu/libstdc++.so.6)
+lib=$(readlink -f /usr/lib/$UPFT_MULTIARCH/libstdc++.so.6)
 upft_run -x libstdc++.so.6 -D sdt_libstdcxx:throw
 t_is "$(printf '%s\n' "$UPFT_OUT" | grep '^p:')" "$(upft_perf_probe -x "$lib" -D sdt_libstdcxx:throw 2>/dev/null)" \
 	"libstdc++.so.6: -D sdt_libstdcxx:throw is perf probe's line"

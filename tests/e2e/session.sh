@@ -44,8 +44,10 @@ wait_events() {
 }
 
 # 1. -- CMD: the probes are live before CMD starts: an event at main's first instruction
-#    (argc from %di: at -O0 its stack slot is written after the prologue)
-upft_run --json -x "$O0" 'main+0 argc=%di:s32' -- "$O0" 1 0
+#    (argc from %di, arm64's %x0: at -O0 its stack slot is written after the prologue)
+a0=%di
+[ "$UPFT_ARCH" = arm64 ] && a0=%x0
+upft_run --json -x "$O0" "main+0 argc=$a0:s32" -- "$O0" 1 0
 t_is "$UPFT_RC" 0 "-- CMD exits 0"
 t_is "$(upft_json_count "$UPFT_OUT")" 1 "-- CMD: the event at main+0 is caught"
 t_is "$(upft_json_arg "$UPFT_OUT" 1 argc)" 3 "-- CMD: main's argc at its first instruction"

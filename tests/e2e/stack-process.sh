@@ -35,7 +35,7 @@ EOF
 gai=$UPFT_TMP/gai
 gcc -g -O1 -fno-omit-frame-pointer -o "$gai" "$UPFT_TMP/gai.c" || t_bail "gcc"
 gcc -g -O1 -fno-omit-frame-pointer -no-pie -fno-pie -o "$gai-nopie" "$UPFT_TMP/gai.c" || t_bail "gcc -no-pie"
-libc=$(readlink -f /lib/x86_64-linux-gnu/libc.so.6)
+libc=$(readlink -f /lib/$UPFT_MULTIARCH/libc.so.6)
 
 # stacks JSON - each event's stack, frames joined with " ", one line per event
 stacks() {

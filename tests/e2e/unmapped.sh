@@ -7,7 +7,7 @@
 upft_need_root
 
 command -v lua5.4 >/dev/null || t_bail "lua5.4 not installed (apt-get install lua5.4)"
-lib=$(readlink -f /usr/lib/x86_64-linux-gnu/liblua5.4.so.0 2>/dev/null)
+lib=$(readlink -f /usr/lib/$UPFT_MULTIARCH/liblua5.4.so.0 2>/dev/null)
 [ -e "$lib" ] || t_bail "liblua5.4.so.0 not installed (apt-get install liblua5.4-0)"
 
 upft_run --stdio -x liblua5.4.so.0 luaH_getshortstr -- lua5.4 -e 'os.execute("sleep 4")'
