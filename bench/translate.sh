@@ -5,10 +5,16 @@
 #
 # Usage: bench/translate.sh [RUNS]      (root: perf probe reads tracefs even for -D)
 # Env:   UPFRONT=path/to/upfront  DOCKER=/usr/local/bin/docker  NCLASSES=2000  NFUNCS=1100
-# Prints one row per case: upfront and perf probe mean wall seconds and their ratio, then the
-# same for CPU seconds (user + system: on a busy machine the wall time also measures the
-# others' load, and upfront inflates debug sections on every core). A side that fails is
-# shown as "fail" with its first error line below the table.
+# Prints one row per case: upfront's and perf probe's median wall seconds and their ratio
+# (upfront / perf), the same for CPU seconds (user + system of the one process: on a busy
+# machine the wall time also measures the others' load, and upfront inflates debug sections
+# on every core), then for the maximum resident set (MB). The two tools run alternately,
+# RUNS times each, after one untimed run of each. A side that fails is shown as "fail" with
+# its first error line below the table; then the date, kernel and load average.
+#
+# -F rows: "cached" is what a second -F of the binary costs (upfront keeps the list of
+# inlined-only functions by build-id, in a cache directory made for the run: the warm-up
+# run writes it); "UPFRONT_CACHE=off" is every first run (the DWARF read and inflated).
 #
 # The -a rows time the add only; the events are deleted after each run (upfront -d,
 # perf probe -d), untimed. upfront puts a glob's points into one event when their fields
@@ -23,6 +29,7 @@ NCLASSES=${NCLASSES:-2000}
 NFUNCS=${NFUNCS:-1100}
 RUNS=${1:-10}
 work=$(mktemp -d /tmp/upfront-bench.XXXXXX)
+export XDG_CACHE_HOME=$work/cache	# upfront's cache for the "cached" rows, not the user's
 cleanup()
 {
 	if [ -f "$work/upft_many" ]; then
@@ -85,83 +92,106 @@ gen_many()
 	gcc -g -O1 -o "$work/upft_many" "$src"
 }
 
-# timeit.py RUNS DELETE-CMD CMD...: "WALL CPU", the means over RUNS runs of CMD's wall time and
-# of its CPU time (user + system, its children included), after one untimed run to warm the
-# page cache. DELETE-CMD (a shell command, or "") runs untimed after each run. A failing
-# first run prints its first output line to stderr and exits 1.
+# timeit.py RUNSTAT RUNS DELETE-U DELETE-P CMD-U... -- CMD-P...: the two commands alternated RUNS
+# times each (upfront first, then perf, then upfront ...), after one untimed run of each to
+# warm the page cache (and upfront's cache, where a row wants it), each run through RUNSTAT
+# (bench/runstat.c). Prints the medians: "WALL-U CPU-U RSS-U WALL-P CPU-P RSS-P" (seconds;
+# CPU = user + system of that process alone, from wait4(); RSS = its maximum resident set in
+# KB). DELETE-U/-P (shell commands, or "") run
+# untimed after each run of their side. A failing first run of a side prints "SIDE: " and
+# its first output line to stderr, and that side's columns are "fail".
 cat > "$work/timeit.py" <<'PY'
-import resource, subprocess, sys, time
+import statistics, subprocess, sys
 
-runs, delete, cmd = int(sys.argv[1]), sys.argv[2], sys.argv[3:]
+runstat, runs, delete = sys.argv[1], int(sys.argv[2]), sys.argv[3:5]
+rest = sys.argv[5:]
+sep = rest.index("--")
+cmds = [rest[:sep], rest[sep + 1:]]
 
 
-def cleanup():
-    if delete:
-        subprocess.run(delete, shell=True, stdout=subprocess.DEVNULL,
+def cleanup(side):
+    if delete[side]:
+        subprocess.run(delete[side], shell=True, stdout=subprocess.DEVNULL,
                        stderr=subprocess.DEVNULL)
 
 
-cleanup()
-first = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-cleanup()
-if first.returncode:
-    lines = first.stdout.decode(errors="replace").splitlines()
-    sys.stderr.write((lines[0] if lines else "exit %d" % first.returncode) + "\n")
-    sys.exit(1)
-wall = cpu = 0.0
+def one(side):
+    out = subprocess.run([runstat] + cmds[side], stdout=subprocess.PIPE).stdout.split()
+    cleanup(side)
+    return float(out[0]), float(out[1]), int(out[2])
+
+
+ok = []
+for side in (0, 1):
+    cleanup(side)
+    first = subprocess.run(cmds[side], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    cleanup(side)
+    ok.append(first.returncode == 0)
+    if not ok[side]:
+        lines = first.stdout.decode(errors="replace").splitlines()
+        sys.stderr.write("%s: %s\n" % ("upfront perf".split()[side],
+                                       lines[0] if lines else "exit %d" % first.returncode))
+res = [[], []]
 for _ in range(runs):
-    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
-    t0 = time.perf_counter()
-    subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    wall += time.perf_counter() - t0
-    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu += r1.ru_utime + r1.ru_stime - r0.ru_utime - r0.ru_stime
-    cleanup()
-print("%.4f %.4f" % (wall / runs, cpu / runs))
+    for side in (0, 1):
+        if ok[side]:
+            res[side].append(one(side))
+out = []
+for side in (0, 1):
+    if ok[side]:
+        out += ["%.4f" % statistics.median(r[k] for r in res[side]) for k in (0, 1)]
+        out.append("%d" % statistics.median(r[2] for r in res[side]))
+    else:
+        out += ["fail"] * 3
+print(" ".join(out))
 PY
 
-# timed DELETE-CMD CMD...: "WALL CPU" or returns 1 with the first error line in $work/err
-timed()
-{
-	python3 "$work/timeit.py" "$RUNS" "$@" 2> "$work/err"
-}
-
-# print_row LABEL "UPFRONT-WALL UPFRONT-CPU" "PERF-WALL PERF-CPU" (or "fail")
+# print_row LABEL "WALL-U CPU-U RSS-U WALL-P CPU-P RSS-P" (medians; "fail" for a side)
 print_row()
 {
-	local label=$1 u=($2) p=($3) r=- rc=-
+	local label=$1 v=($2) r=- rc=- rm=-
 
-	if [ "${u[0]}" != fail ] && [ "${p[0]}" != fail ]; then
-		r=$(awk -v a="${u[0]}" -v b="${p[0]}" 'BEGIN { printf "%.2f", a / b }')
-		rc=$(awk -v a="${u[1]}" -v b="${p[1]}" 'BEGIN { printf "%.2f", a / b }')
+	if [ "${v[0]}" != fail ] && [ "${v[3]}" != fail ]; then
+		r=$(awk -v a="${v[0]}" -v b="${v[3]}" 'BEGIN { printf "%.2f", a / b }')
+		rc=$(awk -v a="${v[1]}" -v b="${v[4]}" 'BEGIN { printf "%.2f", a / b }')
+		rm=$(awk -v a="${v[2]}" -v b="${v[5]}" 'BEGIN { printf "%.2f", a / b }')
 	fi
-	printf '%-40s %8s %8s %6s  %8s %8s %6s\n' "$label" "${u[0]}" "${p[0]}" "$r" \
-		"${u[1]:--}" "${p[1]:--}" "$rc"
+	printf '%-40s %7s %7s %5s  %7s %7s %5s  %6s %6s %5s\n' "$label" "${v[0]}" "${v[3]}" "$r" \
+		"${v[1]}" "${v[4]}" "$rc" "$(kb_mb "${v[2]}")" "$(kb_mb "${v[5]}")" "$rm"
 }
 
-# row LABEL -- UPFRONT-ARGS... -- PERF-ARGS...
+# kb_mb KB: megabytes with one decimal, or what was given ("fail")
+kb_mb()
+{
+	case $1 in
+	*[!0-9]*|'') echo "$1" ;;
+	*) awk -v k="$1" 'BEGIN { printf "%.1f", k / 1024 }' ;;
+	esac
+}
+
+# row LABEL -- UPFRONT-ARGS... -- PERF-ARGS...  (upfront's may start with VAR=VALUE words)
 row()
 {
-	local label=$1 up=() pf=() tu tp
+	local label=$1 up=() pf=() env=() v
 
 	shift 2
+	while [ $# -gt 0 ] && [[ $1 == *=* ]] && [[ $1 != -* ]]; do
+		env+=("$1")
+		shift
+	done
 	while [ $# -gt 0 ] && [ "$1" != -- ]; do
 		up+=("$1")
 		shift
 	done
 	shift
 	pf=("$@")
-	if ! tu=$(timed "" "$UPFRONT" "${up[@]}"); then
-		notes+=("$label: upfront: $(cat "$work/err")")
-		tu=fail
-	fi
-	if ! tp=$(timed "" perf probe -q "${pf[@]}"); then
-		notes+=("$label: perf: $(cat "$work/err")")
-		tp=fail
-	fi
-	print_row "$label" "$tu" "$tp"
+	v=$(python3 "$work/timeit.py" "$work/runstat" "$RUNS" "" "" env "${env[@]}" "$UPFRONT" "${up[@]}" \
+		-- perf probe -q "${pf[@]}" 2> "$work/err")
+	[ -s "$work/err" ] && notes+=("$label: $(tr '\n' ' ' < "$work/err")")
+	print_row "$label" "$v"
 }
 
+gcc -O2 -o "$work/runstat" "$here/runstat.c" || exit 1
 if [ ! -x "$UPFRONT" ]; then
 	echo "no upfront binary at $UPFRONT (build it, or set UPFRONT=)" >&2
 	exit 1
@@ -179,10 +209,13 @@ big=$work/bigcpp
 mid=$((NCLASSES / 2))
 cobra='github.com/docker/cli/vendor/github.com/spf13/cobra.(*Command).Execute'
 
-printf '%-40s %8s %8s %6s  %8s %8s %6s\n' "case ($RUNS runs, mean seconds)" upfront perf ratio \
-	"cpu upf" "cpu perf" ratio
+uptime_start=$(cut -d' ' -f1-3 /proc/loadavg)
+printf '%-40s %7s %7s %5s  %7s %7s %5s  %6s %6s %5s\n' "case (median of $RUNS, s / MB)" \
+	upfront perf ratio "cpu upf" "perf" ratio "MB upf" "perf" ratio
 if [ -x "$DOCKER" ]; then
-	row "docker -F '*'" -- -x "$DOCKER" -F '*' -- -x "$DOCKER" -F '*'
+	row "docker -F '*' (cached)" -- -x "$DOCKER" -F '*' -- -x "$DOCKER" -F '*'
+	row "docker -F '*' (UPFRONT_CACHE=off)" -- UPFRONT_CACHE=off -x "$DOCKER" -F '*' \
+		-- -x "$DOCKER" -F '*'
 	row "docker -V cobra Execute" -- -x "$DOCKER" -V "$cobra" -- -x "$DOCKER" -V "$cobra"
 	row "docker -D cobra Execute" -- -x "$DOCKER" -D "$cobra" -- -x "$DOCKER" -D "$cobra"
 	row "docker -D cobra Execute c" -- -x "$DOCKER" -D "$cobra c" -- -x "$DOCKER" -D "$cobra c"
@@ -193,7 +226,9 @@ row "libc.so.6 -D getaddrinfo (separate dbg)" -- -x libc.so.6 -D getaddrinfo \
 	-- -x "$(realpath /lib/x86_64-linux-gnu/libc.so.6)" -D getaddrinfo
 row "libc.so.6 -D getaddrinfo name service" -- -x libc.so.6 -D 'getaddrinfo name service' \
 	-- -x "$(realpath /lib/x86_64-linux-gnu/libc.so.6)" -D 'getaddrinfo name service'
-row "C++ x$NCLASSES -F '*'" -- -x "$big" -F '*' -- -x "$big" -F '*'
+row "C++ x$NCLASSES -F '*' (cached)" -- -x "$big" -F '*' -- -x "$big" -F '*'
+row "C++ x$NCLASSES -F '*' (UPFRONT_CACHE=off)" -- UPFRONT_CACHE=off -x "$big" -F '*' \
+	-- -x "$big" -F '*'
 row "C++ x$NCLASSES -D method x" -- -x "$big" -D "ns$((mid % 20))::Class$mid::handle$mid x" \
 	-- -x "$big" -D "handle$mid x"
 row "C++ x$NCLASSES -V method" -- -x "$big" -V "ns$((mid % 20))::Class$mid::handle$mid" \
@@ -205,20 +240,17 @@ for g in "${perf_globs[@]}"; do
 done
 row "C x$NFUNCS -D 'fn_* a b s'" -- -x "$many" -D 'fn_* a b s' -- -x "$many" "${perf_d[@]}"
 if [ -w /sys/kernel/tracing/uprobe_events ]; then
-	if ! tu=$(timed "'$UPFRONT' -d 'upft_bench:*'" \
-		"$UPFRONT" -x "$many" -g upft_bench -a 'fn_* a b s'); then
-		notes+=("C -a: upfront: $(cat "$work/err")")
-		tu=fail
-	fi
-	if ! tp=$(timed "perf probe -q -d 'probe_upft_many:*'" \
-		perf probe -q -x "$many" "${perf_a[@]}"); then
-		notes+=("C -a: perf: $(cat "$work/err")")
-		tp=fail
-	fi
-	print_row "C x$NFUNCS -a 'fn_* a b s' (add)" "$tu" "$tp"
+	v=$(python3 "$work/timeit.py" "$work/runstat" "$RUNS" "'$UPFRONT' -d 'upft_bench:*'" \
+		"perf probe -q -d 'probe_upft_many:*'" \
+		"$UPFRONT" -x "$many" -g upft_bench -a 'fn_* a b s' -- \
+		perf probe -q -x "$many" "${perf_a[@]}" 2> "$work/err")
+	[ -s "$work/err" ] && notes+=("C -a: $(tr '\n' ' ' < "$work/err")")
+	print_row "C x$NFUNCS -a 'fn_* a b s' (add)" "$v"
 else
 	notes+=("tracefs not writable: -a skipped")
 fi
 for n in "${notes[@]}"; do
 	echo "note: $n"
 done
+echo "$(date -u '+%Y-%m-%d %H:%M UTC'), kernel $(uname -r), load $uptime_start at the start," \
+	"$(cut -d' ' -f1-3 /proc/loadavg) at the end"

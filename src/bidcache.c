@@ -74,25 +74,58 @@ static bool cache_off(void)
 	return e && !strcmp(e, "off");	/* main.c refuses any other word */
 }
 
-/* the cache directory's path ($XDG_CACHE_HOME/upfront, ~/.cache/upfront), made if missing */
+/* whether nobody but root and the user can change what @path names (-v says why not) */
+static bool dir_trusted(const char *path)
+{
+	char *real = realpath(path, NULL);
+	struct diag d;
+	bool ok;
+
+	diag_init(&d, NULL);
+	ok = real && path_owners_check(real, geteuid(), &d) == 0;
+	if (!real)
+		pr_info("no cache directory %s: %s", path, strerror(errno));
+	else if (!ok)
+		pr_info("cache %s not used: %s", real, d.msg ?: "others can write it");
+	diag_release(&d);
+	free(real);
+	return ok;
+}
+
+/*
+ * cache_dir_path() - the cache directory ($XDG_CACHE_HOME/upfront, ~/.cache/upfront), made
+ * if missing, but only in a directory nobody else can change: root never makes a directory
+ * through a path a user could have pointed elsewhere
+ */
 static char *cache_dir_path(void)
 {
 	const char *xdg = getenv("XDG_CACHE_HOME");
+	char *base, *parent, *dir = NULL;
 	struct passwd *pw;
-	char *base, *dir;
+	struct stat st;
 
 	if (xdg && xdg[0] == '/') {
 		base = xstrdup(xdg);
+		parent = xstrndup(xdg, strrchr(xdg, '/') - xdg);
+		if (!*parent) {
+			free(parent);
+			parent = xstrdup("/");
+		}
 	} else {
 		pw = getpwuid(geteuid());
 		if (!pw || !pw->pw_dir || pw->pw_dir[0] != '/')
 			return NULL;
 		base = xasprintf("%s/.cache", pw->pw_dir);
+		parent = xstrdup(pw->pw_dir);
 	}
-	mkdir(base, 0700);	/* as XDG says; what it is is checked below either way */
-	dir = xasprintf("%s/upfront", base);
+	if (stat(base, &st) < 0 && dir_trusted(parent))
+		mkdir(base, 0700);	/* as the XDG directory specification says */
+	if (dir_trusted(base)) {
+		dir = xasprintf("%s/upfront", base);
+		mkdir(dir, 0700);
+	}
+	free(parent);
 	free(base);
-	mkdir(dir, 0700);
 	return dir;
 }
 
@@ -103,15 +136,14 @@ static char *cache_dir_path(void)
 static int cache_dir_open(void)
 {
 	char *dir = cache_dir_path(), *real = dir ? realpath(dir, NULL) : NULL;
-	struct diag d;
 	struct stat st;
 	int fd = -1;
 
-	diag_init(&d, NULL);
 	if (!real) {
-		pr_info("no cache directory %s: %s", dir ?: "(no home)", strerror(errno));
-	} else if (path_owners_check(real, geteuid(), &d) < 0) {
-		pr_info("cache %s not used: %s", real, d.msg ?: "written by others");
+		if (dir)
+			pr_info("no cache directory %s: %s", dir, strerror(errno));
+	} else if (!dir_trusted(real)) {
+		/* said why */
 	} else if ((fd = open(real, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0) {
 		pr_info("cannot open cache %s: %s", real, strerror(errno));
 	} else if (fstat(fd, &st) < 0 || st.st_uid != geteuid() || (st.st_mode & 077)) {
@@ -119,7 +151,6 @@ static int cache_dir_open(void)
 		close(fd);
 		fd = -1;
 	}
-	diag_release(&d);
 	free(real);
 	free(dir);
 	return fd;

@@ -4,7 +4,8 @@
 # the second run prints exactly what an uncached run prints, from the cache; a binary with the
 # same build-id but other contents (a stripped copy, a touched one) is not answered from it;
 # a cache file or directory someone else could have written is not read, a symbolic link is
-# not followed; UPFRONT_CACHE=off turns it off
+# not followed, nothing is made under a directory others can write; UPFRONT_CACHE=off turns
+# it off
 . "$(dirname "$0")/lib.sh"
 
 upft_need_root
@@ -80,6 +81,10 @@ mkdir -m 0777 "$UPFT_TMP/open"
 XDG_CACHE_HOME=$UPFT_TMP/open upft_run -v -x "$B" -F
 t_is "$UPFT_OUT" "$REF" "under a world-writable directory: the same list"
 t_like "$UPFT_ERR" "not used" "under a world-writable directory: no cache (-v says why)"
+XDG_CACHE_HOME=$UPFT_TMP/open/sub upft_run -x "$B" -F
+t_is "$UPFT_OUT" "$REF" "a cache directory to make under a world-writable one: the same list"
+test ! -e "$UPFT_TMP/open/sub"
+t_ok $? "nothing is made under a world-writable directory"
 UPFRONT_CACHE=off upft_run -x "$B" -F 'zz_*'
 t_is "$UPFT_OUT" "" "UPFRONT_CACHE=off: the cache is not read"
 t_done
