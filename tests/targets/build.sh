@@ -90,6 +90,14 @@ if wants c/ && need "$CC"; then
 	# sortcb.c: a callback through libc's qsort, no frame pointers (tests/e2e/stack-cfi.sh)
 	build "$out/c/sortcb-O2" "$src/c/sortcb.c" $CC -g -O2 -Wall -o "$out/c/sortcb-O2" \
 		"$src/c/sortcb.c"
+	# the same with return addresses signed where the compiler can (arm64's pac-ret: the
+	# caller's address in x30 and in the frame records carries a pointer authentication
+	# code; stack-cfi.sh on arm64); x86-64's gcc has no such option and builds none
+	if echo 'int main(void) { return 0; }' |
+		$CC -mbranch-protection=pac-ret -x c -o /dev/null - 2>/dev/null; then
+		build "$out/c/sortcb-pac" "$src/c/sortcb.c" $CC -g -O2 -Wall \
+			-mbranch-protection=pac-ret -o "$out/c/sortcb-pac" "$src/c/sortcb.c"
+	fi
 	# entry.c: parameters at a function's entry from the ABI (tests/e2e/cases/entry.cases)
 	if [ -e "$src/c/entry.c" ]; then
 		for o in O0 O2; do
