@@ -27,14 +27,14 @@ static bool slot_used(const struct trace_map *m, uint64_t ctrl, unsigned int i)
 	return m->used_min ? b >= m->used_min : !(b & 0x80);
 }
 
-/* whether decoded key @k is the key @m looks up */
-static bool key_is(const struct trace_map *m, const struct value *k)
+/* whether decoded key @k is the key @m looks up (@key_len: strlen(m->key), once per lookup) */
+static bool key_is(const struct trace_map *m, size_t key_len, const struct value *k)
 {
 	if (k->fault)
 		return false;
 	if (m->key)
 		return (k->kind == VK_LSTRING || k->kind == VK_CSTRING) && !k->cut &&
-		       k->len == strlen(m->key) && !memcmp(k->str, m->key, k->len);
+		       k->len == key_len && !memcmp(k->str, m->key, k->len);
 	return (k->kind == VK_SIGNED || k->kind == VK_UNSIGNED) && k->num.u == m->key_num;
 }
 
@@ -50,13 +50,14 @@ static void map_lookup(struct decoder *dc, const struct dprobe *p, const char *r
 	const struct trace_map *m = &a->map;
 	const char *name = v->name;
 	uint64_t ctrl = field_u(p, rec, m->ctrl);
+	size_t key_len = m->key ? strlen(m->key) : 0;
 	struct value k;
 
 	for (unsigned int i = 0; scan && i < m->slots; i++) {
 		if (!slot_used(m, ctrl, i))
 			continue;
 		decode_arg(dc, p, rec, size, base, &a->parts[2 * i], &k);
-		if (!key_is(m, &k))
+		if (!key_is(m, key_len, &k))
 			continue;
 		decode_arg(dc, p, rec, size, base, &a->parts[2 * i + 1], v);
 		v->name = name;

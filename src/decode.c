@@ -1113,9 +1113,14 @@ void decode_arg(struct decoder *dc, const struct dprobe *p, const char *rec, int
 
 		v->num.u = rd_u(at, fl->size);
 		s = symbolizer_value(dc->sym, dc->cur_tgid, v->num.u, base);
-		if (s)
-			v->text = arena_str(dc, s, strlen(s) - (a->style == SHOW_GO &&
-				  strlen(s) > 4 && !strcmp(s + strlen(s) - 4, "+0x0") ? 4 : 0));
+		if (s) {
+			size_t n = strlen(s);
+
+			/* delve names a function's own address without "+0x0" */
+			if (a->style == SHOW_GO && n > 4 && !memcmp(s + n - 4, "+0x0", 4))
+				n -= 4;
+			v->text = arena_str(dc, s, n);
+		}
 		break;
 	}
 	case VK_VARIANT:
