@@ -25,6 +25,7 @@
 #include "arch/arch.h"
 #include "agg.h"
 #include "callfields.h"
+#include "checker.h"
 #include "cmdexit.h"
 #include "cmdhold.h"
 #include "decode.h"
@@ -68,6 +69,7 @@ struct session {
 	struct tep_handle *tep;
 	struct decoder *dc;
 	struct stream *st;
+	struct checker *checker;	/* events still there, -p alive, clock skew: a thread */
 	struct render r;
 	bool render_open;
 	struct metrics *metrics;	/* --metrics, or NULL: counts beside the renderer */
@@ -172,6 +174,7 @@ static struct session_event *session_event_new(struct session *s, const char *sy
 	memset(e, 0, sizeof(*e));
 	e->sys = xstrdup(sys);
 	e->name = xstrdup(name);
+	checker_add_event(s->checker, sys, name);	/* its index is the same */
 	{
 		char *key = xasprintf("%s/%s", sys, name);
 		bool added;
@@ -364,6 +367,7 @@ int session_add_probe_text(struct session *s, const char *text, struct diag *d)
 			tracing_event_disable(s->t, s->evs[i].sys, s->evs[i].name);
 			tracing_event_delete(s->t, s->evs[i].name);
 			s->evs[i].removed = true;
+			checker_forget_event(s->checker, i);
 		}
 		if (s->nr_batches && s->batches[s->nr_batches - 1].tps == tps)
 			s->nr_batches--;
@@ -398,6 +402,7 @@ int session_remove_event(struct session *s, const char *name, struct diag *d)
 		if (!x->generic && !s->o->keep)
 			tracing_event_delete(s->t, x->name);
 		x->removed = true;
+		checker_forget_event(s->checker, i);
 	}
 	return 0;
 }
@@ -636,6 +641,7 @@ static int session_setup(struct session *s, struct trace_probe *tps, size_t nr, 
 	s->t = tracing_new(buffer_kb(o), o->keep, d);
 	if (!s->t)
 		return -EIO;
+	s->checker = checker_new(s->t);
 
 	/*
 	 * Formats are loaded per event as they are added (tep_load_event); walking every
@@ -790,51 +796,14 @@ static void child_check(struct session *s)
 	}
 }
 
-/* /proc/PID/stat: the process exists and is no zombie */
-static bool pid_running(pid_t pid)
-{
-	char path[64], buf[512], *p;
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return errno == EACCES;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return false;
-	buf[n] = '\0';
-	p = strrchr(buf, ')');	/* comm may hold anything, the state follows its ')' */
-	return p && p[1] == ' ' && p[2] != 'Z' && p[2] != 'X';
-}
-
 /*
- * -p: stop once every traced process has exited. The kernel drops each task from the
- * instance's set_event_pid as it exits (and adds the children it forks, with event-fork);
- * --no-inherit: once the processes named with -p have exited.
+ * -p: stop once every traced process has exited (the checker's thread looks, checker.h): the
+ * processes in the instance's set_event_pid, which holds the children they fork; with
+ * --no-inherit the processes named with -p.
  */
 static void pids_check(struct session *s)
 {
-	pid_t *pids = NULL;
-	ssize_t n;
-	bool running = false;
-
-	if (!s->o->nr_pids || s->child > 0)
-		return;
-	if (s->o->no_inherit) {
-		for (size_t i = 0; i < s->o->nr_pids && !running; i++)
-			running = pid_running(s->o->pids[i]);
-	} else {
-		n = tracing_pids(s->t, &pids);
-		if (n < 0)
-			return;	/* set_event_pid unreadable: cannot tell, keep tracing */
-		for (ssize_t i = 0; i < n && !running; i++)
-			running = pid_running(pids[i]);
-		free(pids);
-	}
-	if (running)
+	if (!s->o->nr_pids || s->child > 0 || !checker_pids_exited(s->checker))
 		return;
 	s->stop = true;
 	s->pids_exited = true;
@@ -1147,8 +1116,10 @@ static void unmapped_check(struct session *s, uint64_t elapsed_ns)
  */
 static void events_check(struct session *s)
 {
+	if (!checker_events_changed(s->checker))
+		return;
 	for (size_t i = 0; i < s->nr_evs; i++) {
-		if (s->evs[i].removed || tracing_event_present(s->t, s->evs[i].sys, s->evs[i].name))
+		if (!checker_event_gone(s->checker, i) || s->evs[i].removed)
 			continue;
 		fprintf(stderr, "upfront: event %s:%s was removed from tracefs by another process "
 			"(upfront -d?): its calls are no longer seen; stopping\n", s->evs[i].sys,
@@ -1206,9 +1177,13 @@ static void main_loop(struct session *s)
 	unsigned int tick_ms = s->r.ops->tick_ms ? s->r.ops->tick_ms : DEFAULT_TICK_MS;
 	uint64_t start = now_ns(), next_tick = start + tick_ms * 1000000ULL;
 	uint64_t deadline = s->o->duration > 0 ? start + (uint64_t)(s->o->duration * 1e9) : 0;
-	uint64_t next_check = 0, next_events_check = 0, next_pids_check = 0;
+	uint64_t next_check = 0;
 	unsigned int n = 0;
 
+	if (s->o->nr_pids && s->child <= 0)
+		checker_watch_pids(s->checker, s->o->pids, s->o->nr_pids, !s->o->no_inherit);
+	checker_set_stream(s->checker, s->st);
+	checker_start(s->checker);
 	s->can_idle = !s->r.ops->owns_terminal && !isatty(s->r.fd);
 	adjust_priority(s);
 	while (!s->stop) {
@@ -1245,14 +1220,8 @@ static void main_loop(struct session *s)
 			s->end_why = "--duration reached";
 		}
 		child_check(s);
-		if (now >= next_pids_check) {
-			next_pids_check = now + 200000000ULL;
-			pids_check(s);
-		}
-		if (now >= next_events_check) {
-			next_events_check = now + 200000000ULL;
-			events_check(s);
-		}
+		pids_check(s);
+		events_check(s);
 		summary_check(s, now);
 		unmapped_check(s, now - start);
 		adjust_priority(s);
@@ -1277,6 +1246,9 @@ static void main_loop(struct session *s)
 			}
 		}
 	}
+	/* before the stream and tracefs go: the thread uses both */
+	checker_free(s->checker);
+	s->checker = NULL;
 	final_drain(s);
 }
 
@@ -1576,6 +1548,8 @@ out:
 		fprintf(stderr, "upfront: %s (pid %d%s)\n", s->end_why, (int)o->pids[0],
 			o->nr_pids > 1 ? ", ..." : "");
 	print_counts(s, &ss);
+	checker_free(s->checker);	/* a session that failed before main_loop() */
+	s->checker = NULL;
 	stream_free(s->st);
 	if (ret < 0)
 		tracing_unkeep(s->t);	/* --keep keeps a session that traced, not a failed one */

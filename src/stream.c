@@ -29,8 +29,8 @@
 /* Events a CPU found empty at T may still commit a record stamped a little before T. */
 #define MERGE_SLACK_NS 5000000ULL
 
-/* The trace clock's offset from ours is measured again at most this often (ns). */
-#define SKEW_EVERY_NS 200000000ULL
+/* A consumer that let no sub-buffer go for this long when a queue filled was held up. */
+#define STALL_NS 20000000ULL
 
 /* Slots are allocated this many sub-buffers at a time, as the queue grows. */
 #define SLOT_BLOCK 64
@@ -88,12 +88,20 @@ struct stream {
 	struct pollfd *pfds;
 	bool timer;		/* no buffer_percent: read on a timer, poll() would wake per event */
 	int nr_cpus;
-	unsigned int nr_slots;
+	unsigned int nr_slots;		/* each CPU's ring */
+	/*
+	 * The queues' cap, all CPUs together, in slots (0: each CPU's nr_slots alone, as
+	 * UPFRONT_QUEUE_PAGES asks): a workload on one thread fills one CPU's queue, which may
+	 * take the whole pool. Slots count from allocation until they go cold (slot_trim()).
+	 */
+	unsigned int cap_slots;
+	unsigned int live_slots;	/* drain: slots allocated and not cold, all CPUs */
+	_Atomic uint64_t consumed_at;	/* mono ns when the consumer last let a sub-buffer go */
+	_Atomic uint64_t full_stall;	/* the longest now - consumed_at when a queue filled */
 	int subbuf;
 	struct tracing *t;
 	clockid_t clock_ref;		/* tracing_clock_ref() */
-	_Atomic int64_t skew;		/* trace clock - clock_ref, ns (consumer writes) */
-	uint64_t skew_at;		/* consumer: when it was last measured */
+	_Atomic int64_t skew;		/* trace clock - clock_ref, ns (stream_clock_skew()) */
 	pthread_t thread;
 	bool thread_started;
 	_Atomic int finish;		/* 1: final pass requested; 2: final pass done */
@@ -144,20 +152,41 @@ static uint64_t subbuf_data_len(const char *page)
 	return commit & ((1ULL << 30) - 1);
 }
 
+/* A slot the consumer gave back to @q's freed ring, or NULL (the drain alone takes them). */
+static char *slot_reuse(struct stream *st, struct cpu_queue *q)
+{
+	uint64_t ft = atomic_load_explicit(&q->ftail, memory_order_relaxed);
+	char *slot;
+
+	if (ft == atomic_load_explicit(&q->fhead, memory_order_acquire))
+		return NULL;
+	slot = q->freed[ft % st->nr_slots];
+	atomic_store_explicit(&q->ftail, ft + 1, memory_order_release);
+	return slot;
+}
+
 /* A free slot for the drain: a used one back from the consumer, or a new one; NULL: full. */
 static char *slot_get(struct stream *st, struct cpu_queue *q)
 {
-	uint64_t ft = atomic_load_explicit(&q->ftail, memory_order_relaxed);
+	char *slot = slot_reuse(st, q);
 	unsigned int i;
 
-	if (ft != atomic_load_explicit(&q->fhead, memory_order_acquire)) {
-		char *slot = q->freed[ft % st->nr_slots];
-
-		atomic_store_explicit(&q->ftail, ft + 1, memory_order_release);
+	if (slot)
+		return slot;
+	if (st->cap_slots && st->live_slots >= st->cap_slots) {
+		/*
+		 * The pool is taken: another CPU's queue holds the rest, maybe as freed slots
+		 * from a burst there that are not trimmed yet (a thread that moved): use those
+		 */
+		for (int c = 0; c < st->nr_cpus && !slot; c++)
+			if (&st->q[c] != q)
+				slot = slot_reuse(st, &st->q[c]);
 		return slot;
 	}
-	if (q->nr_cold)
+	if (q->nr_cold) {
+		st->live_slots++;
 		return q->cold[--q->nr_cold];
+	}
 	if (q->nr_alloc >= st->nr_slots)
 		return NULL;
 	i = q->nr_alloc % SLOT_BLOCK;
@@ -172,6 +201,7 @@ static char *slot_get(struct stream *st, struct cpu_queue *q)
 		q->blocks[q->nr_blocks++] = b;
 	}
 	q->nr_alloc++;
+	st->live_slots++;
 	return q->blocks[q->nr_blocks - 1] + (size_t)i * st->subbuf;
 }
 
@@ -181,11 +211,13 @@ static void slot_trim(struct stream *st, struct cpu_queue *q)
 	uint64_t ft = atomic_load_explicit(&q->ftail, memory_order_relaxed);
 	uint64_t fh = atomic_load_explicit(&q->fhead, memory_order_acquire);
 
-	for (; fh - ft > SLOT_KEEP; ft++) {
+	/* (a queue given other CPUs' slots may have more than its cold stack holds) */
+	for (; fh - ft > SLOT_KEEP && q->nr_cold < st->nr_slots; ft++) {
 		char *slot = q->freed[ft % st->nr_slots];
 
 		madvise(slot, st->subbuf, MADV_DONTNEED);
 		q->cold[q->nr_cold++] = slot;
+		st->live_slots--;
 	}
 	atomic_store_explicit(&q->ftail, ft, memory_order_release);
 }
@@ -197,6 +229,19 @@ static void slot_put(struct stream *st, struct cpu_queue *q, char *slot)
 
 	q->freed[fh % st->nr_slots] = slot;
 	atomic_store_explicit(&q->fhead, fh + 1, memory_order_release);
+}
+
+/*
+ * A queue just filled: how long the consumer has let no sub-buffer go. Long (tens of ms and
+ * more): it was blocked or got no CPU; short: it ran, decoding slower than events came.
+ */
+static void note_stall(struct stream *st)
+{
+	uint64_t at = atomic_load_explicit(&st->consumed_at, memory_order_relaxed);
+	uint64_t now = now_ns(), stall = now > at ? now - at : 0;
+
+	if (stall > atomic_load_explicit(&st->full_stall, memory_order_relaxed))
+		atomic_store_explicit(&st->full_stall, stall, memory_order_relaxed);
 }
 
 /* Read whole sub-buffers of one CPU until it is empty or its queue is full. */
@@ -214,6 +259,8 @@ static int drain_cpu(struct stream *st, struct cpu_queue *q, int *full_pages, bo
 		ssize_t n;
 
 		if (head - tail >= st->nr_slots || !(slot = q->spare ? q->spare : slot_get(st, q))) {
+			if (!q->was_full)
+				note_stall(st);
 			atomic_fetch_add(&st->queue_full, 1);
 			*qfull = true;
 			q->was_full = true;
@@ -294,16 +341,17 @@ static bool rings_empty(struct stream *st)
  * The trace clock minus the clock of ours that runs with it (tracing_clock_ref(): the raw
  * monotonic clock for "local", both the TSC scaled; CLOCK_MONOTONIC for "mono"), from the
  * "now ts" of a CPU's stats: the clock of whichever CPU reads them, which is every CPU's where
- * the clock merges CPUs at all. Measured at the start and again by the consumer when every
- * queue is empty (at most every SKEW_EVERY_NS), never by the drain: opening a tracefs file
- * takes the kernel's trace_types_lock, which any other tracing session's setup or cleanup
- * holds for up to ~200 ms; a drain blocked there lost 0.4-2.6% of 4 M events at full rate on a
- * loaded machine (6.18). Reading the stats while a CPU writes at full rate took 40-70 us.
+ * the clock merges CPUs at all. Measured at the start and then by the session's checker thread
+ * (checker.h), never by the drain nor the consumer: opening a tracefs file takes the kernel's
+ * trace_types_lock, which any other tracing session's setup or cleanup holds for up to
+ * ~200 ms; a drain blocked there lost 0.4-2.6% of 4 M events at full rate on a loaded machine
+ * (6.18), and a consumer blocked there lets a CPU's queue fill. Reading the stats while a CPU
+ * writes at full rate took 40-70 us.
  * Between readings the two drift apart by well under a ppm (tsc_khz's rounding). A reading
  * that took over 1 ms (preempted) is not trusted; the error, half the reading's time plus
  * 1 us, stays far inside MERGE_SLACK_NS. False: no usable reading (no "now ts").
  */
-static bool clock_skew(struct stream *st)
+bool stream_clock_skew(struct stream *st)
 {
 	struct tracing_cpu_stats cs;
 	uint64_t m0, m1;
@@ -365,6 +413,7 @@ static void *drain_main(void *arg)
 	while (!atomic_load(&st->stop)) {
 		int got = 0, full = 0;
 		bool finishing = atomic_load(&st->finish) == 1, any_qfull = false;
+		uint64_t inflight = 0;
 
 		for (int c = 0; c < st->nr_cpus; c++) {
 			uint64_t backlog;
@@ -376,7 +425,9 @@ static void *drain_main(void *arg)
 			got += n;
 			backlog = atomic_load_explicit(&q->head, memory_order_relaxed) -
 				  atomic_load_explicit(&q->tail, memory_order_acquire);
-			if (backlog >= st->nr_slots / 2)
+			inflight += backlog;
+			if (backlog >= st->nr_slots / 2 ||
+			    (st->cap_slots && inflight >= st->cap_slots / 2))
 				boost_consumer(st);
 			if (backlog > 2)
 				q->idle_rounds = 0;
@@ -450,14 +501,22 @@ struct stream *stream_open(struct tracing *t, struct tep_handle *tep, unsigned i
 
 	st->t = t;
 	st->clock_ref = tracing_clock_ref(t);
-	/* default: default_queue_bytes() in all, at least 256 sub-buffers per CPU */
+	/*
+	 * default: default_queue_bytes() in all, shared: one CPU's queue may take all of it
+	 * (its ring that large, or 4 CPUs' shares on machines with more than 4), at least 256
+	 * sub-buffers
+	 */
 	st->nr_slots = queue_pages;
 	st->subbuf = tracing_subbuf_size(t);
 	if (!st->nr_slots) {
-		st->nr_slots = default_queue_bytes() / st->subbuf / (ncpu > 0 ? ncpu : 1);
+		st->cap_slots = default_queue_bytes() / st->subbuf;
+		if (st->cap_slots < 256)
+			st->cap_slots = 256;
+		st->nr_slots = ncpu > 4 ? st->cap_slots / ncpu * 4 : st->cap_slots;
 		if (st->nr_slots < 256)
 			st->nr_slots = 256;
 	}
+	atomic_store(&st->consumed_at, now_ns());
 	st->q = xcalloc(ncpu, sizeof(*st->q));
 	for (int cpu = 0; cpu < ncpu; cpu++) {
 		struct cpu_queue *q = &st->q[st->nr_cpus];
@@ -485,9 +544,8 @@ struct stream *stream_open(struct tracing *t, struct tep_handle *tep, unsigned i
 	 */
 	st->timer = !tracing_set_wakeup(t, 50);
 	/* before the drain publishes a watermark: a few tries for one not preempted */
-	for (int i = 0; i < 5 && !clock_skew(st); i++)
+	for (int i = 0; i < 5 && !stream_clock_skew(st); i++)
 		;
-	st->skew_at = now_ns();
 	pr_debug("trace clock - clock %d: %lld ns", (int)st->clock_ref,
 		 (long long)atomic_load(&st->skew));
 	st->pfds = xcalloc(st->nr_cpus + 1, sizeof(*st->pfds));
@@ -530,6 +588,7 @@ static void cpu_advance(struct stream *st, struct cpu_queue *q)
 			/* the loaded sub-buffer is used up */
 			q->loaded = false;
 			slot_put(st, q, q->ring[tail % st->nr_slots]);
+			atomic_store_explicit(&st->consumed_at, now_ns(), memory_order_relaxed);
 			atomic_store_explicit(&q->tail, tail + 1, memory_order_release);
 			continue;
 		}
@@ -725,10 +784,6 @@ enum stream_what stream_next(struct stream *st, struct stream_rec *rec, int time
 			}
 		} else if (done) {
 			return STREAM_END;
-		} else if (now_ns() - st->skew_at >= SKEW_EVERY_NS) {
-			/* every queue is empty: the workload is quiet, or the drain is behind */
-			if (clock_skew(st))
-				st->skew_at = now_ns();
 		}
 wait:
 		/* wait for the drain thread */
@@ -771,7 +826,9 @@ void stream_stats(struct stream *st, struct stream_stats *out)
 	out->lost = st->lost;
 	out->lost_queue_full = st->lost_queue_full;
 	out->lost_end = st->lost_end;
-	out->queue_bytes = (uint64_t)st->nr_slots * st->subbuf * st->nr_cpus;
+	out->queue_bytes = (uint64_t)(st->cap_slots ? st->cap_slots : st->nr_slots * st->nr_cpus) *
+			   st->subbuf;
+	out->full_stall_ns = atomic_load(&st->full_stall);
 }
 
 void stream_lost_why(const struct stream_stats *ss, unsigned long buffer_kb, struct strbuf *out)
@@ -788,9 +845,16 @@ void stream_lost_why(const struct stream_stats *ss, unsigned long buffer_kb, str
 	}
 	if (ss->lost_queue_full) {
 		strbuf_addf(out, "%s %llu when decoding fell behind and the queue was at its cap "
-			    "(%llu %s)", sep, (unsigned long long)ss->lost_queue_full,
+			    "(%llu %s", sep, (unsigned long long)ss->lost_queue_full,
 			    (unsigned long long)(ss->queue_bytes >> (mib ? 20 : 10)),
 			    mib ? "MiB" : "KiB");
+		/* a decoder that let no sub-buffer go for a while was blocked or had no CPU */
+		if (ss->full_stall_ns >= STALL_NS)
+			strbuf_addf(out, "; the decoder had let no sub-buffer go for %llu ms, "
+				    "blocked or without a CPU)",
+				    (unsigned long long)(ss->full_stall_ns / 1000000));
+		else
+			strbuf_addstr(out, "; the decoder ran, slower than the events came)");
 		sep = ";";
 	}
 	if (ss->lost_end)
@@ -801,6 +865,7 @@ void stream_lost_why(const struct stream_stats *ss, unsigned long buffer_kb, str
 unsigned int stream_backlog(struct stream *st)
 {
 	unsigned int most = 0;
+	uint64_t all = 0;
 
 	if (!st)
 		return 0;
@@ -812,7 +877,10 @@ unsigned int stream_backlog(struct stream *st)
 
 		if (pm > most)
 			most = pm;
+		all += n;
 	}
+	if (st->cap_slots && all * 1000 / st->cap_slots > most)
+		most = (unsigned int)(all * 1000 / st->cap_slots);
 	return most;
 }
 

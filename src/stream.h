@@ -48,13 +48,15 @@ struct stream_stats {
 				 * whose queue was full at times (else they count as the rest) */
 	uint64_t queue_full;	/* times the drain found a CPU's queue full */
 	uint64_t queue_bytes;	/* the queues' cap, all CPUs together */
+	uint64_t full_stall_ns;	/* when a queue filled, the longest the consumer had let no
+				 * sub-buffer go (blocked, or no CPU) */
 };
 
 /**
  * stream_open() - open every CPU's trace_pipe_raw of session @t (non-blocking) and start the drain
  * thread that copies whole sub-buffers into a bounded queue per CPU (@queue_pages each;
- * 0: 64 MiB in all, or 1/64 of the RAM when less, at least 256 per CPU; taken as the backlog
- * grows). The drain never waits on decoding: when a queue is full the kernel buffers, then
+ * 0: one pool of 64 MiB for all, or 1/64 of the RAM when less, which one CPU's queue may take
+ * whole; taken as the backlog grows). The drain never waits on decoding: when a queue is full the kernel buffers, then
  * loses events (counted in stream_stats() with the reason). The drain thread runs at
  * real-time priority when allowed, and leaves SIGINT, SIGTERM and SIGHUP unblocked (their
  * handler runs there when the consumer's thread blocks them); other signals it blocks.
@@ -104,8 +106,9 @@ void stream_stats(struct stream *st, struct stream_stats *out);
 void stream_lost_why(const struct stream_stats *ss, unsigned long buffer_kb, struct strbuf *out);
 
 /**
- * stream_backlog() - how full the fullest CPU's queue is, in permille of its bound (the
- * decoder's debt to the drain; at 1000 the drain leaves events in the kernel's buffer)
+ * stream_backlog() - how full the fullest CPU's queue, or the pool of all, is, in permille of
+ * its bound (the decoder's debt to the drain; at 1000 the drain leaves events in the kernel's
+ * buffer)
  */
 unsigned int stream_backlog(struct stream *st);
 
@@ -116,6 +119,15 @@ unsigned int stream_backlog(struct stream *st);
  * itself. Once per call; 0 disarms.
  */
 void stream_boost_at_half(struct stream *st, pid_t tid);
+
+/**
+ * stream_clock_skew() - measure the trace clock's offset from the clock of ours that runs with
+ * it again (it drifts by well under a ppm), from a CPU's stats file: that open can wait
+ * ~200 ms behind other sessions' tracefs work, so not on the draining or decoding path (the
+ * session's checker thread calls it); safe beside stream_next() on another thread
+ * Return: false when the reading was unusable (preempted, or no "now ts"): the last stays.
+ */
+bool stream_clock_skew(struct stream *st);
 
 /**
  * stream_free() - stop the drain thread, close everything; accepts NULL
