@@ -176,10 +176,12 @@ static int push_cfa(struct machine *m)
 	if (!c->cfi || dwarf_cfi_addrframe(c->cfi, m->fr->vaddr, &frame) != 0 ||
 	    dwarf_frame_cfa(frame, &ops, &nops) != 0) {
 		free(frame);
-		if (c->cfa_fallback == LOC_CFA_BP && !m->fr->caller)
-			return push_reg(m, 6, 16);	/* rbp: saved rbp, return address */
-		if (c->cfa_fallback == LOC_CFA_SP && !m->fr->caller)
-			return push_reg(m, 7, 8);	/* rsp: the return address */
+		const struct arch_ops *a = arch_current();
+
+		if (c->cfa_fallback == LOC_CFA_BP && !m->fr->caller && a->go_cfa_fp)
+			return push_reg(m, a->fp_dwarf, a->go_cfa_fp);
+		if (c->cfa_fallback == LOC_CFA_SP && !m->fr->caller && a->entry_cfa_sp)
+			return push_reg(m, a->sp_dwarf, a->entry_cfa_sp);
 		strbuf_addf(m->err, "needs the frame's CFA, but there is no call frame "
 			    "information for 0x%" PRIx64, m->fr->vaddr);
 		return -EINVAL;

@@ -55,8 +55,10 @@ struct loc_ctx {
 	int64_t pc_delta;
 	/*
 	 * Without CFI for the pc (Go 1.21+ writes no .debug_frame): the CFA from the frame
-	 * pointer Go keeps on amd64. LOC_CFA_BP: %bp+16 (in a function's body, after
-	 * PUSHQ BP; MOVQ SP, BP); LOC_CFA_SP: %sp+8 (at its entry or a RET); 0: an error.
+	 * pointer Go keeps, at the machine's offsets (arch_ops go_cfa_fp, entry_cfa_sp: on
+	 * amd64 %bp+16 in a function's body, after PUSHQ BP; MOVQ SP, BP, and %sp+8 at its
+	 * entry or a RET; none on arm64, refused there). LOC_CFA_BP: the body's; LOC_CFA_SP:
+	 * the entry's or a return's; 0: an error.
 	 */
 	int cfa_fallback;
 	/*

@@ -48,6 +48,11 @@ struct arch_ops {
 	int (*reg_vector_dwarf)(int n);
 	int sp_dwarf;			/* the stack pointer's DWARF number (the CFA's base) */
 	int fp_dwarf;			/* the frame pointer's (x86-64 rbp 6, arm64 x29) */
+	/* Go without CFI: the CFA as the frame pointer + @go_cfa_fp in a body, the stack pointer +
+	 * @entry_cfa_sp at an entry or a return; 0 where the machine's frames give no fixed
+	 * offset (arm64's Go frame pointer lies a frame size below the CFA) */
+	int go_cfa_fp;
+	int entry_cfa_sp;
 	int pc_dwarf;			/* the program counter's (regs_frame()); a machine whose
 					 * DWARF numbers no pc gives it a reserved number: the
 					 * pc is fetched by @ip_fetch there */
