@@ -136,12 +136,20 @@ sess=upft_comp$$
 trap 'tmux kill-session -t "$sess" 2>/dev/null; upft_cleanup' EXIT
 tmux new-session -d -s "$sess" -x 200 -y 20 "bash --norc --noprofile" || t_bail "tmux"
 tmux send-keys -t "$sess" "PS1='$ '; . '$bc'; . '$comp_file'; PATH='$(dirname "$U")':\$PATH; clear" Enter
+# the line is typed once readline has the terminal (its prompt alone on the cleared screen):
+# keys sent before that are echoed by the tty and stay on the screen before the prompt (under
+# 5.10 and TCG bash-completion took long enough to load for it)
+prompt_alone() {
+	[ "$(tmux capture-pane -t "$sess" -p | sed '/^$/d')" = '$' ]
+}
+scale=${UPFT_TIMEOUT_SCALE:-1}
+upft_until $((30 * scale)) prompt_alone	# (if not, the check below shows the screen)
 line="upfront -x $bin 'process_order o->cu"
 tmux send-keys -t "$sess" -l "$line"
 tmux send-keys -t "$sess" Tab
 want="$ upfront -x $bin 'process_order o->customer"
 screen=
-for _ in $(seq 50); do
+for _ in $(seq $((50 * scale))); do
 	sleep 0.1
 	screen=$(tmux capture-pane -t "$sess" -p | grep -F "$ upfront" | tail -1)
 	[ "$screen" != "$ $line" ] && [ -n "$screen" ] && break
