@@ -3,6 +3,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #define LOG_DOMAIN "debuginfo"
@@ -73,6 +74,50 @@ static bool libdw_reads_section(const char *name)
 	return false;
 }
 
+#define HUGE_SIZE ((size_t)2 << 20)
+
+/* a large section's mapping: its whole pages (the tail of the last huge page is not mapped,
+ * not to count in the resident set when it is not a huge page) */
+static size_t zsec_map_len(size_t size)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+
+	return (size + page - 1) & ~(page - 1);
+}
+
+/*
+ * A section's buffer: from 2 MiB on, mapped on a 2 MiB boundary and advised as huge pages
+ * where transparent huge pages are on ("madvise", Debian's default). The inflated bytes are
+ * written once, in order: on docker's 39 MB of DWARF, 4 KiB pages took ~8,000 page faults
+ * (each page allocated, charged and cleared alone), ~10% of a -D's CPU.
+ */
+static void *zsec_alloc(size_t size)
+{
+	size_t len = zsec_map_len(size), span = len + HUGE_SIZE;
+	char *p, *q;
+
+	if (size < HUGE_SIZE)
+		return malloc(size ? size : 1);
+	p = mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	q = (char *)(((uintptr_t)p + HUGE_SIZE - 1) & ~(uintptr_t)(HUGE_SIZE - 1));
+	if (q > p)
+		munmap(p, q - p);
+	if (q + len < p + span)
+		munmap(q + len, p + span - (q + len));
+	madvise(q, len, MADV_HUGEPAGE);
+	return q;
+}
+
+static void zsec_release(void *out, size_t size)
+{
+	if (size < HUGE_SIZE)
+		free(out);
+	else if (out)
+		munmap(out, zsec_map_len(size));
+}
+
 #ifdef HAVE_LIBDEFLATE
 static void *inflate_worker(void *arg)
 {
@@ -85,14 +130,14 @@ static void *inflate_worker(void *arg)
 	while ((i = __atomic_fetch_add(&s->next, 1, __ATOMIC_RELAXED)) < s->nr) {
 		struct zsec *z = &s->z[i];
 		size_t got = 0;
-		void *out = malloc(z->size ? z->size : 1);
+		void *out = zsec_alloc(z->size);
 
 		if (out && libdeflate_deflate_decompress(dec, z->in, z->in_len, out, z->size,
 							 &got) == LIBDEFLATE_SUCCESS &&
 		    got == z->size)
 			z->out = out;
 		else
-			free(out);
+			zsec_release(out, z->size);
 	}
 	libdeflate_free_decompressor(dec);
 	return NULL;
@@ -270,7 +315,7 @@ struct debugsec *debugsec_inflate(Elf *elf, enum debugsec_need need)
 		struct zsec *z = &s->z[i];
 
 		if (z->out && !zsec_install(z)) {
-			free(z->out);
+			zsec_release(z->out, z->size);
 			z->out = NULL;
 		}
 #ifndef HAVE_LIBDEFLATE
@@ -292,7 +337,7 @@ void debugsec_free(struct debugsec *s)
 	if (!s)
 		return;
 	for (size_t i = 0; i < s->nr; i++)
-		free(s->z[i].out);
+		zsec_release(s->z[i].out, s->z[i].size);
 	free(s->z);
 	free(s);
 }
