@@ -164,7 +164,7 @@ static const char usage_text[] =
 	"  upfront -x ./dnsfwd -D 'main.(*server).handleRequest r->Question[0].Name'\n"
 	"-D lines also carry helper fields read to tell a fault from a value: NAME_pN (the\n"
 	"N-th pointer of the expression's chain), NAME_nN (a length it indexes), NAME_len and\n"
-	"NAME_1, NAME_2 ... (a string's length and further chunks), NAME_c (a :string that\n"
+	"NAME_atN (a string's length, its text from byte N on), NAME_c (a :string that\n"
 	"tells a value read through a pointer into unmapped memory from a 0), NAME_hi (the\n"
 	"second half of a complex number or a 128-bit integer); see upfront(1), -D.\n"
 	"Each probe point goes on the cheapest instruction that reads the same values (one\n"

@@ -374,22 +374,39 @@ static bool text_as_bytes(const struct rctx *rc)
  * -a and --keep: bytes only, which perf and trace-cmd show as such; bytes only too on a machine
  * whose kernel loses the bytes before a fault inside a word (arm64: a string that ends just
  * before an unmapped page is read in a word that runs into it, arch_ops.fault_keeps_prefix).
+ * The byte offset of each field goes into @off.
  * Return: the number of fields (1 or 2).
  */
 static unsigned int text_fields(const struct rctx *rc, const char *pf, unsigned int at,
-				unsigned int n, char **f, char **t)
+				unsigned int n, char **f, char **t, unsigned int *off)
 {
 	unsigned int words = text_as_bytes(rc) ? 0 : n / 8, k = 0;
 
 	if (words) {
+		off[k] = at;
 		f[k] = loc_mem_fetch(pf, at);
 		t[k++] = xasprintf("u64[%u]", words);
 	}
 	if (n > words * 8) {
-		f[k] = loc_mem_fetch(pf, at + words * 8);
+		off[k] = at + words * 8;
+		f[k] = loc_mem_fetch(pf, off[k]);
 		t[k++] = xasprintf("%s[%u]", rc->o->kf.has_char ? "char" : "u8", n - words * 8);
 	}
 	return k;
+}
+
+/*
+ * The name of a string's text field at byte @off: NAME for the first, NAME_atOFF for the
+ * others, outside the NAME_1, NAME_2 ... that tell apart arguments of the same name, so that
+ * those do not depend on how many fields the text takes (arm64 reads it as char[64] chunks,
+ * x86-64 as one u64[N]: a second string "Name" would be Name_2 on one and Name_1 on the other)
+ */
+static char *text_field_name(const char *name, unsigned int off)
+{
+	char suffix[16];
+	int sl = snprintf(suffix, sizeof(suffix), "_at%u", off);
+
+	return off ? xasprintf("%.*s%s", NAME_MAX_LEN - sl, name, suffix) : xstrdup(name);
 }
 
 /* A string with a length: chunks at the data pointer (u64 words, or bytes of 64) + a hidden length. */
@@ -403,6 +420,7 @@ static int emit_lstring(struct rctx *rc, const struct emit *em, struct val *v,
 	unsigned int chunk = text_as_bytes(rc) ? CHUNK : WORDS_CHUNK;
 	unsigned int nchunks = (total + chunk - 1) / chunk, at = 0, nf = 0;
 	char *chunk_f[MAX_CHUNKS + 1], *chunk_t[MAX_CHUNKS + 1];
+	unsigned int chunk_at[MAX_CHUNKS + 1];
 	struct trace_arg *a = NULL;
 	int ret = -EINVAL, first, added = -1;
 
@@ -422,12 +440,12 @@ static int emit_lstring(struct rctx *rc, const struct emit *em, struct val *v,
 	for (unsigned int i = 0; i < nchunks; i++) {
 		unsigned int n = total - at < chunk ? total - at : chunk;
 
-		nf += text_fields(rc, pf, at, n, chunk_f + nf, chunk_t + nf);
+		nf += text_fields(rc, pf, at, n, chunk_f + nf, chunk_t + nf, chunk_at + nf);
 		at += n;
 	}
 	first = rc->in_part ? find_run(rc, chunk_f, chunk_t, nf) : -1;
 	for (unsigned int i = 0; first < 0 && i < nf; i++) {
-		char *base = i ? xasprintf("%s_%u", em->name, i) : xstrdup(em->name);
+		char *base = text_field_name(em->name, chunk_at[i]);
 		char *name = uniq_name(rc, base);
 		int field = trace_probe_add_field(rc->tp, name, chunk_f[i], chunk_t[i],
 						  rc->in_part);

@@ -66,12 +66,12 @@ static void test_format(void)
 
 	probe_init(&tp, "probe_dnsfwd", "handleRequest");
 	TEST_EQ(trace_probe_add_field(&tp, "name", "+0(+0(+40(%di)))", "char[64]", false), 0);
-	TEST_EQ(trace_probe_add_field(&tp, "name_1", "+64(+0(+40(%di)))", "char[64]", false), 1);
+	TEST_EQ(trace_probe_add_field(&tp, "name_at64", "+64(+0(+40(%di)))", "char[64]", false), 1);
 	TEST_EQ(trace_probe_add_field(&tp, "name_len", "+8(+40(%di))", "u64", true), 2);
 	TEST_EQ(tp.nr_fields, 3);
 	TEST_TRUE(tp.fields[2].hidden);
 	round_trip(&tp, "p:probe_dnsfwd/handleRequest /opt/dnsfwd:0x223b20 "
-			"name=+0(+0(+40(%di))):char[64] name_1=+64(+0(+40(%di))):char[64] "
+			"name=+0(+0(+40(%di))):char[64] name_at64=+64(+0(+40(%di))):char[64] "
 			"name_len=+8(+40(%di)):u64");
 
 	a = trace_probe_add_arg(&tp);
@@ -94,7 +94,7 @@ static void test_format(void)
 	/* a deep copy shares nothing */
 	trace_probe_copy(&cp, &tp);
 	TEST_TRUE(cp.fields != tp.fields && cp.fields[0].fetch != tp.fields[0].fetch);
-	TEST_STREQ(cp.fields[1].name, "name_1");
+	TEST_STREQ(cp.fields[1].name, "name_at64");
 	TEST_TRUE(cp.fields[2].hidden);
 	TEST_STREQ(cp.args[0].expr, "r->Question[0].Name");
 	TEST_TRUE(cp.args[0].expr != tp.args[0].expr);
