@@ -9,6 +9,17 @@
 
 T=$UPFT_TARGETS
 ALL=-array,-imm,-multi_probe
+# the machine's first argument register (process_order's o at its entry) in a raw fetch; two
+# inlined copies of scale() in twice() that read one value from a register each and f as a
+# constant: x86-64's gcc keeps v (a, b) in both; arm64's computes b * 3 before the first
+# consume() (add w3, w3, w3, lsl #1), so v of the second copy is optimized out there
+# (twice+0x20) and the copies are probed at their consume(scaled) line (scaled in w4, w0)
+case $UPFT_ARCH in
+arm64)	r0=%x0 inl_v=scaled
+	inl="lines.c:$(grep -n 'consume(scaled);' "$UPFT_SRCDIR/tests/targets/c/lines.c" |
+		cut -d: -f1) scaled f" inl_got='11 19' inl_last='"f": 3, "scaled": 19' ;;
+*)	r0=%di inl='scale v f' inl_v=v inl_got='5 6' inl_last='"f": 3, "v": 6' ;;
+esac
 upft_need_targets "$T/c/orders-O2" "$T/c/values-O2" "$T/c/lines-O2" "$T/c/sdt-O2" \
 	"$T/go/orders" "$T/go/calls" "$T/go/churn" "$T/rust/orders-O1"
 
@@ -64,7 +75,7 @@ defs() {
 # --- C: strings, char[16] -----------------------------------------------------------------
 P='process_order o->id o->customer->name o->customer->code'
 defs "$ALL" "C char[16]" -x "$T/c/orders-O2" -D "$P"
-t_like "$UPFT_OUT" ' code_w0=\+8\(\+24\(%di\)\):u64 code_w1=\+16\(\+24\(%di\)\):u64' \
+t_like "$UPFT_OUT" " code_w0=\\+8\\(\\+24\\($r0\\)\\):u64 code_w1=\\+16\\(\\+24\\($r0\\)\\):u64" \
 	"C char[16] without arrays: two u64 words at +8 and +16"
 same "C char *, char[16]" 2 '"code": "SILV-0002", "id": 102, "name": "bob"' "-array $ALL" \
 	--max-events 2 "$P" -- "$T/c/orders-O2"
@@ -72,10 +83,10 @@ same "C char *, char[16]" 2 '"code": "SILV-0002", "id": 102, "name": "bob"' "-ar
 # (without arrays upfront writes the bytes as u64 words: no char type needed)
 if [ "$(upft_kernel char)" = yes ] || [ "$(upft_kernel array)" = no ]; then
 	same "raw :char[16]" 2 '"code": "SILV-0002", "x": "SILV-0002"' "-array $ALL" \
-		--max-events 2 'process_order o->customer->code:char[16] x=+8(+24(%di)):char[16]' \
+		--max-events 2 "process_order o->customer->code:char[16] x=+8(+24($r0)):char[16]" \
 		-- "$T/c/orders-O2"
 else
-	upft_run -x "$T/c/orders-O2" -D 'process_order x=+8(+24(%di)):char[16]'
+	upft_run -x "$T/c/orders-O2" -D "process_order x=+8(+24($r0)):char[16]"
 	t_like "$UPFT_ERR" "^upfront: argument 'x': this kernel has no 'char' type" \
 		"raw :char[16] on a kernel without char: refused, saying so"
 fi
@@ -90,10 +101,10 @@ UPFRONT_KERNEL_FEATURES=-imm upft_run --stdio --max-events 1 --filter 'neg == -1
 t_is "$UPFT_RC" 2 "--filter on a constant kept by upfront (no \\IMM): exit 2"
 t_like "$UPFT_ERR" "^upfront: the kernel rejected the filter 'neg == -100' on konst: .*; 'neg' is a constant here, which this kernel cannot fetch \\(no \\\\IMM\\): upfront keeps it, and the kernel's filter cannot see it$" \
 	"... saying the kernel's filter cannot see that constant"
-defs "$ALL" "inlined copies" -x "$T/c/lines-O2" -D 'scale v f'
+defs "$ALL" "inlined copies" -x "$T/c/lines-O2" -D "$inl"
 t_like "$UPFT_OUT" '^p:probe_lines/scale__2 ' "inlined copies without multi-probe events: scale__2"
-same "inlined copies with constants" 2 '\["scale", \{"f": 3, "v": 6\}\]' "-imm -multi_probe $ALL" \
-	--max-events 2 'scale v f' -- "$T/c/lines-O2"
+same "inlined copies with constants" 2 "\\[\"scale\", \\{$inl_last\\}\\]" "-imm -multi_probe $ALL" \
+	--max-events 2 "$inl" -- "$T/c/lines-O2"
 
 # --- SDT constants -------------------------------------------------------------------------
 defs "$ALL" "SDT constants" -x "$T/c/sdt-O2" -D 'sdt_upft:konst'
@@ -121,7 +132,7 @@ same "Rust strings" 2 '"id": 12, "name": "bob"' "-array $ALL" \
 
 # --- -a, -l, -d: the points of one probe are one event --------------------------------------
 upft_need_root
-UPFRONT_KERNEL_FEATURES=$ALL upft_run -g "$UPFT_GROUP" -x "$T/c/lines-O2" -a 'sc=scale v f'
+UPFRONT_KERNEL_FEATURES=$ALL upft_run -g "$UPFT_GROUP" -x "$T/c/lines-O2" -a "sc=$inl"
 t_is "$UPFT_RC" 0 "-a of two inlined copies without multi-probe events exits 0"
 t_like "$UPFT_ERR" "$UPFT_GROUP:sc \\(on scale and 1 more places in " "... -a says one event"
 t_is "$(grep -c "^p:$UPFT_GROUP/sc\(__2\)\? " "$UPFT_TRACEFS/uprobe_events")" 2 \
@@ -132,9 +143,9 @@ t_is "$(printf '%s\n' "$UPFT_OUT" | grep -c "^  $UPFT_GROUP:sc (on twice+")" 2 \
 upft_run --stdio -e "$UPFT_GROUP:sc" -- "$T/c/lines-O2"
 # (f, a constant upfront keeps without \IMM, is no field of the kernel's events)
 t_is "$(printf '%s\n' "$UPFT_OUT" |
-	sed -n 's/^[0-9.]* [^ ]* \([^ ]*\) __probe_ip=0x[0-9a-f]* \(v=[0-9]*\).*/\1 \2/p')" \
-	"sc v=5
-sc v=6" "-e GROUP:sc traces both points (sc and sc__2), each shown as sc"
+	sed -n "s/^[0-9.]* [^ ]* \\([^ ]*\\) __probe_ip=0x[0-9a-f]* \\($inl_v=[0-9]*\\).*/\\1 \\2/p")" \
+	"$(printf "sc $inl_v=%s\n" $inl_got)" \
+	"-e GROUP:sc traces both points (sc and sc__2), each shown as sc"
 t_like "$UPFT_ERR" '2 events, 0 lost' "... 2 events"
 upft_run -d "$UPFT_GROUP:sc"
 t_is "$UPFT_RC" 0 "-d GROUP:sc exits 0"
