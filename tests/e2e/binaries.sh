@@ -4,9 +4,11 @@
 # for (x86-64, arm64: src/arch/), checked before any DWARF is read (a foreign binary's register
 # numbers would become another machine's names), with every segment inside the file; special
 # files named as what they are; a soname never found in the current directory. Foreign
-# binaries are built with gcc -m32/-mx32 -nostdlib, aarch64-linux-gnu-gcc (-D of an arm64
-# binary on this machine: translation needs no arm64 kernel), and hand-patched ELF headers on
-# copies of an x86-64 one.
+# binaries are built with the compilers each machine has: on x86-64 gcc -m32/-mx32 -nostdlib
+# (i386, x32) and aarch64-linux-gnu-gcc (-D of an arm64 binary: translation needs no arm64
+# CPU), on arm64 the x86-64 forwarder tests/targets/build.sh makes there and hand-patched
+# i386 and x32 headers; everywhere arm64 ILP32 (aarch64-linux-gnu-gcc -mabi=ilp32) and
+# hand-patched ELF headers on copies of the machine's own binary.
 . "$(dirname "$0")/lib.sh"
 
 T=$UPFT_TARGETS
@@ -18,18 +20,32 @@ int f(int a, int b) { return a * b + 1; }
 void _start(void) { f(2, 3); for (;;); }
 EOF
 gcc -g -O0 -nostdlib -static -o "$D/f64" "$D/f.c" || t_bail "gcc cannot build a -nostdlib binary"
-gcc -m32 -g -O0 -nostdlib -static -fno-pie -no-pie -o "$D/f32" "$D/f.c" ||
-	t_bail "gcc -m32 -nostdlib cannot build an i386 binary"
-gcc -mx32 -g -O0 -nostdlib -static -o "$D/fx32" "$D/f.c" ||
-	t_bail "gcc -mx32 -nostdlib cannot build an x32 binary"
 aarch64-linux-gnu-gcc -g -O2 -nostdlib -static -o "$D/fa64" "$D/f.c" ||
 	t_bail "aarch64-linux-gnu-gcc -nostdlib cannot build an arm64 binary (install-deps.sh)"
+aarch64-linux-gnu-gcc -mabi=ilp32 -g -O0 -nostdlib -static -o "$D/filp32" "$D/f.c" ||
+	t_bail "aarch64-linux-gnu-gcc -mabi=ilp32 -nostdlib cannot build an arm64 ILP32 binary"
 
 # patch FILE OFFSET HEXBYTES - overwrite bytes of FILE at OFFSET
 patch() {
 	printf "$(printf '%s' "$3" | sed 's/../\\x&/g')" |
 		dd of="$1" bs=1 seek="$2" conv=notrunc status=none
 }
+
+case $UPFT_ARCH in
+x86-64)
+	gcc -m32 -g -O0 -nostdlib -static -fno-pie -no-pie -o "$D/f32" "$D/f.c" ||
+		t_bail "gcc -m32 -nostdlib cannot build an i386 binary"
+	gcc -mx32 -g -O0 -nostdlib -static -o "$D/fx32" "$D/f.c" ||
+		t_bail "gcc -mx32 -nostdlib cannot build an x32 binary"
+	;;
+*)	# no i386 or x32 compiler here: the machine's own binary as ELF32 with their e_machine
+	# (EM_386, EM_X86_64: what upfront reads first); an x86-64 binary: the forwarder
+	cp "$D/f64" "$D/f32" && patch "$D/f32" 4 01 && patch "$D/f32" 18 0300
+	cp "$D/f64" "$D/fx32" && patch "$D/fx32" 4 01 && patch "$D/fx32" 18 3e00
+	fx64=$T/go/dnsfwd-amd64
+	[ -x "$fx64" ] || t_bail "no $fx64 (tests/targets/build.sh builds it off x86-64)"
+	;;
+esac
 
 # one_error NAME ERE - exit 2, no output, one line on stderr matching ERE
 one_error() {
@@ -39,9 +55,9 @@ one_error() {
 	t_is "$UPFT_OUT" "" "$1: no definition"
 }
 
-# --- the x86-64 reference is accepted
+# --- the machine's own binary is accepted
 upft_run -x "$D/f64" -D 'f a b'
-t_is "$UPFT_RC" 0 "x86-64 -nostdlib binary: -D exits 0"
+t_is "$UPFT_RC" 0 "$UPFT_ARCH -nostdlib binary (gcc): -D exits 0"
 t_like "$UPFT_OUT" '^p:probe_f64/f .*/f64:0x[0-9a-f]+ a=' "... with a definition"
 
 # --- an arm64 binary is translated with arm64's registers (AAPCS64: a in x0, b in x1)
@@ -51,19 +67,25 @@ t_like "$UPFT_OUT" '^p:probe_fa64/f .*/fa64:0x[0-9a-f]+ a=%x0:s32 b=%x1:s32$' \
 	"... a and b in x0 and x1"
 t_like "$UPFT_OUT" '^r:probe_fa64/f__return .*/fa64:0x[0-9a-f]+ retval=\$retval:s32$' \
 	"... the result in x0"
+# --- and an x86-64 one with x86-64's (Go's register ABI: the receiver's r in rdi)
+if [ -n "${fx64:-}" ]; then
+	upft_run -x "$fx64" -D 'main.(*server).handleRequest r->MsgHdr.Id'
+	t_is "$UPFT_RC" 0 "x86-64 binary on $UPFT_ARCH: -D exits 0"
+	t_like "$UPFT_OUT" '^p:\S+/handleRequest \S+/dnsfwd-amd64:0x[0-9a-f]+ Id=\+0\(%di\):u16 ' \
+		"... r (in rdi) with x86-64's register names"
+fi
 
 # --- foreign machines: e_machine (offset 18) and e_ident[EI_CLASS, EI_DATA] (4, 5)
 upft_run -x "$D/f32" -D 'f a b'
-one_error "i386 (gcc -m32)" '^upfront: .*/f32 is ELF for i386, upfront probes x86-64 and arm64 only$'
+one_error "i386" '^upfront: .*/f32 is ELF for i386, upfront probes x86-64 and arm64 only$'
 upft_run -x "$D/fx32" -D 'f a b'
-one_error "x32 (gcc -mx32)" 'is ELF for x32, upfront probes x86-64 and arm64 only$'
+one_error "x32" 'is ELF for x32, upfront probes x86-64 and arm64 only$'
 
 cp "$D/f64" "$D/arm" && patch "$D/arm" 4 01 && patch "$D/arm" 18 2800
 upft_run -x "$D/arm" -D 'f a b'
 one_error "ARM" 'arm is ELF for ARM, upfront probes x86-64 and arm64 only$'
-cp "$D/f64" "$D/ilp32" && patch "$D/ilp32" 4 01 && patch "$D/ilp32" 18 b700
-upft_run -x "$D/ilp32" -F
-one_error "arm64 ILP32 (-F)" 'is ELF for arm64 ILP32, upfront probes x86-64 and arm64 only$'
+upft_run -x "$D/filp32" -F
+one_error "arm64 ILP32 (-mabi=ilp32, -F)" 'filp32 is ELF for arm64 ILP32, upfront probes x86-64 and arm64 only$'
 cp "$D/f64" "$D/riscv" && patch "$D/riscv" 18 f300
 upft_run -x "$D/riscv" -V f
 one_error "RISC-V (-V)" 'is ELF for RISC-V, upfront probes x86-64 and arm64 only$'
@@ -139,8 +161,10 @@ t_unlike "$UPFT_ERR" 'runtime error' "... without a UBSan runtime error"
 
 # --- a soname is never looked up in the current directory
 mkdir "$D/cwd" && cp "$T/c/orders-O0" "$D/cwd/libc.so.6"
-real=$(ldconfig -p | sed -n 's/^\s*libc\.so\.6 (libc6,x86-64.*) => //p' | head -1)
-[ -n "$real" ] || t_bail "ldconfig -p knows no x86-64 libc.so.6"
+# (ldconfig -p names the machine's own libc6,x86-64 or libc6,AArch64)
+case $UPFT_ARCH in arm64) lc=AArch64 ;; *) lc=$UPFT_ARCH ;; esac
+real=$(ldconfig -p | sed -n "s/^\\s*libc\\.so\\.6 (libc6,$lc.*) => //p" | head -1)
+[ -n "$real" ] || t_bail "ldconfig -p knows no $lc libc.so.6"
 (cd "$D/cwd" && upft_run -x libc.so.6 -D malloc && printf '%s\n%s\n' "$UPFT_RC" "$UPFT_OUT" \
 	>"$D/soname.out")
 t_is "$(sed -n 1p "$D/soname.out")" 0 "-x libc.so.6 in a directory holding a libc.so.6: exit 0"

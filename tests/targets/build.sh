@@ -313,6 +313,12 @@ if wants go/ && need "$GO"; then
 	if [ -e "$gosrc/go.mod" ]; then
 		build "$out/go/dnsfwd" "$gosrc/go.mod $gosrc/main.go $gosrc/dns/msg.go" \
 			sh -c 'cd "$1" && exec "$2" build -o "$3" .' sh "$gosrc" "$GO" "$out/go/dnsfwd"
+		# the man page's -D example is x86-64's: where the targets are another machine's,
+		# an x86-64 build too (tests/e2e/contract.sh; translating it needs no x86-64 CPU)
+		[ "$("$GO" env GOARCH)" = amd64 ] ||
+			build "$out/go/dnsfwd-amd64" "$gosrc/go.mod $gosrc/main.go $gosrc/dns/msg.go" \
+				sh -c 'cd "$1" && exec env GOARCH=amd64 "$2" build -o "$3" .' sh "$gosrc" \
+				"$GO" "$out/go/dnsfwd-amd64"
 	fi
 fi
 
