@@ -442,6 +442,23 @@ static uint64_t pac_hint_writes(uint32_t insn)
 	return 0;
 }
 
+/*
+ * is_flags_only() - an instruction that writes the flags and no register: cmp, cmn, tst (subs,
+ * adds, ands into xzr: Rd 31 is xzr where the S bit is set, sp where it is not) and ccmp,
+ * ccmn; capstone 4 marks their first source operand written (cmp x0, #1: x0, which kept a
+ * probe off the b.ne after it, an emulated instruction reading the same x0)
+ */
+static bool is_flags_only(uint32_t i)
+{
+	bool s = i & (1u << 29), zr = (i & 0x1f) == 31, ands = (i & 0x60000000) == 0x60000000;
+
+	return (s && zr && (IS(i, 0x1f800000, 0x11000000) ||	/* add/sub, immediate */
+			    IS(i, 0x1f000000, 0x0b000000))) ||	/* shifted, extended register */
+	       (ands && zr && (IS(i, 0x1f800000, 0x12000000) ||	/* logical, immediate */
+			       IS(i, 0x1f000000, 0x0a000000))) ||	/* shifted register */
+	       (s && IS(i, 0x1fe00000, 0x1a400000));		/* ccmp, ccmn */
+}
+
 static void insn_info(csh cs, cs_insn *ci, uint32_t insn, uint64_t pc,
 		      struct insn_info *out)
 {
@@ -491,6 +508,8 @@ static void insn_info(csh cs, cs_insn *ci, uint32_t insn, uint64_t pc,
 	if (IS(insn, 0x0a000000, 0x08000000) && !out->stores && x->op_count &&
 	    x->operands[0].type == ARM64_OP_REG && reg_dwarf(x->operands[0].reg) >= 0)
 		out->regs_written |= 1ull << reg_dwarf(x->operands[0].reg);
+	if (is_flags_only(insn))
+		out->regs_written = 1ull << INSN_FLAGS_BIT;
 }
 
 /* the instructions of @c from its start, at most @max; @straight: up to the first that
