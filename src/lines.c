@@ -181,7 +181,11 @@ static bool innermost_func(Dwarf *dw, Dwarf_Addr addr, Dwarf_Die *out)
  * drop_empty_runs() - an optimizer leaves a line's statement mark at an address whose
  * instructions belong to other lines (0 bytes of its own: "views" at one address), often
  * inside another inlined copy. Such a run is dropped when the same line has a run with
- * instructions in the same function or inlined copy: that is where the line's code is.
+ * instructions whose innermost function or inlined copy is the same: that is where the line's
+ * code is. Only the same: another inlined copy inside the function is another copy of the line
+ * (arm64's gcc marks scale()'s first copy at twice's entry, outside the copy's ranges, whose
+ * rows for the line are not statements; the second copy's run is inside twice too, yet the
+ * first copy's mark is its only place, where gdb breaks as well)
  */
 static void drop_empty_runs(Dwarf *dw, struct runs *rs)
 {
@@ -190,7 +194,7 @@ static void drop_empty_runs(Dwarf *dw, struct runs *rs)
 	for (size_t i = 0; i < rs->nr; i++) {
 		struct run *r = &rs->v[i];
 		bool drop = false;
-		Dwarf_Die scope;
+		Dwarf_Die scope, oscope;
 
 		if (r->empty && innermost_func(dw, r->addr, &scope)) {
 			for (size_t j = 0; j < rs->nr && !drop; j++) {
@@ -198,7 +202,8 @@ static void drop_empty_runs(Dwarf *dw, struct runs *rs)
 
 				drop = j != i && !o->empty && o->line == r->line &&
 				       (o->file == r->file || !strcmp(o->file, r->file)) &&
-				       dwarf_haspc(&scope, o->addr) == 1;
+				       innermost_func(dw, o->addr, &oscope) &&
+				       dwarf_dieoffset(&oscope) == dwarf_dieoffset(&scope);
 			}
 		}
 		if (!drop)
