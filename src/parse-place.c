@@ -75,7 +75,8 @@ static int string_literal_end(struct parser *p, int i, int e)
  * ':' '+' '%' '=' (those belong to a place suffix or an EVENT=). Names that need more:
  * Go's "%XX" escapes (gopkg.in/yaml%2ev3.F), and inside <>, () or [] Rust's array types
  * ("<[u8; 4] as Debug>::fmt": a ';' directly inside []; Go's "F[go.shape.interface { a();
- * b() }]" too), string literals ('RawVec<unsafe extern "C" fn()>') and lifetimes ("for<'a>").
+ * b() }]" too), string literals ('RawVec<unsafe extern "C" fn()>'), lifetimes ("for<'a>") and
+ * trait bounds ("dyn Fn<()> + Sync").
  */
 static int check_func(struct parser *p, int s, int e, bool had_event)
 {
@@ -112,6 +113,8 @@ static int check_func(struct parser *p, int s, int e, bool had_event)
 			}
 			return diag_error(p->d, mkspan(i, 1), "expected a line number after ':'");
 		case '+':
+			if (sp || angle)
+				continue;	/* Rust's "<&dyn Fn<()> + Sync as FnOnce<()>>" */
 			return diag_error(p->d, mkspan(i, 1),
 					  "expected a decimal or 0x offset after '+'");
 		case '%':

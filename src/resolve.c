@@ -549,7 +549,7 @@ static void name_events(const struct probe_spec *spec, const struct resolve_opts
 	char **sigs = xcalloc(nr, sizeof(*sigs));
 	bool glob = spec->place.kind == PLACE_FUNC && spec->place.func &&
 		    has_glob(spec->place.func);
-	bool all_same = true, added;
+	bool all_same = true, one_func = true, added;
 	struct strmap taken;
 	char *group;
 
@@ -558,6 +558,13 @@ static void name_events(const struct probe_spec *spec, const struct resolve_opts
 		sigs[i] = signature(&tps[i]);
 		if (i && strcmp(sigs[i], sigs[0]))
 			all_same = false;
+		/*
+		 * a pattern whose points are all of one function (its copies) is named after the
+		 * function, as a plain name is: Rust's "<impl Index<I> for [T; N]>::index" looks
+		 * like a glob, and rustc 1.63 (arm64's Debian 12) inlines it once more
+		 */
+		if (i && (!sites[i].func || !sites[0].func || strcmp(sites[i].func, sites[0].func)))
+			one_func = false;
 	}
 	if (o->group) {
 		group = sanitize_ident(o->group, 63);
@@ -565,7 +572,7 @@ static void name_events(const struct probe_spec *spec, const struct resolve_opts
 		group = resolve_default_group(debuginfo_basename(dbg));
 	}
 	for (size_t i = 0; i < nr; i++) {
-		char *base = base_event(spec, dbg, &sites[i], glob && all_same && nr > 1);
+		char *base = base_event(spec, dbg, &sites[i], glob && all_same && !one_func);
 		char *name = NULL;
 
 		/*

@@ -68,7 +68,7 @@ t_is "$(comp "upfront -x $reach scale_q" upfront -x "$reach" scale_q)" "scale_qt
 	"an inlined-only function, without -F's '(inlined)' marker"
 libc=$(ldd "$reach" | awk '$1 == "libc.so.6" { print $3 }')
 t_is "$(comp "upfront -x $libc pthread_kill@" upfront -x "$libc" pthread_kill@)" \
-	"pthread_kill@GLIBC_2.2.5" "an old symbol version by the name that probes it"
+	"pthread_kill@$UPFT_GLIBC_BASE" "an old symbol version by the name that probes it"
 t_is "$(comp "upfront -x $bin 'nosuchfunc" upfront -x "$bin" "'nosuchfunc")" "" \
 	"no function: nothing"
 

@@ -31,6 +31,11 @@ aarch64) UPFT_ARCH=arm64 ;;
 esac
 # Debian's multiarch directory of the machine's libraries (/lib/$UPFT_MULTIARCH/libc.so.6)
 UPFT_MULTIARCH=$(uname -m)-linux-gnu
+# glibc's first symbol version on the machine (fopen@@GLIBC_2.2.5 on x86-64, @@GLIBC_2.17 on
+# arm64; pthread_kill@VERSION is the old one kept beside pthread_kill@@GLIBC_2.34), and the
+# same as an event name's suffix
+case $UPFT_ARCH in arm64) UPFT_GLIBC_BASE=GLIBC_2.17 ;; *) UPFT_GLIBC_BASE=GLIBC_2.2.5 ;; esac
+UPFT_GLIBC_BASE_EV=${UPFT_GLIBC_BASE//./_}
 
 t_n=0
 t_failed=0

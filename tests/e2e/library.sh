@@ -59,7 +59,7 @@ upft_run -x libc.so.6 -F 'fopen*'
 t_like "$UPFT_OUT" '^fopen$' "-F lists fopen without its version suffix"
 t_unlike "$UPFT_OUT" '@' "-F shows no @VERSION suffixes"
 upft_run -x libc.so.6 -F 'pthread_kill'
-t_is "$UPFT_OUT" "$(printf 'pthread_kill\npthread_kill@GLIBC_2.2.5')" \
+t_is "$UPFT_OUT" "$(printf "pthread_kill\npthread_kill@$UPFT_GLIBC_BASE")" \
 	"-F lists pthread_kill@@GLIBC_2.34 as pthread_kill, the old version by the name that probes it"
 upft_run -x libc.so.6 -F
 t_is "$(printf '%s\n' "$UPFT_OUT" | grep -c '@@')" 0 "-F of every function shows no default version's suffix"
@@ -67,9 +67,9 @@ t_is "$(printf '%s\n' "$UPFT_OUT" | grep '@' | grep -cv '^[A-Za-z0-9_.]*@GLIBC_[
 	"... and old versions only as NAME@VERSION"
 
 upft_run -x libc.so.6 -D fopen
-t_is "$UPFT_RC" 0 "-D fopen (fopen@@GLIBC_2.2.5 in the symbol table) exits 0"
-t_like "$UPFT_OUT" "^p:probe_libc/fopen $libc:$(symaddr 'fopen@@GLIBC_2.2.5')\$" \
-	"... at fopen@@GLIBC_2.2.5, event named fopen"
+t_is "$UPFT_RC" 0 "-D fopen (fopen@@$UPFT_GLIBC_BASE in the symbol table) exits 0"
+t_like "$UPFT_OUT" "^p:probe_libc/fopen $libc:$(symaddr "fopen@@$UPFT_GLIBC_BASE")\$" \
+	"... at fopen@@$UPFT_GLIBC_BASE, event named fopen"
 upft_run -x libc.so.6 -D pthread_kill
 t_is "$UPFT_RC" 0 "-D pthread_kill (two versions at two addresses) is not ambiguous"
 t_ok "$(in_sym "$UPFT_OUT" 'pthread_kill@@GLIBC_2.34'; echo $?)" \

@@ -67,14 +67,34 @@ f='core::array::<impl core::ops::index::Index<I> for [T; N]>::index'
 upft_run -x "$rs" -D "$f"
 t_is "$UPFT_RC" 0 "-D '$f' exits 0"
 t_like "$UPFT_OUT" '^p:probe_orders/index ' "... named index"
-f='<alloc::raw_vec::RawVec<(*mut u8, unsafe extern "C" fn(*mut u8)), std::alloc::System>>::grow_one'
-upft_run -x "$rs" -D "$f"
+# (names as the binary's rustc writes them: rustc 1.63, Debian 12's, for arm64's targets, has
+# no RawVec::grow_one and no lifetimes in names; its nearest are a drop_in_place of the same
+# RawVec and a dyn Fn with trait bounds)
+if "$UPFRONT" -x "$rs" -F 2>/dev/null | grep -q '::grow_one$'; then
+	fc='<alloc::raw_vec::RawVec<(*mut u8, unsafe extern "C" fn(*mut u8)), std::alloc::System>>::grow_one'
+	fce=grow_one
+	fl="<&mut dyn for<'a> core::ops::function::FnMut<(&'a std::backtrace_rs::backtrace::Frame,), Output = bool> as core::ops::function::FnMut<(&std::backtrace_rs::backtrace::Frame,)>>::call_mut"
+	fle=call_mut
+	fbe=drop
+	fb="<alloc::boxed::Box<dyn for<'a, 'b> core::ops::function::Fn<(&'a std::panic::PanicHookInfo<'b>,), Output = ()> + core::marker::Sync + core::marker::Send> as core::ops::drop::Drop>::drop"
+else
+	fc='core::ptr::drop_in_place<alloc::raw_vec::RawVec<(*mut u8,unsafe extern "C" fn(*mut u8))>>'
+	fce=drop_in_place_alloc_raw_vec_RawVec
+	fl=
+	fbe=downcast_ref
+	fb='<dyn core::any::Any+core::marker::Send>::downcast_ref'
+fi
+upft_run -x "$rs" -D "$fc"
 t_is "$UPFT_RC" 0 "-D a name with extern \"C\" exits 0"
-t_like "$UPFT_OUT" '^p:probe_orders/grow_one ' "... named grow_one"
-f="<&mut dyn for<'a> core::ops::function::FnMut<(&'a std::backtrace_rs::backtrace::Frame,), Output = bool> as core::ops::function::FnMut<(&std::backtrace_rs::backtrace::Frame,)>>::call_mut"
-upft_run -x "$rs" -D "$f"
-t_is "$UPFT_RC" 0 "-D a name with lifetimes and 'Output = bool' inside <> exits 0"
-t_like "$UPFT_OUT" '^p:probe_orders/call_mut ' "... named call_mut"
+t_like "$UPFT_OUT" "^p:probe_orders/$fce" "... named $fce"
+if [ -n "$fl" ]; then
+	upft_run -x "$rs" -D "$fl"
+	t_is "$UPFT_RC" 0 "-D a name with lifetimes and 'Output = bool' inside <> exits 0"
+	t_like "$UPFT_OUT" "^p:probe_orders/$fle " "... named $fle"
+fi
+upft_run -x "$rs" -D "$fb"
+t_is "$UPFT_RC" 0 "-D a name with trait bounds ('dyn Trait + Send') inside <> exits 0"
+t_like "$UPFT_OUT" "^p:probe_orders/$fbe " "... named $fbe"
 upft_run -x "$rs" -D 'orders::shop::total;'
 t_is "$UPFT_RC" 2 "a ';' outside [] exits 2"
 t_is "$UPFT_ERR" "upfront: unexpected ';' in function name at ';' (column 20 of 'orders::shop::total;')" \
@@ -86,14 +106,14 @@ t_like "$UPFT_OUT" ' index$' "... an event"
 # --- the event of an old symbol version carries the version ---
 libc=$(ldd "$dots" 2>/dev/null | awk '$1 == "libc.so.6" { print $3 }')
 [ -e "$libc" ] || libc=$(ldd "$rs" | awk '$1 == "libc.so.6" { print $3 }')
-upft_run -x "$libc" -D 'pthread_kill@GLIBC_2.2.5' pthread_kill 'pthread_kill@@GLIBC_2.34%return'
+upft_run -x "$libc" -D "pthread_kill@$UPFT_GLIBC_BASE" pthread_kill 'pthread_kill@@GLIBC_2.34%return'
 t_is "$UPFT_RC" 0 "-D both versions of pthread_kill exits 0"
 t_is "$(printf '%s\n' "$UPFT_OUT" | sed -n 's|^[pr]:probe_libc/\([^ ]*\) .*|\1|p')" \
-	"$(printf 'pthread_kill_GLIBC_2_2_5\npthread_kill\npthread_kill__return')" \
-	"... the old version's event is pthread_kill_GLIBC_2_2_5, the current one's pthread_kill"
+	"$(printf "pthread_kill_$UPFT_GLIBC_BASE_EV\npthread_kill\npthread_kill__return")" \
+	"... the old version's event is pthread_kill_$UPFT_GLIBC_BASE_EV, the current one's pthread_kill"
 upft_run -x "$libc" -D 'pthread_kill@GLIBC_2.34'
 t_like "$UPFT_OUT" '^p:probe_libc/pthread_kill ' "the default version named by '@' is plain pthread_kill"
-upft_run -x "$libc" -D 'pthread_kill@GLIBC_2.2.5%return'
-t_like "$UPFT_OUT" '^r:probe_libc/pthread_kill_GLIBC_2_2_5__return ' "... %return of the old one"
+upft_run -x "$libc" -D "pthread_kill@$UPFT_GLIBC_BASE%return"
+t_like "$UPFT_OUT" "^r:probe_libc/pthread_kill_${UPFT_GLIBC_BASE_EV}__return " "... %return of the old one"
 
 t_done

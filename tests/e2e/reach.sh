@@ -63,20 +63,24 @@ symaddr() {
 in_func() {
 	[ -n "$1" ] && [ -n "$2" ] && (($1 >= $2 && $1 < $2 + 64))
 }
-kill_names=$(printf '%s\n' pthread_kill pthread_kill@GLIBC_2.2.5 \
-	pthread_kill_other_threads_np@GLIBC_2.2.5)
-old_at=$(symaddr pthread_kill@GLIBC_2.2.5)
+# glibc's first version on this machine (lib.sh), and pthread_kill's second parameter register
+G=$UPFT_GLIBC_BASE
+r1=si
+[ "$UPFT_ARCH" = arm64 ] && r1=x1
+kill_names=$(printf '%s\n' pthread_kill pthread_kill@$G \
+	pthread_kill_other_threads_np@$G)
+old_at=$(symaddr pthread_kill@$G)
 new_at=$(symaddr pthread_kill@@GLIBC_2.34)
 [ -n "$old_at" ] && [ -n "$new_at" ] && [ "$old_at" != "$new_at" ] ||
-	t_bail "$libc has no pthread_kill@GLIBC_2.2.5 beside pthread_kill@@GLIBC_2.34"
+	t_bail "$libc has no pthread_kill@$G beside pthread_kill@@GLIBC_2.34"
 dfn_off() {
 	printf '%s\n' "$UPFT_OUT" | sed -n 's/^p:[^ ]* [^ ]*:\(0x[0-9a-f]*\).*/\1/p' | head -1
 }
-upft_run -x "$libc" -D 'pthread_kill@GLIBC_2.2.5 signo'
-t_is "$UPFT_RC" 0 "-D pthread_kill@GLIBC_2.2.5 exits 0"
+upft_run -x "$libc" -D "pthread_kill@$G signo"
+t_is "$UPFT_RC" 0 "-D pthread_kill@$G exits 0"
 in_func "$(dfn_off)" "$old_at"
 t_ok $? "... probes the old version's code ($old_at), not the current one"
-t_like "$UPFT_OUT" ' signo=%si:s32$' "... with its DWARF parameters"
+t_like "$UPFT_OUT" " signo=%$r1:s32\$" "... with its DWARF parameters"
 for p in 'pthread_kill@@GLIBC_2.34' 'pthread_kill@GLIBC_2.34' 'pthread_kill' \
 	'pthread_kill@pthread_kill.c'; do
 	upft_run -x "$libc" -D "$p"
@@ -86,10 +90,10 @@ done
 upft_run -x "$libc" -F 'pthread_kill*'
 t_is "$UPFT_OUT" "$kill_names" \
 	"-F lists an old version by the name that probes it, NAME@VERSION"
-upft_run -x "$libc" -D 'pthread_kill@@GLIBC_2.2.5'
+upft_run -x "$libc" -D "pthread_kill@@$G"
 t_is "$UPFT_RC" 2 "-D NAME@@VERSION of an old version exits 2"
-versions='versions: pthread_kill@@GLIBC_2.34, pthread_kill@GLIBC_2.2.5$'
-t_like "$UPFT_ERR" "^upfront: no function 'pthread_kill@@GLIBC_2.2.5' in libc.so.6.*$versions" \
+versions="versions: pthread_kill@@GLIBC_2.34, pthread_kill@$G\$"
+t_like "$UPFT_ERR" "^upfront: no function 'pthread_kill@@$G' in libc.so.6.*$versions" \
 	"... naming the versions there are"
 upft_run -x "$libc" -D 'pthread_kill@GLIBC_2.99'
 t_is "$UPFT_RC" 2 "-D NAME@SUFFIX of neither a version nor a source file exits 2"
@@ -111,12 +115,12 @@ upft_run -x "$nodbg" -D pthread_kill
 t_is "$(printf '%s\n' "$UPFT_OUT" | grep -c '^p:')" 1 "... plain pthread_kill is one probe point"
 in_func "$(dfn_off)" "$new_at"
 t_ok $? "... the current version"
-upft_run -x "$nodbg" -D 'pthread_kill@GLIBC_2.2.5'
+upft_run -x "$nodbg" -D "pthread_kill@$G"
 in_func "$(dfn_off)" "$old_at"
-t_ok $? "... pthread_kill@GLIBC_2.2.5 the old one"
+t_ok $? "... pthread_kill@$G the old one"
 
 bin=$UPFT_TARGETS/c/reach-O2
-upft_run --stdio -x "$libc" 'old=pthread_kill@GLIBC_2.2.5 sig=signo' \
+upft_run --stdio -x "$libc" "old=pthread_kill@$G sig=signo" \
 	'new=pthread_kill@@GLIBC_2.34 sig=signo' -- "$bin" 2
 t_is "$UPFT_RC" 0 "tracing both versions of pthread_kill exits 0"
 t_is "$(printf '%s\n' "$UPFT_OUT" | grep -c ' old sig=0$')" 2 \
