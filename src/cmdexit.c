@@ -4,6 +4,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "arch/arch.h"
 #include "cmdexit.h"
 
 void cmdexit_describe(struct strbuf *out, const char *cmd, pid_t pid, int wstatus, bool by_us)
@@ -35,14 +36,15 @@ void cmdexit_describe(struct strbuf *out, const char *cmd, pid_t pid, int wstatu
 	if (WCOREDUMP(wstatus))
 		strbuf_addstr(out, " (core dumped)");
 	/*
-	 * A uprobe is an int3 in the process's copy of the code: the program that copies its
-	 * code (a JIT, a hot patcher, self-checking code) and runs the copy runs the int3 where
-	 * the kernel has no probe, and gets SIGTRAP.
+	 * A uprobe is a breakpoint instruction in the process's copy of the code (x86-64's int3,
+	 * arm64's brk): the program that copies its code (a JIT, a hot patcher, self-checking
+	 * code) and runs the copy runs the breakpoint where the kernel has no probe, and gets
+	 * SIGTRAP.
 	 */
 	if (sig == SIGTRAP)
-		strbuf_addstr(out, ": a breakpoint trap, most likely one of upfront's probes "
-			      "(an int3 in the probed code) that the program copied and ran elsewhere, "
-			      "where the kernel has no probe");
+		strbuf_addf(out, ": a breakpoint trap, most likely one of upfront's probes "
+			    "(%s in the probed code) that the program copied and ran elsewhere, "
+			    "where the kernel has no probe", arch_current()->breakpoint);
 }
 
 int cmdexit_code(int wstatus)

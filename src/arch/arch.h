@@ -121,6 +121,8 @@ struct arch_ops {
 	 * unmapped page is read in a word that runs into it (e2e go.cases, calls edge).
 	 */
 	bool fault_keeps_prefix;
+	/* the instruction a uprobe puts in the process's code, with its article ("an int3") */
+	const char *breakpoint;
 
 	/* ---- the instruction oracle (arch/insn.h) ---- */
 	const struct insn_ops *insn;

@@ -48,6 +48,7 @@ const struct arch_ops arch_x86_64 = {
 	.addr_fault		= x86_addr_fault,
 	.local_clocksource	= "tsc",
 	.fault_keeps_prefix	= true,
+	.breakpoint		= "an int3",
 	.insn			= &x86_insn_ops,
 	.abi			= &x86_abi_ops,
 	.sdt_arg_parse		= x86_sdt_arg_parse,

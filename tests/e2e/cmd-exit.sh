@@ -38,12 +38,14 @@ t_like "$(tail -n 1 <<<"$UPFT_OUT")" '^\{"exit":\{"pid":[0-9]+,"cmd":"calls-O2",
 upft_run --json -x "$C" 'tick i' -- "$C" exit 0
 t_unlike "$UPFT_OUT" '"exit"' "JSON: no exit line for a clean exit"
 
-# the probe's own int3, copied and run by the program: SIGTRAP, named
+# the probe's own breakpoint (int3, arm64's brk), copied and run by the program: SIGTRAP, named
 "$C" copy 5 >"$UPFT_TMP/c.out" 2>&1
 t_like "$(cat "$UPFT_TMP/c.out")" '^calls: copy returned 16$' "copy: untraced, the copy runs (16)"
 upft_run --stdio -x "$C" 'pure x' -- "$C" copy 5
 t_is "$UPFT_RC" $((128 + $(kill -l TRAP))) "copy, probed: SIGTRAP, upfront exits 133"
-t_like "$UPFT_ERR" "^upfront: calls-O2 \\(pid [0-9]+\\) was killed by SIGTRAP: a breakpoint trap, most likely one of upfront's probes \\(an int3 in the probed code\\) that the program copied and ran elsewhere, where the kernel has no probe\$" \
+bp="an int3"	# the uprobe's breakpoint instruction
+[ "$UPFT_ARCH" = arm64 ] && bp="a brk"
+t_like "$UPFT_ERR" "^upfront: calls-O2 \\(pid [0-9]+\\) was killed by SIGTRAP: a breakpoint trap, most likely one of upfront's probes \\($bp in the probed code\\) that the program copied and ran elsewhere, where the kernel has no probe\$" \
 	"copy, probed: the SIGTRAP is named as a probe's breakpoint"
 
 # upfront ends the session: the command's SIGTERM is upfront's doing, exit 0
