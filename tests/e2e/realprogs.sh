@@ -19,8 +19,10 @@ bid=$(readelf -n "$lua" | sed -n 's/.*Build ID: //p')
 # there, as perf probe finds them (op=%di key=%si)
 upft_run -x "$py" -D 'PyDict_GetItem op key'
 t_is "$UPFT_RC" 0 "PyDict_GetItem op key: -D exits 0"
-t_like "$UPFT_OUT" "^p:probe_python3/PyDict_GetItem $py:0x[0-9a-f]+ op=%di:x64 key=%si:x64\$" \
-	"op and key in %di and %si, as perf probe reads them"
+a0=%di a1=%si	# the first two argument registers (arm64: x0, x1)
+[ "$UPFT_ARCH" = arm64 ] && a0=%x0 a1=%x1
+t_like "$UPFT_OUT" "^p:probe_python3/PyDict_GetItem $py:0x[0-9a-f]+ op=$a0:x64 key=$a1:x64\$" \
+	"op and key in $a0 and $a1, as perf probe reads them"
 upft_run -x "$py" -V PyDict_GetItem
 t_like "$UPFT_OUT" "PyObject \*[[:space:]]+op" "-V lists the function's own parameter op"
 t_unlike "$UPFT_OUT" "[[:space:]]ob\$" "... not the inlined callee's ob"
@@ -49,7 +51,7 @@ t_is "$(upft_json_arg "$UPFT_OUT" 1 a)" 1 \
 key=a_short_string_key_of_thirty_nine_chars
 [ ${#key} -eq 39 ] || t_bail "the key is not 39 characters"
 upft_run -x "$lua" -D 'luaH_getshortstr key->contents:string'
-t_like "$UPFT_OUT" "contents=\+24\(%si\):string" "-D: contents is a :string, not char[1]"
+t_like "$UPFT_OUT" "contents=\+24\(%[a-z0-9]+\):string" "-D: contents is a :string, not char[1]"
 t_unlike "$UPFT_OUT" "char\[1\]" "... nowhere char[1]"
 upft_run --stdio --max-events 2000 'luaH_getshortstr key->contents:string n=key->shrlen' \
 	-- "$lua" -e "local t = { $key = 1 }; return t.$key"
