@@ -40,11 +40,23 @@ t_is "$(printf '%s\n' "$UPFT_OUT" | wc -l)" 8 "... and its 8 SDT probes"
 upft_run -x "$py" -V sdt_python:gc__start
 t_is "$UPFT_RC" 0 "-V sdt_python:gc__start exits 0 (python3.11 has no DWARF)"
 t_like "$UPFT_OUT" 'semaphore at 0x[0-9a-f]+' "... names the semaphore"
-t_like "$UPFT_OUT" $'^\t\ts32\t\\$arg1\t-4@112\\(%rsp\\)\t\\+112\\(%sp\\)$' \
-	"... \$arg1: size and sign, the note's location, the kernel's fetch"
+# (the note's operands are the machine's assembler syntax: arm64's "-4@[sp, 152]"; arm64 has no
+# pc-relative operand, its compiler puts a global's address in a register: "-8@[x6]")
+if [ "$UPFT_ARCH" = arm64 ]; then
+	t_like "$UPFT_OUT" $'^\t\ts32\t\\$arg1\t-4@\\[sp, 152\\]\t\\+152\\(%sp\\)$' \
+		"... \$arg1: size and sign, the note's location, the kernel's fetch"
+else
+	t_like "$UPFT_OUT" $'^\t\ts32\t\\$arg1\t-4@112\\(%rsp\\)\t\\+112\\(%sp\\)$' \
+		"... \$arg1: size and sign, the note's location, the kernel's fetch"
+fi
 upft_run -x "$UPFT_TARGETS/c/sdt-O2" -V sdt_upft:konst
-t_like "$UPFT_OUT" $'\\$arg3\t-8@upft_counter\\(%rip\\)\t[-+][0-9]+\\(%ip\\)$' \
-	"-V: a %rip-relative argument is read relative to the probe (+D(%ip); @+OFFSET is added twice before the 2026 fix)"
+if [ "$UPFT_ARCH" = arm64 ]; then
+	t_like "$UPFT_OUT" $'\\$arg3\t-8@\\[x([0-9]+)\\]\t\\+0\\(%x\\1\\)$' \
+		"-V: a global's argument is read through the register holding its address"
+else
+	t_like "$UPFT_OUT" $'\\$arg3\t-8@upft_counter\\(%rip\\)\t[-+][0-9]+\\(%ip\\)$' \
+		"-V: a %rip-relative argument is read relative to the probe (+D(%ip); @+OFFSET is added twice before the 2026 fix)"
+fi
 
 # --- definitions: the same lines as perf probe where perf can express the argument ---
 for o in O0 O2; do
@@ -70,7 +82,9 @@ upft_run -x "$py" -D sdt_python:gc__start
 t_is "$(printf '%s\n' "$UPFT_OUT" | grep '^p:')" "$(upft_perf_probe -x "$py" -D sdt_python:gc__start 2>/dev/null)" \
 	"python3.11: -D sdt_python:gc__start is perf probe's line"
 upft_run -x "$py" -D '%sdt_python:import__find__load__start name=$arg1:string'
-t_like "$UPFT_OUT" "^p:sdt_python/import__find__load__start $py:0x[0-9a-f]+\\(0x[0-9a-f]+\\) name=\\+0\\(%ax\\):string\$" \
+pa=%ax	# python3.11 note's $arg1: in rax (arm64: 8@x0)
+[ "$UPFT_ARCH" = arm64 ] && pa=%x0
+t_like "$UPFT_OUT" "^p:sdt_python/import__find__load__start $py:0x[0-9a-f]+\\(0x[0-9a-f]+\\) name=\\+0\\($pa\\):string\$" \
 	"%sdt_ spelling, \$arg1:string reads the string the argument points to"
 
 # --- errors ---
