@@ -11,6 +11,10 @@
 
 . "$(dirname "${BASH_SOURCE[0]}")/../e2e/lib.sh"
 
+# the view shows UTF-8 text as text only in a UTF-8 locale (robust.sh, view.sh): the tests set
+# one, not the caller (a kernel-matrix guest's environment has no LANG)
+export LC_ALL=C.UTF-8
+
 TUI_SOCK=upft_tui$$
 TUI_SES=upft
 

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * spin.c - TUI test target, quiet: after DELAY_MS calls work() COUNT times (0: forever) at
- * RATE calls/s (0: flat out), other() every 10th call; then, with a 4th argument, calls
- * other() at RATE until killed. usage: spin COUNT [RATE [DELAY_MS [tail]]]
+ * spin.c - TUI test target, quiet: after DELAY_MS (-1: once it gets SIGUSR1) calls work()
+ * COUNT times (0: forever) at RATE calls/s (0: flat out), other() every 10th call; then, with
+ * a 4th argument, calls other() at RATE until killed. usage: spin COUNT [RATE [DELAY_MS [tail]]]
  */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -13,6 +14,13 @@ static const char *names[] = { "alice", "bob", "carol", "\xc3\xa9mile \xe2\x9c\x
 			       "esc\x1b[31mred", "dave" };
 
 volatile long sink;
+static volatile sig_atomic_t go;
+
+static void on_usr1(int sig)
+{
+	(void)sig;
+	go = 1;
+}
 
 __attribute__((noinline)) long work(int i, long value, const char *name)
 {
@@ -33,8 +41,19 @@ int main(int argc, char **argv)
 	long delay_ms = argc > 3 ? atol(argv[3]) : 0;
 	struct timespec ts;
 
-	if (delay_ms)
+	if (delay_ms < 0) {
+		sigset_t usr1, old;
+
+		sigemptyset(&usr1);
+		sigaddset(&usr1, SIGUSR1);
+		sigprocmask(SIG_BLOCK, &usr1, &old);
+		signal(SIGUSR1, on_usr1);
+		while (!go)
+			sigsuspend(&old);
+		sigprocmask(SIG_SETMASK, &old, NULL);
+	} else if (delay_ms) {
 		usleep(delay_ms * 1000);
+	}
 	for (long i = 0; !count || i < count; i++) {
 		work((int)i, (i % 7) * 100 - 200, names[i % 6]);
 		if (i % 10 == 0)

@@ -7,14 +7,17 @@ upft_need_root
 tui_build_spin
 N=300
 
-# 300 calls of work() at 100/s after 2 s, then other() until killed
-"$SPIN" $N 100 2000 tail &
+# 300 calls of work() at 100/s once upfront traces (SIGUSR1: a fixed 2 s was too short for the
+# view to start in a qemu TCG guest, which missed the first 42), then other() until killed
+"$SPIN" $N 100 -1 tail &
 TUI_BG=$!
 tui_start 160 40 -x "$SPIN" -p "$TUI_BG" 'work i value name'
 
 tui_wait ' probes 1 ' 15
 t_ok $? "the view opens with a header"
 UPID=$(tui_pid)
+upft_wait_tracing "$UPID" || t_bail "upfront $UPID does not trace"
+kill -USR1 "$TUI_BG"
 
 tui_wait 'work +i=[0-9]+ +value=' 15
 t_ok $? "events appear"
@@ -41,7 +44,7 @@ if not rows:
 t_is "$bad" "" "every row shows the values the target passed (UTF-8 kept, ESC escaped)"
 
 # the target is done after ~3 s of calls; the stats count every call
-for _ in $(seq 100); do
+for _ in $(seq $((100 * ${UPFT_TIMEOUT_SCALE:-1}))); do
 	[ "$(tui_header_total)" = "$N" ] && break
 	sleep 0.1
 done
