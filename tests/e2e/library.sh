@@ -79,24 +79,31 @@ upft_run --json --max-events 1 -x libc.so.6 'fopen filename' -- getent hosts loc
 t_like "$(upft_json_arg "$UPFT_OUT" 1 filename)" '^"/(etc|usr)/' "fopen by its plain name traces getent's fopen of a file"
 
 # IFUNC symbols (strlen, memcpy) are resolvers: they run once, when the library is loaded,
-# and return the implementation every call then goes to. Probing one catches nothing.
+# and return the implementation every call then goes to. Probing one catches nothing. Each
+# machine's libc has its own implementations and resolver symbols (readelf -s of its debug file)
+case $UPFT_ARCH in
+arm64)	impls="__strlen_asimd __strlen_generic" impl=__strlen_generic res=__strlen_ifunc
+	mimpl=__memcpy_generic ;;
+*)	impls="__strlen_avx2 __strlen_sse2 __strlen_evex" impl=__strlen_sse2 res=strlen_ifunc
+	mimpl=__memcpy_avx_unaligned_erms ;;
+esac
 upft_run -x libc.so.6 -D strlen
 t_is "$UPFT_RC" 2 "-D strlen (an IFUNC) exits 2"
 t_is "$(printf '%s\n' "$UPFT_ERR" | wc -l)" 1 "... with one line"
 t_like "$UPFT_ERR" "^upfront: strlen in libc\\.so\\.6 is an IFUNC resolver" "... saying it is an IFUNC resolver"
-for impl in __strlen_avx2 __strlen_sse2 __strlen_evex; do
-	t_like "$UPFT_ERR" "[ :,]$impl[,;) ]" "... listing the implementation $impl"
+for i in $impls; do
+	t_like "$UPFT_ERR" "[ :,]$i[,;) ]" "... listing the implementation $i"
 done
-t_like "$UPFT_ERR" "strlen_ifunc" "... and naming the resolver's own symbol, strlen_ifunc"
+t_like "$UPFT_ERR" "$res" "... and naming the resolver's own symbol, $res"
 upft_run -x libc.so.6 -D memcpy
 t_is "$UPFT_RC" 2 "-D memcpy (memcpy@@GLIBC_2.14, an IFUNC) exits 2"
-t_like "$UPFT_ERR" "IFUNC resolver.*__memcpy_avx_unaligned_erms[,;) ]" \
+t_like "$UPFT_ERR" "IFUNC resolver.*$mimpl[,;) ]" \
 	"... listing what its resolver returns, by the names that start with __memcpy_"
 t_unlike "$UPFT_ERR" "__memcpy_chk" "... and not __memcpy_chk's implementations"
-upft_run -x libc.so.6 -D '__strlen_sse2'
-t_is "$UPFT_RC" 0 "an implementation (__strlen_sse2) is probed as any function"
-upft_run -x libc.so.6 -D 'strlen_ifunc'
-t_is "$UPFT_RC" 0 "the resolver named by its own symbol (strlen_ifunc) is probed"
+upft_run -x libc.so.6 -D "$impl"
+t_is "$UPFT_RC" 0 "an implementation ($impl) is probed as any function"
+upft_run -x libc.so.6 -D "$res"
+t_is "$UPFT_RC" 0 "the resolver named by its own symbol ($res) is probed"
 t_ok "$(in_sym "$UPFT_OUT" strlen; echo $?)" "... in strlen (the resolver's code)"
 upft_run -x libc.so.6 -D 'strle[n]'
 t_is "$UPFT_RC" 2 "a glob that matches only an IFUNC exits 2 too"

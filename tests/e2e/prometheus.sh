@@ -92,7 +92,7 @@ done_at=$(date +%s.%N)
 scraped=
 for _ in $(seq 300); do
 	ts=$(query 'timestamp(upfront_events_total{probe="process_order"})')
-	if [ -n "$ts" ] && [ "$(echo "$ts > $done_at" | bc -l)" = 1 ]; then
+	if [ -n "$ts" ] && awk -v a="$ts" -v b="$done_at" 'BEGIN { exit !(a + 0 > b + 0) }'; then
 		scraped=1
 		break
 	fi

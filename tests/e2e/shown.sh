@@ -55,7 +55,8 @@ for _ in $(seq $((300 * scale))); do
 	sleep 0.2
 	b=$(curl -s --max-time 5 "http://127.0.0.1:$port/metrics")
 	ev=$(sed -n 's/^upfront_events_total{probe="walk"} //p' <<<"$b")
-	lost=$(sed -n 's/^upfront_lost_events_total{cpu="[0-9]*"} //p' <<<"$b" | paste -sd+ | bc)
+	lost=$(sed -n 's/^upfront_lost_events_total{cpu="[0-9]*"} //p' <<<"$b" |
+		awk '{ s += $1 } END { if (NR) printf "%.0f\n", s }')
 	[ -n "$ev" ] && [ $((ev + ${lost:-0})) -ge 635621 ] && break
 done
 kill -INT "$up"
