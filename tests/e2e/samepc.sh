@@ -10,6 +10,20 @@ upft_need_root
 T=$UPFT_TARGETS/go/samepc
 upft_need_targets "$T"
 
+if [ "$UPFT_ARCH" = arm64 ]; then
+	# arm64's Go puts them apart (objdump -d): flagString's entry goes to its first simulated
+	# instruction, adrp at +0x14, formatFlag's copy to the ret at +0x28; both are kept, and
+	# each call of flagString runs both once
+	upft_run -v -x "$T" -D 'main.*lag*'
+	t_is "$UPFT_RC" 0 "-D 'main.*lag*': exit 0"
+	t_is "$(printf '%s\n' "$UPFT_OUT" | grep '^p:' | awk '{ print $2 }' | sort -u | wc -l)" 2 \
+		"... two points at two addresses (arm64)"
+	t_unlike "$UPFT_ERR" 'left out' "... none left out"
+	upft_run --json -x "$T" 'main.*lag*' -- "$T" 4
+	t_is "$UPFT_RC" 0 "a live session on it: exit 0"
+	t_is "$(upft_json_count "$UPFT_OUT")" 8 "... two events per call of flagString (4 calls)"
+	t_done
+fi
 upft_run -v -x "$T" -D 'main.*lag*'
 t_is "$UPFT_RC" 0 "-D 'main.*lag*': exit 0"
 t_is "$(printf '%s\n' "$UPFT_OUT" | grep -c '^p:')" 1 "... one point: the two matches are at one address"
