@@ -11,8 +11,9 @@ upft_need_root
 
 BIN=$UPFT_TARGETS/c/inlined-O2
 [ -x "$BIN" ] || t_bail "targets not built (tests/targets/build.sh $UPFT_TARGETS)"
-# main+OFF: the instruction after the call to leaf, in main
-ret=$(objdump -d --no-show-raw-insn "$BIN" | awk '/call.*<leaf>/ { getline; sub(":", "", $1); print $1; exit }')
+# main+OFF: the instruction after the call to leaf, in main (x86-64's call, arm64's bl)
+ret=$(objdump -d --no-show-raw-insn "$BIN" |
+	awk '/(call|bl)[ \t].*<leaf>/ { getline; sub(":", "", $1); print $1; exit }')
 main=$(nm "$BIN" | awk '$3 == "main" { print $1 }')
 [ -n "$ret" ] && [ -n "$main" ] || t_bail "no call to leaf in main ($BIN)"
 off=$(printf '0x%x' $((0x$ret - 0x$main)))
