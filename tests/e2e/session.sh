@@ -138,7 +138,10 @@ bg_start "$UPFT_TMP/k9b" --json -p "$A" 'process_order o->id'
 wait_events "$UPFT_TMP/k9b" 2
 K=$BG_PID
 W=$(pgrep -f -- "--watchdog-internal upfront_$K ")
-kill -9 "$K" $W
+# the watchdog first: killed after upfront, it may already have seen the pipe close and begun
+# its cleanup (a busy machine lets it run between the two kills)
+[ -n "$W" ] && kill -9 $W
+kill -9 "$K"
 wait "$K" 2>/dev/null
 t_ok "$([ -n "$(leftovers "$K")" ]; echo $?)" "kill -9 of upfront and its watchdog: the session's group and instance are left"
 upft_run --json --max-events 1 -p "$A" 'process_order o->id'
