@@ -17,7 +17,11 @@ t_is "$UPFT_RC" 0 "-F exits 0"
 t_like "$UPFT_OUT" '^evil\\nfake_func\\e\[31m$' "-F: the function's name escaped on one line"
 t_unlike "$UPFT_OUT" '^fake_func' "-F: no fake function line"
 t_unlike "$UPFT_OUT" "$ESC" "-F: no ESC reaches the terminal"
-t_is "$(printf '%s\n' "$UPFT_OUT" | wc -l)" 11 "-F: one line per function"
+# (arm64: crt1's call_weak_fn besides; its entry probes go to the first instruction the
+# kernel simulates, not always +0x0: placement.sh)
+nf=11 at0='\+0x0'
+[ "$UPFT_ARCH" = arm64 ] && nf=12 at0='\+0x[0-9a-f]+'
+t_is "$(printf '%s\n' "$UPFT_OUT" | wc -l)" $nf "-F: one line per function"
 
 upft_run -x "$H" -V 'evil*'
 t_is "$UPFT_RC" 0 "-V exits 0"
@@ -58,7 +62,7 @@ t_like "$UPFT_OUT" '^	 +[0-9a-f]+ evil\\nfake_func\\e\[31m\+0x[0-9a-f]+ \(' "tex
 t_unlike "$UPFT_OUT" '^fake_func' "text: no fake line"
 t_unlike "$UPFT_OUT" "$ESC" "text: no ESC"
 upft_run -x "$H" --json --stack inner -- "$H"
-t_like "$UPFT_OUT" '"stack":\["inner\+0x0","evil\\nfake_func\\u001b\[31m\+0x[0-9a-f]+"' "JSON: the symbol as a JSON string"
+t_like "$UPFT_OUT" '"stack":\["inner'"$at0"'","evil\\nfake_func\\u001b\[31m\+0x[0-9a-f]+"' "JSON: the symbol as a JSON string"
 t_is "$(printf '%s\n' "$UPFT_OUT" | python3 -c 'import json,sys; print(json.loads(sys.stdin.readline())["stack"][1][:14])')" \
 	$'evil\nfake_func' "JSON: the name decodes to the binary's bytes"
 upft_run -x "$H" --stdio 'evil*' -- "$H"
@@ -69,7 +73,7 @@ upft_run -x "$H" -g "$UPFT_GROUP" -a 'evil*'
 t_is "$UPFT_RC" 0 "-a exits 0"
 t_like "$UPFT_ERR" "^  $UPFT_GROUP:evil_fake_func_31m \\(on evil\\\\nfake_func\\\\e\\[31m in " "-a: the function's name escaped"
 upft_run -l "$UPFT_GROUP:*"
-t_like "$UPFT_OUT" "^  $UPFT_GROUP:evil_fake_func_31m \\(on evil\\\\nfake_func\\\\e\\[31m\\+0x0 in " "-l: the symbol escaped"
+t_like "$UPFT_OUT" "^  $UPFT_GROUP:evil_fake_func_31m \\(on evil\\\\nfake_func\\\\e\\[31m$at0 in " "-l: the symbol escaped"
 t_unlike "$UPFT_OUT" "$ESC" "-l: no ESC"
 upft_run -d "$UPFT_GROUP:*"
 
