@@ -1218,9 +1218,14 @@ static void decode_call(struct decoder *dc, const struct dprobe *p, const char *
 		k.thread = rd_u(rec + p->g_off, 8);
 		h = (call_height)(sp - rd_u(rec + p->hi_off, 8));
 	}
-	/* on a return instruction (Go %return) the return address is still on the stack */
-	if (tp->call == CALL_RETURN && !tp->is_return)
-		h += 8;
+	/*
+	 * a return's height is its entry's plus 8, as after x86-64's ret pops the return address
+	 * (calls_return() pops the entries below it): on a return instruction (Go %return) that
+	 * address is still on the stack; arm64's is in x30, so its sp is the entry's after a
+	 * return as on it (a uretprobe paired no call there: durations.sh in the arm64 guest)
+	 */
+	if (tp->call == CALL_RETURN)
+		h += tp->is_return ? 8 - arch_current()->ret_pops : 8;
 	if (tp->call == CALL_ENTRY)
 		calls_entry(dc->calls, &k, ev->ts, h);
 	else

@@ -123,6 +123,8 @@ struct arch_ops {
 	bool fault_keeps_prefix;
 	/* the instruction a uprobe puts in the process's code, with its article ("an int3") */
 	const char *breakpoint;
+	/* the bytes a return pops off the stack: x86-64's ret its address (8), arm64's none (x30) */
+	unsigned int ret_pops;
 
 	/* ---- the instruction oracle (arch/insn.h) ---- */
 	const struct insn_ops *insn;

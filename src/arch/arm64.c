@@ -69,6 +69,7 @@ const struct arch_ops arch_arm64 = {
 	.code_addr_strip	= arm64_pac_strip,
 	.fault_keeps_prefix	= false,	/* text a byte at a time */
 	.breakpoint		= "a brk",	/* brk #0x5, the kernel's uprobe break */
+	.ret_pops		= 0,
 	.entry_regs		= 0xffffffff,	/* x0-x30 (x30 the return address), sp */
 	.insn			= &arm64_insn_ops,
 	.abi			= &arm64_abi_ops,

@@ -49,6 +49,7 @@ const struct arch_ops arch_x86_64 = {
 	.local_clocksource	= "tsc",
 	.fault_keeps_prefix	= true,
 	.breakpoint		= "an int3",
+	.ret_pops		= 8,
 	.insn			= &x86_insn_ops,
 	.abi			= &x86_abi_ops,
 	.sdt_arg_parse		= x86_sdt_arg_parse,
