@@ -14,6 +14,7 @@
 
 #undef ARRAY_SIZE
 #include "arch/arch.h"
+#include "regs.h"
 #include "calls.h"
 #include "debuginfo.h"
 #include "decode-internal.h"
@@ -281,8 +282,12 @@ void decode_add_call_fields(struct trace_probe *tp, const struct trace_probe *go
 		if (!strcmp(tp->fields[i].name, DECODE_SP_FIELD))
 			return;
 	const struct arch_ops *a = arch_current();
+	const char *reg = tp->height_moved ? regs_kernel_name(tp->height_reg) : NULL;
 
-	trace_probe_add_field(tp, DECODE_SP_FIELD, a->sp_fetch, "x64", true);
+	/* an entry probed past its prologue: the register of the CFA's rule (resolve.c) */
+	if (reg)
+		snprintf(fetch, sizeof(fetch), "%%%s", reg);
+	trace_probe_add_field(tp, DECODE_SP_FIELD, reg ? fetch : a->sp_fetch, "x64", true);
 	if (!go)
 		return;
 	snprintf(fetch, sizeof(fetch), "+%lld(%s)", (long long)go->go_stack_hi, a->g_fetch);
@@ -1211,7 +1216,7 @@ static void decode_call(struct decoder *dc, const struct dprobe *p, const char *
 {
 	const struct trace_probe *tp = p->tp;
 	struct call_key k = { .pid = ev->pid, .thread = (uint64_t)ev->tid, .func = p->func };
-	uint64_t sp = rd_u(rec + p->sp_off, 8);
+	uint64_t sp = rd_u(rec + p->sp_off, 8) + (uint64_t)tp->height_adj;
 	call_height h = (call_height)sp;
 
 	if (tp->goroutines) {

@@ -303,6 +303,12 @@ struct trace_probe {
 	bool ret_at_sp;		/* the return address is at 0(%sp) here (an entry): --stack
 				 * takes the caller from $stack0 */
 	enum call_role call;	/* set by the resolver (fetcharg_parse() leaves CALL_NONE) */
+	bool height_moved;	/* CALL_ENTRY past the prologue: the entry's stack pointer is
+				 * DWARF register @height_reg plus @height_adj here (the CFA's
+				 * rule at the probe less the CFA's distance from %sp at an
+				 * entry); else it is %sp */
+	int height_reg;
+	int64_t height_adj;
 	bool goroutines;	/* Go code: a call belongs to a goroutine (g in %r14), which
 				 * may move between threads during it */
 	int64_t go_stack_hi;	/* goroutines: the offset of runtime.g's stack.hi */

@@ -197,6 +197,31 @@ static int push_cfa(struct machine *m)
 	return ret;
 }
 
+int loc_cfa_rule(Dwarf_CFI *cfi, uint64_t vaddr, int *reg, int64_t *off)
+{
+	Dwarf_Frame *frame = NULL;
+	Dwarf_Op *ops;
+	size_t nops;
+	int ret = -1;
+
+	if (!cfi || dwarf_cfi_addrframe(cfi, vaddr, &frame) ||
+	    dwarf_frame_cfa(frame, &ops, &nops) || nops != 1) {
+		free(frame);
+		return -1;
+	}
+	if (ops[0].atom == DW_OP_bregx) {	/* libdw's DW_CFA_def_cfa */
+		*reg = (int)ops[0].number;
+		*off = (int64_t)ops[0].number2;
+		ret = 0;
+	} else if (ops[0].atom >= DW_OP_breg0 && ops[0].atom <= DW_OP_breg31) {
+		*reg = (int)(ops[0].atom - DW_OP_breg0);
+		*off = (int64_t)ops[0].number;
+		ret = 0;
+	}
+	free(frame);
+	return ret;
+}
+
 static int decode_block(Dwarf_Attribute *attr, Dwarf_Op *ops, size_t max, size_t *n);
 
 /* DW_AT_frame_base of the function at the pc, pushed as an address. */

@@ -132,4 +132,14 @@ char *loc_mem_fetch(const char *base, int64_t off);
  */
 const char *loc_op_name(unsigned int op, char *buf);
 
+/**
+ * loc_cfa_rule() - the CFA at @vaddr as the CFI gives it when it is a register plus an
+ * offset (DW_CFA_def_cfa: "%rsp + 24" past a prologue's pushes, "%rbp + 16" past a frame
+ * pointer's set-up, arm64's "sp + 32" past its stp)
+ * @reg: its DWARF register number
+ * @off: the offset added to it
+ * Return: 0, or -1 when there is no CFI for @vaddr or the CFA is an expression
+ */
+int loc_cfa_rule(Dwarf_CFI *cfi, uint64_t vaddr, int *reg, int64_t *off);
+
 #endif

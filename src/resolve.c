@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "arch/abi.h"
+#include "arch/arch.h"
 #include "fallback.h"
 #include "lang.h"
 #include "floatcopy.h"
@@ -248,6 +249,31 @@ static enum call_role call_role_of(const struct probe_spec *spec, const struct p
 	return pl->is_return ? CALL_NONE : CALL_ENTRY;
 }
 
+/*
+ * entry_height() - durations pair a return with its entry by the stack pointer at the call's
+ * entry; an entry probed past its prologue (-O0 parameters in the slots it stores them to,
+ * where no cheaper instruction at the entry reads the same) finds it from the CFA's rule
+ * there: "sp + 32" past arm64's stp, "%rsp + 24" or "%rbp + 16" past x86-64's pushes. With
+ * no such rule the entry is not paired: its return shows no duration, never a wrong one.
+ */
+static void entry_height(struct debuginfo *dbg, const struct probe_site *site,
+			 struct trace_probe *tp)
+{
+	int reg;
+	int64_t off;
+
+	if (loc_cfa_rule(debuginfo_cfi(dbg), site->vaddr, &reg, &off) ||
+	    !regs_kernel_name(reg)) {
+		pr_info("%s: no CFA rule at 0x%" PRIx64 ": its calls get no duration",
+			site->func ? site->func : "probe", site->vaddr);
+		tp->call = CALL_NONE;
+		return;
+	}
+	tp->height_moved = true;
+	tp->height_reg = reg;
+	tp->height_adj = off - (int64_t)arch_current()->entry_cfa_sp;
+}
+
 /* A float parameter the site could not read (rctx.float_die): floatcopy.c may follow it. */
 struct float_miss {
 	uint64_t die;
@@ -276,6 +302,8 @@ static int resolve_site_at(const struct probe_spec *spec, struct debuginfo *dbg,
 	tp->offset = site->offset;
 	tp->is_return = site->is_return;
 	tp->call = call_role_of(spec, site);
+	if (tp->call == CALL_ENTRY && !site->ret_at_sp)
+		entry_height(dbg, site, tp);
 	/*
 	 * Durations: Go code that keeps the goroutine (runtime.g) in its register (the register
 	 * ABI's r14; arm64's R28 everywhere) pairs its calls per goroutine, by their height below

@@ -43,6 +43,16 @@ for o in O0 O2; do
 		'walk:a["n"]' 'walk__return:a["retval"]' --nest
 	t_is "$CHECKED" "calls 465 returns 465" "walk -$o: 465 calls, 465 returns"
 done
+# the same with the entry probe past the prologue (UPFRONT_PLACEMENT=plain: -O0's parameters
+# read from their stack slots there): the entry's own stack pointer comes from the CFA's rule
+# at the probe, not the probe's %sp (arm64: "sp + 32" past its stp; read as the caller's entry
+# before, a return popped its caller's entry too)
+C=$UPFT_TARGETS/c/calls-O0
+UPFRONT_PLACEMENT=plain calls "$UPFT_TMP/walkp" -x "$C" 'walk n' 'walk%return $retval' -- \
+	"$C" walk 12
+check "walk -O0 probed past its prologue: every return paired with its entry" \
+	"$UPFT_TMP/walkp" 'walk:a["n"]' 'walk__return:a["retval"]' --nest
+t_is "$CHECKED" "calls 465 returns 465" "walk -O0 past its prologue: 465 calls, 465 returns"
 
 # 2. nesting across functions: outer -> middle (x2) -> inner (x3), 5 times
 C=$UPFT_TARGETS/c/calls-O2
