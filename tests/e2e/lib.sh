@@ -230,6 +230,28 @@ upft_release() {
 	wait "$UPFT_HELD" 2>/dev/null
 }
 
+# upft_stalled_burst OUT BINARY N ARGS... - upfront ARGS -x BINARY 'walk n' on "BINARY walk N"
+# (a burst of calls, then the program idles) with its output read into OUT only once
+# upft_burst_read says so: the events queue up in upfront meanwhile. Returns when the burst has
+# ended (bails when upfront does not start or the burst does not end in 60 s, times
+# UPFT_TIMEOUT_SCALE: a TCG guest is that much slower); sets UPFT_PID to upfront's pid. The
+# caller's environment reaches upfront (UPFRONT_QUEUE_PAGES=4 upft_stalled_burst ...).
+upft_stalled_burst() {
+	local out=$1 bin=$2 n=$3 scale=${UPFT_TIMEOUT_SCALE:-1}
+	shift 3
+	rm -f "$UPFT_TMP/burst.pid" "$UPFT_TMP/burst.walked" "$UPFT_TMP/burst.read"
+	sh -c 'echo $$ >"$1"; shift; exec "$@"' sh "$UPFT_TMP/burst.pid" "$UPFRONT" "$@" \
+		-x "$bin" 'walk n' -- sh -c '"$1" walk "$2" >/dev/null 2>&1; : >"$3"; exec sleep 600' \
+		sh "$bin" "$n" "$UPFT_TMP/burst.walked" </dev/null |
+		(while [ ! -e "$UPFT_TMP/burst.read" ]; do sleep 0.1; done; cat >"$out") &
+	upft_until 10 test -s "$UPFT_TMP/burst.pid" || t_bail "upfront did not start"
+	UPFT_PID=$(cat "$UPFT_TMP/burst.pid")
+	upft_until $((60 * scale)) test -e "$UPFT_TMP/burst.walked" || t_bail "walk($n) did not end"
+}
+upft_burst_read() {
+	: >"$UPFT_TMP/burst.read"
+}
+
 # upft_perf_probe ARGS... - perf probe ARGS (the reference for -D, -L, -V) with HOME in the
 # test's directory: perf adds the binaries it reads SDT notes from to ~/.debug's build-id cache
 # and fails ("Failed to add events") where HOME is read-only (scripts/kernel-matrix's guests)

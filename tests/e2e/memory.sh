@@ -16,14 +16,8 @@ rss() { sed -n 's/^VmRSS:[[:space:]]*\([0-9]*\) kB$/\1/p' "/proc/$1/status" 2>/d
 # longer in a qemu TCG guest: a stall of a fixed 3 s there ended before the burst, and the RSS
 # at 2.5 s was the start's), then catches up
 scale=${UPFT_TIMEOUT_SCALE:-1}
-"$UPFRONT" --json -x "$C" 'walk n' -- \
-	sh -c '"$1" walk 26 >/dev/null 2>&1; : >"$2"; exec sleep 600' sh "$C" "$UPFT_TMP/walked" \
-	2>"$UPFT_TMP/err" </dev/null |
-	(while [ ! -e "$UPFT_TMP/go" ]; do sleep 0.1; done; cat >"$UPFT_TMP/out") &
-upft_until 10 sh -c "pgrep -xf '$UPFRONT --json -x $C walk n -- sh -c .*' >/dev/null" ||
-	t_bail "upfront did not start"
-up=$(pgrep -xf "$UPFRONT --json -x $C walk n -- sh -c .*" | head -1)
-upft_until $((60 * scale)) test -e "$UPFT_TMP/walked" || t_bail "walk(26) did not end"
+upft_stalled_burst "$UPFT_TMP/out" "$C" 26 --json 2>"$UPFT_TMP/err"
+up=$UPFT_PID
 # the largest RSS while upfront queues what the kernel's ring still holds
 peak=0
 for _ in $(seq $((10 * scale))); do
@@ -31,7 +25,7 @@ for _ in $(seq $((10 * scale))); do
 	[ -n "$r" ] && [ "$r" -gt "$peak" ] && peak=$r
 	sleep 0.2
 done
-: >"$UPFT_TMP/go"
+upft_burst_read
 # the reader catches up; the pool is trimmed about a second after that
 low=$peak
 for _ in $(seq $((100 * scale))); do

@@ -40,16 +40,11 @@ t_is "$(grep -c $'\x1b' <<<"$UPFT_OUT")" 0 "--stdio: no raw ESC"
 #    file kept up with the slowed program and lost none)
 scale=${UPFT_TIMEOUT_SCALE:-1}
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-UPFRONT_QUEUE_PAGES=4 "$UPFRONT" --stdio --metrics "127.0.0.1:$port" -x "$C" 'walk n' -- \
-	sh -c '"$1" walk 27 >/dev/null 2>&1; : >"$2"; exec sleep 600' sh "$C" "$UPFT_TMP/walked" \
-	2>"$UPFT_TMP/q.err" </dev/null |
-	(while [ ! -e "$UPFT_TMP/go" ]; do sleep 0.1; done; cat >"$UPFT_TMP/q.out") &
-upft_until 10 sh -c "pgrep -xf '$UPFRONT --stdio --metrics 127.0.0.1:$port .*' >/dev/null" ||
-	t_bail "upfront did not start"
-up=$(pgrep -xf "$UPFRONT --stdio --metrics 127.0.0.1:$port .*" | head -1)
-trap 'kill -INT "$up" 2>/dev/null; wait; upft_cleanup' EXIT
-upft_until $((60 * scale)) test -e "$UPFT_TMP/walked" || t_bail "walk(27) did not end"
-: >"$UPFT_TMP/go"
+trap 'kill -INT "$UPFT_PID" 2>/dev/null; wait; upft_cleanup' EXIT
+UPFRONT_QUEUE_PAGES=4 upft_stalled_burst "$UPFT_TMP/q.out" "$C" 27 --stdio \
+	--metrics "127.0.0.1:$port" 2>"$UPFT_TMP/q.err"
+up=$UPFT_PID
+upft_burst_read
 ev= lost=
 for _ in $(seq $((300 * scale))); do
 	sleep 0.2
