@@ -26,6 +26,9 @@ MACHINES = {62: "x86-64", 183: "arm64"}
 # the fetcharg of the program counter on each machine (arch_ops.ip_fetch)
 PC_FETCH = {"x86-64": "%ip", "arm64": "%pc"}
 
+# the GNU triplet of each machine: a cross binutils' prefix (Debian's binutils-TRIPLET)
+TRIPLETS = {"x86-64": "x86_64-linux-gnu", "arm64": "aarch64-linux-gnu"}
+
 
 def elf_arch(path):
     """the machine of the ELF file at path, as MACHINES names it, or "machine N"; None when
@@ -45,6 +48,15 @@ def host_arch():
     """the machine this runs on, as MACHINES names it (the e2e cases probe its programs)"""
     m = os.uname().machine
     return {"x86_64": "x86-64", "aarch64": "arm64"}.get(m, m)
+
+
+def objdump(arch):
+    """the objdump that disassembles machine arch: the host's own for its machine, else the
+    cross binutils' (the host's objdump knows only its machine: "can't disassemble for
+    architecture UNKNOWN!")"""
+    if arch == host_arch() or arch not in TRIPLETS:
+        return "objdump"
+    return TRIPLETS[arch] + "-objdump"
 
 
 def split_word(word):
