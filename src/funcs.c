@@ -732,13 +732,7 @@ static void func_from_sym(struct finder *fd, const struct cand *c, struct func *
 		origin_add(fd, o);
 }
 
-/*
- * code_is_live() - whether code DWARF describes at @entry is in the binary: the linker's
- * --gc-sections drops code but keeps its DWARF, with the address 0 (ld.bfd), 1 (ld.bfd in
- * .debug_ranges, where 0 would end the list: rustc 1.63's inlined copies on arm64, whose
- * first segment starts at 0 with the ELF header) or -1 (lld), in no executable section
- */
-static bool code_is_live(struct debuginfo *dbg, uint64_t entry)
+bool funcs_code_is_live(struct debuginfo *dbg, uint64_t entry)
 {
 	return entry && elfinfo_in_code(debuginfo_elf(dbg), entry);
 }
@@ -751,7 +745,7 @@ static void func_from_index(struct finder *fd, struct dw_func *e, struct func *f
 	if (e->is_abstract)
 		origin_add(fd, e->addr);
 	if (!e->has_code || !die || !die_code_range(die, &f->entry, &f->end) ||
-	    !code_is_live(fd->dbg, f->entry))
+	    !funcs_code_is_live(fd->dbg, f->entry))
 		f->entry = 0;
 	else
 		func_fill_die(f, die);
@@ -852,7 +846,7 @@ static void funcs_from_inlined(struct finder *fd)
 			     ptr_cmp))
 			continue;
 		die = dw_func_die(idx, e);
-		if (die && func_from_inlined(e, die, &f) && code_is_live(fd->dbg, f.entry)) {
+		if (die && func_from_inlined(e, die, &f) && funcs_code_is_live(fd->dbg, f.entry)) {
 			func_add(fd, &f);
 		} else {
 			free(f.name);
@@ -1148,7 +1142,7 @@ static bool has_live_copy(struct debuginfo *dbg, struct dw_index *idx, const str
 	for (; c < copies + no && c->origin == a->addr; c++) {
 		Dwarf_Die *die = dw_func_die(idx, c->e);
 
-		if (die && die_code_range(die, &entry, &end) && code_is_live(dbg, entry))
+		if (die && die_code_range(die, &entry, &end) && funcs_code_is_live(dbg, entry))
 			return true;
 	}
 	return false;

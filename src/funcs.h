@@ -69,6 +69,15 @@ int funcs_at_version(struct debuginfo *dbg, const char *func, const char *suffix
 void funcs_hint_versions(struct debuginfo *dbg, const char *func, struct diag *d);
 
 /**
+ * funcs_code_is_live() - whether code DWARF describes at @entry is in the binary: the linker's
+ * --gc-sections drops code but keeps its DWARF (functions, ranges, line-table rows), with the
+ * address 0 (ld.bfd), 1 (ld.bfd in .debug_ranges, where 0 would end the list: rustc 1.63's
+ * inlined copies on arm64, whose first segment starts at 0 with the ELF header) or -1 (lld),
+ * in no executable section
+ */
+bool funcs_code_is_live(struct debuginfo *dbg, uint64_t entry);
+
+/**
  * funcs_free() - free what funcs_find() returned; accepts NULL
  */
 void funcs_free(struct func *funcs, size_t nr);

@@ -213,6 +213,21 @@ static void drop_empty_runs(Dwarf *dw, struct runs *rs)
 }
 
 /*
+ * drop_dead_runs() - the runs of code the linker dropped (funcs_code_is_live()): their rows
+ * stay in the line table at the address 0 and up, which arm64's PIEs map executable with the
+ * ELF header (rust/orders-O1: orders.rs:36 at 0x14 and 0x1c, in a dropped Option::copied)
+ */
+static void drop_dead_runs(struct debuginfo *dbg, Dwarf_Addr bias, struct runs *rs)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < rs->nr; i++)
+		if (funcs_code_is_live(dbg, rs->v[i].addr + bias))
+			rs->v[n++] = rs->v[i];
+	rs->nr = n;
+}
+
+/*
  * A function's entry: as perf probe does, the rows at a function's first address (its "{",
  * the first statements an optimizer moved there) count as the function's declaration line,
  * so FUNC:0 is the entry and the lines after it are where the body really starts.
@@ -792,6 +807,7 @@ int lines_for_file(struct debuginfo *dbg, const char *file, long line, struct li
 		free(rs.v);
 		return -EINVAL;
 	}
+	drop_dead_runs(dbg, bias, &rs);
 	drop_empty_runs(dw, &rs);
 	*nr = runs_to_addrs(&rs, line, bias, out);
 	if (*nr) {
