@@ -14,7 +14,8 @@ runs on) and expects, in file order, its plain lines and those keyed by that mac
 with keyed lines of a directive but none for the machine has no expectation there yet (its
 plain lines alone would check less): the runners report it as a TAP TODO ("no LINE@arm64
 yet"), so a port shows what is left instead of failing on x86 registers, and a TODO is not a
-pass.
+pass. Where one machine refuses what another translates, or the reverse, run-translate's
+EXIT@ARCH gives that machine its own kind of case (an ERROR or a DEFINE there).
 """
 
 import os
