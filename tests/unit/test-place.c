@@ -311,8 +311,8 @@ static void test_choice(void)
 	dbg = open_target("c/orders-O2");
 	if (dbg) {
 		/* test %edi,%edi; jle: the jle, as nothing the probe reads has moved (arm64: "mov
-		 * w5, w0; cmp w0, #0; b.le" stays at the entry) */
-		CHOSEN(dbg, "sum_loop n", BY_MACHINE("+2 %di", "+0 %x0"));
+		 * w5, w0; cmp w0, #0; b.le": the simulated b.le, as cmp writes only the flags) */
+		CHOSEN(dbg, "sum_loop n", BY_MACHINE("+2 %di", "+8 %x0"));
 		/* a uretprobe's breakpoint too: %sp still points at the return address (arm64:
 		 * x30 still holds it, at the simulated b.le) */
 		CHOSEN(dbg, "sum_loop%return $retval", BY_MACHINE("+2 $retval", "+8 $retval"));
