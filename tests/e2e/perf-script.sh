@@ -57,15 +57,22 @@ t_like "$(sed -n 2p "$UPFT_TMP/go.txt")" ' Name_len=3 .* ID=2 ' "perf script: th
 upft_run -d "$UPFT_GROUP:Add"
 # -D prints what a live session reads, u64 words, and says how other tools show them
 upft_run -x "$G" -D 'main.(*Store).Add o.Customer.Name o.ID'
-if [ "$arrays" = yes ]; then
+if [ "$arrays" = yes ] && [ "$(uname -m)" = aarch64 ]; then
+	# arm64 reads text as bytes, not words: its copy_from_user keeps only the first byte of a
+	# word that faults part way (a string ending right before an unmapped page): as perf does
+	t_like "$UPFT_OUT" ' Name=[^ ]*:(char|u8)\[64\] Name_at64=[^ ]*:(char|u8)\[32\] Name_len=' \
+		"-D (arm64): the live session's text as bytes, 96 in two chunks (--string-size 96)"
+	t_unlike "$UPFT_OUT" "text as u64 words" "-D (arm64): no words, so no comment on how perf shows them"
+elif [ "$arrays" = yes ]; then
 	t_like "$UPFT_OUT" ' Name=[^ ]*:u64\[12\] Name_len=' "-D: the live session's words, one u64[12] (--string-size 96)"
 	names='Name'
 else
 	t_like "$UPFT_OUT" ' Name_w0=[^ ]*:u64 .* Name_w11=[^ ]*:u64' "-D: the live session's words, u64 fields"
 	names='Name_w0\.\.Name_w11'
 fi
-t_like "$UPFT_OUT" "^# [a-z_]+/Add: $names: text as u64 words, .*perf and trace-cmd show numbers.*-a defines bytes" \
-	"-D: a comment says perf shows those as numbers and -a defines bytes"
+[ -n "${names:-}" ] &&
+	t_like "$UPFT_OUT" "^# [a-z_]+/Add: $names: text as u64 words, .*perf and trace-cmd show numbers.*-a defines bytes" \
+		"-D: a comment says perf shows those as numbers and -a defines bytes"
 
 # 2. C: a C string, a char array, bitfields, a bool, an enum
 upft_run -g "$UPFT_GROUP" -x "$O" -a \
