@@ -34,7 +34,10 @@ same() {
 same "-F" -F
 t_like "$UPFT_OUT" $'^sq\t\\(inlined\\)$' "-F: the inlined-only function (read from .debug_info)"
 same "-D with a field" -D 'area p->x p->y k'
-t_like "$UPFT_OUT" ' x=\+0\(%di\):s32 .* y=\+4\(%di\):s32 k=%si:s32$' "-D: the fields' offsets"
+# p and k in the first two argument registers (x86-64's rdi, rsi; arm64's x0, x1)
+a0=%di a1=%si
+[ "$UPFT_ARCH" = arm64 ] && a0=%x0 a1=%x1
+t_like "$UPFT_OUT" " x=\\+0\\($a0\\):s32 .* y=\\+4\\($a0\\):s32 k=$a1:s32\$" "-D: the fields' offsets"
 same "-V" -V area
 same "-D of an inlined function" -D 'sq v'
 
