@@ -251,8 +251,15 @@ if [ -n "$W" ]; then
 	# the first few maybe before the drain found it full; and whether the decoder was held
 	# up or only slower (note_stall())
 	why=$(sed -n "s/^upfront: of the ${sum:-x} lost,.* \([0-9][0-9]*\) when decoding fell behind and the queue was at its cap (\([0-9]*\) KiB; the decoder \(ran, slower than the events came\|had let no sub-buffer go for [0-9]* ms, blocked or without a CPU\)).*/\1 \2/p" "$UPFT_TMP/q.err")
-	t_ok "$([ -n "$why" ] && [ "${why% *}" -gt 0 ] && [ "${why#* }" -gt 0 ] && [ $(("${why#* }" % (4 * $(getconf PAGESIZE) / 1024))) -eq 0 ]; echo $?)" \
-		"small queue: the summary says the queue was at its cap: ${why:-no line}"
+	# (none lost: the arm64 guest's emulated program made its calls no faster than the
+	# decoder took them, 600000 + 0; then the summary has no account of losses)
+	if [ "${sum:-0}" -gt 0 ]; then
+		t_ok "$([ -n "$why" ] && [ "${why% *}" -gt 0 ] && [ "${why#* }" -gt 0 ] && [ $(("${why#* }" % (4 * $(getconf PAGESIZE) / 1024))) -eq 0 ]; echo $?)" \
+			"small queue: the summary says the queue was at its cap: ${why:-no line}"
+	else
+		t_unlike "$(cat "$UPFT_TMP/q.err")" "^upfront: of the [0-9]+ lost" \
+			"small queue: nothing lost, and the summary accounts for no losses"
+	fi
 	full=$(sed -n 's/.*queue full \([0-9]*\) times$/\1/p' "$UPFT_TMP/q.err")
 	t_ok "$([ -n "$full" ] && [ "$full" -le $((ms * 10 + 100)) ]; echo $?)" \
 		"small queue: the drain waited for room (${full:-?} full queues in $ms ms)"
