@@ -218,9 +218,21 @@ if [ -n "$W" ]; then
 	"$UPFRONT" --json -x "$W" 'work a b' -- "$W" 300000 >"$UPFT_TMP/n" 2>"$UPFT_TMP/n.err" \
 		</dev/null
 	t_is "$?" 0 "fast: exit 0"
-	t_is "$(grep -c '^{"time"' "$UPFT_TMP/n")" 600000 "fast: 600000 calls, 600000 events"
-	t_is "$(grep -vc '^{"time"' "$UPFT_TMP/n")" 0 "fast: no lost events in the stream"
-	t_like "$(cat "$UPFT_TMP/n.err")" '^upfront: 600000 events, 0 lost$' "fast: summary"
+	if [ "${UPFT_GUEST:-}" = tcg ]; then
+		# a rate, which an emulated CPU cannot judge: whether the reader keeps up with two
+		# threads' 2M calls/s depends on the host cores the guest gets (6.12 under TCG with
+		# five guests on 2 cores: 43,844 of 600,000 lost); the accounting must hold still
+		ev=$(grep -c '^{"time"' "$UPFT_TMP/n")
+		lo=$(sed -n 's/^{"lost":\([0-9]*\),"cpu":[0-9]*}$/\1/p' "$UPFT_TMP/n" |
+			awk '{ s += $1 } END { printf "%.0f\n", s }')
+		t_ok $((ev + lo >= 600000 && ev + lo <= 600003 ? 0 : 1)) \
+			"fast (TCG): events shown + lost = calls made: $ev + $lo"
+		t_like "$(cat "$UPFT_TMP/n.err")" "^upfront: $ev events, $lo lost\$" "fast (TCG): summary"
+	else
+		t_is "$(grep -c '^{"time"' "$UPFT_TMP/n")" 600000 "fast: 600000 calls, 600000 events"
+		t_is "$(grep -vc '^{"time"' "$UPFT_TMP/n")" 0 "fast: no lost events in the stream"
+		t_like "$(cat "$UPFT_TMP/n.err")" '^upfront: 600000 events, 0 lost$' "fast: summary"
+	fi
 	t_is "$(sed -n 's/^{"time":\([0-9.]*\),.*/\1/p' "$UPFT_TMP/n" | sort -c -n 2>&1 | head -1)" \
 		"" "fast: in time order"
 	rm -f "$UPFT_TMP/n"
