@@ -61,7 +61,11 @@ libc_probed container
 upft_run --stdio --stack --max-events 1 -p "$P" -x "$T/app/calls" 'walk n'
 t_like "$UPFT_OUT" "^	 +[0-9a-f]+ main\\+0x[0-9a-f]+ \\(/proc/$P/root$T/app/calls\\)\$" \
 	"--stack: the caller named from the container's file"
-upft_run --stdio --max-events 1 -p "$P" -x libc.so.6 'sleep=__nanosleep ret=$stack0:sym'
+# the return address at the entry: on the stack's top on x86-64, in the link register x30 on
+# arm64 ($stack0 there is the caller's frame: "ret=0xffffe352ede0" in the arm64 guest)
+ra='$stack0'
+[ "$UPFT_ARCH" = arm64 ] && ra=%x30
+upft_run --stdio --max-events 1 -p "$P" -x libc.so.6 "sleep=__nanosleep ret=$ra:sym"
 t_like "$UPFT_OUT" ' sleep ret=main\+0x[0-9a-f]+$' ":sym: the return address named in the container's program"
 
 # 4. the process exits: the session says so and ends
