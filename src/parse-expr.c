@@ -238,7 +238,7 @@ static struct expr *parse_cast(struct parser *p, int open, int close)
 	if (t[p->pos] == '%') {
 		int k;
 
-		for (k = p->pos + 1; k < p->end && isalnum((unsigned char)t[k]); k++)
+		for (k = p->pos + 1; k < p->end && (isalnum((unsigned char)t[k]) || t[k] == '_'); k++)
 			;
 		base = expr_new(EXPR_REG, mkspan(p->pos, k - p->pos));
 		base->name = xstrndup(t + p->pos + 1, k - p->pos - 1);
@@ -579,7 +579,7 @@ int parse_expr(struct parser *p, int s, int e, struct expr **out)
 		const struct special_var *v;
 		unsigned long n = 0;
 
-		for (k = s + 1; k < e && isalnum((unsigned char)t[k]); k++)
+		for (k = s + 1; k < e && (isalnum((unsigned char)t[k]) || t[k] == '_'); k++)
 			;
 		if (k < e)
 			return diag_error(p->d, mkspan(k, 1), "unexpected '%c' after '%.*s'", t[k],
@@ -627,7 +627,7 @@ int parse_expr(struct parser *p, int s, int e, struct expr **out)
 		return diag_error(p->d, mkspan(s, e - s),
 				  "'%%return' belongs to the place, without a blank before it");
 	if (t[s] == '%') {
-		for (k = s + 1; k < e && isalnum((unsigned char)t[k]); k++)
+		for (k = s + 1; k < e && (isalnum((unsigned char)t[k]) || t[k] == '_'); k++)
 			;
 		if (k == s + 1)
 			return diag_error(p->d, mkspan(s, 1), "expected a register name after '%%'");

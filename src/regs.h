@@ -29,6 +29,18 @@ int regs_vector(int regno);
  */
 int regs_vector_dwarf(int n);
 
+struct diag;
+
+/**
+ * regs_fetch_check() - refuse a register a fetcharg written by the user names ("%foo",
+ * "+8(%foo)") that uprobe_events on this machine cannot read, before the kernel sees it
+ * @d: where the error goes
+ * @start: where @fetch begins in d->input (the error points at the register), or -1
+ * @fetch: the fetcharg as written; an immediate string ("\\"...") is not looked into
+ * Return: 0, or -EINVAL with "no register '%foo' on MACHINE (uprobe_events reads ...)".
+ */
+int regs_fetch_check(struct diag *d, int start, const char *fetch);
+
 /* The registers a CFI unwinder starts a stack from (regs_frame()). */
 struct regs_frame {
 	int nr;		/* DWARF registers 0 to nr - 1, each with a kernel name */

@@ -11,6 +11,7 @@
 #include "lang.h"
 #include "log.h"
 #include "parse.h"
+#include "regs.h"
 #include "resolve-internal.h"
 
 void val_release(struct val *v)
@@ -1122,6 +1123,10 @@ int val_eval(struct rctx *rc, const struct expr *e, struct val *out)
 		struct loc_piece p = { .kind = LOC_VAL, .reg = -1 };
 
 		p.fetch = e->kind == EXPR_REG ? xasprintf("%%%s", e->name) : xstrdup(e->name);
+		if (regs_fetch_check(rc->d, e->span.start, p.fetch)) {
+			free(p.fetch);
+			return -EINVAL;
+		}
 		loc_add_piece(&out->loc, &p);
 		free(p.fetch);
 		out->raw = e->kind == EXPR_RAW;

@@ -12,6 +12,7 @@
 #include "fallback.h"
 #include "log.h"
 #include "parse.h"
+#include "regs.h"
 #include "arch/arch.h"
 #include "sdt.h"
 
@@ -571,8 +572,10 @@ static int add_raw(struct sdt_ctx *c, const struct probe_arg *pa, size_t pos)
 	const char *s = pa->expr->name, *q;
 	struct strbuf f = STRBUF_INIT;
 	char *name = probe_arg_name(pa, pos), *expr;
-	int ret = 0;
+	int ret = regs_fetch_check(c->d, pa->expr->span.start, s);
 
+	if (ret)
+		goto out;
 	while ((q = strstr(s, "$arg")) && isdigit((unsigned char)q[4])) {
 		char *end, *af;
 		long n = strtol(q + 4, &end, 10);
@@ -627,7 +630,8 @@ static int add_args(struct sdt_ctx *c)
 		case EXPR_REG:
 			name = probe_arg_name(pa, i);
 			expr = xasprintf("%%%s", e->name);
-			ret = add_value(c, name, expr, expr, pa->type, "u64", false, pa->span);
+			ret = regs_fetch_check(c->d, e->span.start, expr) ?:
+			      add_value(c, name, expr, expr, pa->type, "u64", false, pa->span);
 			free(name);
 			free(expr);
 			break;

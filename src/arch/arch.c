@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* arch.c - the architecture tables, chosen by ELF machine; regs.h answered by the current one */
 #define LOG_DOMAIN "arch"
+#include <ctype.h>
 #include <elf.h>
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "arch/arch.h"
 #include "arch/arch-tables.h"
+#include "diag.h"
 #include "log.h"
 #include "regs.h"
 #include "util.h"
@@ -104,6 +107,42 @@ int regs_vector(int regno)
 int regs_vector_dwarf(int n)
 {
 	return arch_current()->reg_vector_dwarf(n);
+}
+
+/* whether @name (@len bytes) is one of the blank-separated names of @list */
+static bool name_listed(const char *list, const char *name, size_t len)
+{
+	size_t n;
+
+	for (const char *w = list; *w; w += n + (w[n] == ' ')) {
+		n = strcspn(w, " ");
+		if (n == len && !strncmp(w, name, len))
+			return true;
+	}
+	return false;
+}
+
+int regs_fetch_check(struct diag *d, int start, const char *fetch)
+{
+	const struct arch_ops *a = arch_current();
+	const char *s = fetch, *k;
+
+	if (fetch[0] == '\\')
+		return 0;
+	while ((s = strchr(s, '%'))) {
+		for (k = ++s; isalnum((unsigned char)*k) || *k == '_'; k++)
+			;
+		if (k > s && !name_listed(a->fetch_regs, s, (size_t)(k - s))) {
+			struct span sp = { start + (int)(s - 1 - fetch), (int)(k - s) + 1 };
+
+			diag_error(d, start < 0 ? SPAN_NONE : sp, "no register '%%%.*s' on %s",
+				   (int)(k - s), s, a->name);
+			diag_hint(d, "uprobe_events reads %s", a->fetch_regs_brief);
+			return -EINVAL;
+		}
+		s = k;
+	}
+	return 0;
 }
 
 const struct regs_frame *regs_frame(void)

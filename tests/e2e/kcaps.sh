@@ -114,11 +114,11 @@ else
 fi
 
 # 4. -error_log: the kernel's bare EINVAL becomes the part it refuses, tried alone
-UPFRONT_KERNEL_FEATURES=-error_log upft_run -x "$O" 'process_order o->id x=%xmm0' -- "$O"
+UPFRONT_KERNEL_FEATURES=-error_log upft_run -x "$O" 'process_order o->id x=$stack:string' -- "$O"
 t_is "$UPFT_RC" 2 "-error_log: a rejected probe is exit 2"
-t_like "$UPFT_ERR" "no reason given \\(this kernel has no error_log\\); it refuses the argument 'x=%xmm0:u64' \\(the ones before it are accepted\\)" \
+t_like "$UPFT_ERR" "no reason given \\(this kernel has no error_log\\); it refuses the argument 'x=\\\$stack:string' \\(the ones before it are accepted\\)" \
 	"-error_log: the message names the argument the kernel refuses"
-UPFRONT_KERNEL_FEATURES=-error_log upft_run -x "$O" -g "$UPFT_GROUP" -a 'process_order x=%xmm0'
+UPFRONT_KERNEL_FEATURES=-error_log upft_run -x "$O" -g "$UPFT_GROUP" -a 'process_order x=$stack:string'
 t_is "$UPFT_RC" 2 "-error_log -a: exit 2"
 t_is "$(grep -c "^p:$UPFT_GROUP/" "$T/uprobe_events")" 0 "... nothing added"
 t_is "$(left_kcaps)" 0 "... and no scratch event left"
