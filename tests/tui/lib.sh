@@ -73,9 +73,16 @@ tui_keys() {
 	tmux_ send-keys -t "$TUI_SES" "$@"
 }
 
+# SECONDS of the waits below are bounds for this machine, times UPFT_TIMEOUT_SCALE where the
+# CPU is emulated (kernel-matrix's x86 guests 3, the arm64 guest 10: under arm64 TCG the
+# view of reach-O2 and of libc had not opened in 15 s)
+tui_secs() {
+	echo $(($1 * ${UPFT_TIMEOUT_SCALE:-1}))
+}
+
 # tui_wait ERE SECONDS - wait until a line of the screen matches ERE; 1 on timeout
 tui_wait() {
-	local end=$(($(date +%s) + $2))
+	local end=$(($(date +%s) + $(tui_secs "$2")))
 	while [ "$(date +%s)" -le "$end" ]; do
 		tui_screen | grep -Eq -- "$1" && return 0
 		sleep 0.1
@@ -85,7 +92,7 @@ tui_wait() {
 
 # tui_wait_gone ERE SECONDS - wait until no line of the screen matches ERE; 1 on timeout
 tui_wait_gone() {
-	local end=$(($(date +%s) + $2))
+	local end=$(($(date +%s) + $(tui_secs "$2")))
 	while [ "$(date +%s)" -le "$end" ]; do
 		tui_screen | grep -Eq -- "$1" || return 0
 		sleep 0.1
@@ -95,7 +102,7 @@ tui_wait_gone() {
 
 # tui_wait_exit SECONDS - wait until upfront has exited; prints its exit status
 tui_wait_exit() {
-	local end=$(($(date +%s) + $1))
+	local end=$(($(date +%s) + $(tui_secs "$1")))
 	while [ "$(date +%s)" -le "$end" ]; do
 		[ -s "$UPFT_TMP/rc" ] && { cat "$UPFT_TMP/rc"; return 0; }
 		sleep 0.1
