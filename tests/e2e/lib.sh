@@ -42,7 +42,8 @@ t_failed=0
 
 # --- TAP -------------------------------------------------------------------------------------
 
-# t_ok COND-STATUS DESC - report one test: t_ok $? "what"
+# t_ok COND-STATUS DESC - report one test: t_ok $? "what"; its status is the test's, so
+# "t_ok $? what || t_diag ..." (and t_is, t_like ... || t_diag) shows why it failed
 t_ok() {
 	t_n=$((t_n + 1))
 	if [ "$1" -eq 0 ]; then
@@ -50,6 +51,7 @@ t_ok() {
 	else
 		t_failed=$((t_failed + 1))
 		echo "not ok $t_n - $UPFT_TEST: $2"
+		return 1
 	fi
 }
 
@@ -63,6 +65,7 @@ t_fail() {
 	shift
 	t_ok 1 "$d"
 	t_diag "$@"
+	return 1
 }
 
 # t_diag LINE... - print diagnostics as TAP comments (each line prefixed by "# ")
