@@ -230,6 +230,12 @@ void tracing_off(struct tracing *t);
 int tracing_subbuf_size(struct tracing *t);
 
 /**
+ * tracing_buffer_bytes() - bytes of ring buffer per CPU of the instance (buffer_size_kb,
+ * which every kernel has), 0 when it cannot be read
+ */
+uint64_t tracing_buffer_bytes(struct tracing *t);
+
+/**
  * tracing_clock_ref() - the clock of this process that runs at the rate of the instance's
  * trace_clock, which stamps the records: CLOCK_MONOTONIC for "mono", CLOCK_MONOTONIC_RAW for
  * "local" (sched_clock(): the TSC scaled, as the raw clock is). They differ by an offset: the
