@@ -238,8 +238,7 @@ static struct expr *parse_cast(struct parser *p, int open, int close)
 	if (t[p->pos] == '%') {
 		int k;
 
-		for (k = p->pos + 1; k < p->end && (isalnum((unsigned char)t[k]) || t[k] == '_'); k++)
-			;
+		k = word_end(t, p->pos + 1, p->end);
 		base = expr_new(EXPR_REG, mkspan(p->pos, k - p->pos));
 		base->name = xstrndup(t + p->pos + 1, k - p->pos - 1);
 		if (k == p->pos + 1) {
@@ -579,8 +578,7 @@ int parse_expr(struct parser *p, int s, int e, struct expr **out)
 		const struct special_var *v;
 		unsigned long n = 0;
 
-		for (k = s + 1; k < e && (isalnum((unsigned char)t[k]) || t[k] == '_'); k++)
-			;
+		k = word_end(t, s + 1, e);
 		if (k < e)
 			return diag_error(p->d, mkspan(k, 1), "unexpected '%c' after '%.*s'", t[k],
 					  k - s, t + s);
@@ -627,8 +625,7 @@ int parse_expr(struct parser *p, int s, int e, struct expr **out)
 		return diag_error(p->d, mkspan(s, e - s),
 				  "'%%return' belongs to the place, without a blank before it");
 	if (t[s] == '%') {
-		for (k = s + 1; k < e && (isalnum((unsigned char)t[k]) || t[k] == '_'); k++)
-			;
+		k = word_end(t, s + 1, e);
 		if (k == s + 1)
 			return diag_error(p->d, mkspan(s, 1), "expected a register name after '%%'");
 		if (k < e) {

@@ -42,6 +42,15 @@ static inline bool is_ident_char(char c)
 	return is_ident_start(c) || isdigit((unsigned char)c);
 }
 
+/* word_end() - the end of the word of ASCII letters, digits and '_' at t[s..e): a register's
+ * or a special variable's name ("%orig_ax", "$arg1") */
+static inline int word_end(const char *t, int s, int e)
+{
+	while (s < e && (isalnum((unsigned char)t[s]) || t[s] == '_'))
+		s++;
+	return s;
+}
+
 static inline bool word_is(const char *t, int s, int e, const char *w)
 {
 	return (int)strlen(w) == e - s && !memcmp(t + s, w, e - s);

@@ -13,14 +13,7 @@
 /* is_c_ident() - [A-Za-z_][A-Za-z0-9_]* over t[s..e) */
 static bool is_c_ident(const char *t, int s, int e)
 {
-	int i;
-
-	if (s >= e || !(isalpha((unsigned char)t[s]) || t[s] == '_'))
-		return false;
-	for (i = s + 1; i < e; i++)
-		if (!(isalnum((unsigned char)t[i]) || t[i] == '_'))
-			return false;
-	return true;
+	return s < e && (isalpha((unsigned char)t[s]) || t[s] == '_') && word_end(t, s + 1, e) == e;
 }
 
 static const char *const int_types[] = {

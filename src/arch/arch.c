@@ -5,6 +5,7 @@
 #include <elf.h>
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "arch/arch.h"
@@ -122,6 +123,61 @@ static bool name_listed(const char *list, const char *name, size_t len)
 	return false;
 }
 
+/* DWARF numbers below this are asked for a kernel name (x86's flags is 49) */
+#define DWARF_REGS_NAMED 128
+
+/* whether uprobe_events reads a register named @name (@len bytes) on this machine */
+static bool fetch_reg_known(const struct arch_ops *a, const char *name, size_t len)
+{
+	for (int r = 0; r < DWARF_REGS_NAMED; r++) {
+		const char *k = a->reg_kernel_name(r);
+
+		if (k && strlen(k) == len && !strncmp(k, name, len))
+			return true;
+	}
+	return name_listed(a->fetch_regs_extra, name, len);
+}
+
+/* the name's number when it is letters then digits ("r8": 8, prefix length 1), else -1 */
+static long reg_number(const char *name, size_t *prefix)
+{
+	size_t n = strcspn(name, "0123456789");
+
+	*prefix = n;
+	return n && name[n] && strspn(name + n, "0123456789") == strlen(name + n) ?
+		       strtol(name + n, NULL, 10) : -1;
+}
+
+/*
+ * The registers uprobe_events reads, for a message: the DWARF registers' kernel names in
+ * their order, then the others; three or more of one prefix numbered in a row are joined
+ * ("r8-r15", "x0-x30").
+ */
+static void fetch_regs_brief(const struct arch_ops *a, struct strbuf *out)
+{
+	const char *names[DWARF_REGS_NAMED];
+	int nr = 0;
+
+	for (int r = 0; r < DWARF_REGS_NAMED; r++)
+		if (a->reg_kernel_name(r))
+			names[nr++] = a->reg_kernel_name(r);
+	for (int i = 0, j; i < nr; i = j) {
+		size_t pi, pj;
+		long first = reg_number(names[i], &pi);
+
+		for (j = i + 1; j < nr && first >= 0; j++)
+			if (reg_number(names[j], &pj) != first + (j - i) || pj != pi ||
+			    strncmp(names[i], names[j], pi))
+				break;
+		if (first < 0 || j - i < 3)
+			j = i + 1;
+		strbuf_addf(out, "%s%s", out->len ? " " : "", names[i]);
+		if (j > i + 1)
+			strbuf_addf(out, "-%s", names[j - 1]);
+	}
+	strbuf_addf(out, " %s", a->fetch_regs_extra);
+}
+
 int regs_fetch_check(struct diag *d, int start, const char *fetch)
 {
 	const struct arch_ops *a = arch_current();
@@ -132,12 +188,15 @@ int regs_fetch_check(struct diag *d, int start, const char *fetch)
 	while ((s = strchr(s, '%'))) {
 		for (k = ++s; isalnum((unsigned char)*k) || *k == '_'; k++)
 			;
-		if (k > s && !name_listed(a->fetch_regs, s, (size_t)(k - s))) {
+		if (k > s && !fetch_reg_known(a, s, (size_t)(k - s))) {
 			struct span sp = { start + (int)(s - 1 - fetch), (int)(k - s) + 1 };
+			struct strbuf regs = STRBUF_INIT;
 
+			fetch_regs_brief(a, &regs);
 			diag_error(d, start < 0 ? SPAN_NONE : sp, "no register '%%%.*s' on %s",
 				   (int)(k - s), s, a->name);
-			diag_hint(d, "uprobe_events reads %s", a->fetch_regs_brief);
+			diag_hint(d, "uprobe_events reads %s", regs.buf);
+			strbuf_release(&regs);
 			return -EINVAL;
 		}
 		s = k;

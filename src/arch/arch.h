@@ -41,11 +41,10 @@ struct arch_ops {
 	/* the name uprobe_events reads it by, without '%' ("ax"), or NULL when it cannot */
 	const char *(*reg_kernel_name)(int regno);
 	/*
-	 * every register name a fetcharg may name ("%ax"), blank-separated: the kernel's
-	 * regs_query_register_offset() table for this machine; and the same for messages
+	 * the names a fetcharg may give ("%cs") besides those reg_kernel_name() gives a DWARF
+	 * register, blank-separated: together the kernel's regs_query_register_offset() table
 	 */
-	const char *fetch_regs;
-	const char *fetch_regs_brief;
+	const char *fetch_regs_extra;
 	/* the name for messages ("rax", "xmm0"), in @buf (16 bytes) when made up */
 	const char *(*reg_describe)(int regno, char *buf);
 	/* which floating-point/vector register it is (xmmN, vN), or -1 */

@@ -47,10 +47,7 @@ const struct arch_ops arch_arm64 = {
 				  "/lib:/usr/lib",
 	.ldcache_req		= 0x0a00,	/* FLAG_AARCH64_LIB64 */
 	.reg_kernel_name	= arm64_reg_kernel_name,
-	.fetch_regs		= "x0 x1 x2 x3 x4 x5 x6 x7 x8 x9 x10 x11 x12 x13 x14 x15 x16 x17 "
-				  "x18 x19 x20 x21 x22 x23 x24 x25 x26 x27 x28 x29 x30 sp pc pstate",
-				  /* arch/arm64/kernel/ptrace.c */
-	.fetch_regs_brief	= "x0-x30 sp pc pstate",
+	.fetch_regs_extra	= "pc pstate",	/* arch/arm64/kernel/ptrace.c */
 	.reg_describe		= arm64_reg_describe,
 	.reg_vector		= arm64_reg_vector,
 	.reg_vector_dwarf	= arm64_reg_vector_dwarf,

@@ -28,9 +28,7 @@ const struct arch_ops arch_x86_64 = {
 				  "/lib:/usr/lib",
 	.ldcache_req		= 0x0300,	/* FLAG_X8664_LIB64 */
 	.reg_kernel_name	= x86_reg_kernel_name,
-	.fetch_regs		= "ax bx cx dx si di bp sp r8 r9 r10 r11 r12 r13 r14 r15 ip flags "
-				  "cs ss orig_ax",	/* arch/x86/kernel/ptrace.c, x86-64 */
-	.fetch_regs_brief	= "ax bx cx dx si di bp sp r8-r15 ip flags cs ss orig_ax",
+	.fetch_regs_extra	= "cs ss orig_ax",	/* arch/x86/kernel/ptrace.c, x86-64 */
 	.reg_describe		= x86_reg_describe,
 	.reg_vector		= x86_reg_vector,
 	.reg_vector_dwarf	= x86_reg_vector_dwarf,
