@@ -85,6 +85,15 @@ static size_t zsec_map_len(size_t size)
 	return (size + page - 1) & ~(page - 1);
 }
 
+static void zsec_release(void *out, size_t size)
+{
+	if (size < HUGE_SIZE)
+		free(out);
+	else if (out)
+		munmap(out, zsec_map_len(size));
+}
+
+#ifdef HAVE_LIBDEFLATE
 /*
  * A section's buffer: from 2 MiB on, mapped on a 2 MiB boundary and advised as huge pages
  * where transparent huge pages are on ("madvise", Debian's default). The inflated bytes are
@@ -110,15 +119,6 @@ static void *zsec_alloc(size_t size)
 	return q;
 }
 
-static void zsec_release(void *out, size_t size)
-{
-	if (size < HUGE_SIZE)
-		free(out);
-	else if (out)
-		munmap(out, zsec_map_len(size));
-}
-
-#ifdef HAVE_LIBDEFLATE
 static void *inflate_worker(void *arg)
 {
 	struct debugsec *s = arg;
