@@ -203,7 +203,9 @@ for ((round = 1; round <= 5; round++)); do
 		rcs+=" $?"
 	done
 	t_is "$rcs" " 0 0 0 0" "round $round: 4 runs at once that find a dead session exit 0"
-	t_is "$(cat "$UPFT_TMP"/r[1-4].err | grep -Ev '^(upfront: 1 events, 0 lost|orders: .*)$')" "" \
+	# (and, where CMD was still running when --max-events stopped the session, as four
+	# at once under emulation may leave it, the line saying upfront ended it)
+	t_is "$(cat "$UPFT_TMP"/r[1-4].err | grep -Ev '^(upfront: 1 events, 0 lost|orders: .*|upfront: orders-O0 \(pid [0-9]+\) was ended by upfront \(SIGTERM\) as the session stopped)$')" "" \
 		"round $round: ... and say nothing but their summary"
 	! has_session "$G"
 	t_ok $? "round $round: ... and its remains are gone"
