@@ -411,7 +411,7 @@ static int timer_ms(struct stream *st)
 	uint64_t now = now_ns(), bytes = atomic_load_explicit(&st->bytes, memory_order_relaxed);
 	uint64_t dt = now - st->tick_ns, rate, ms;
 
-	rate = st->tick_ns && dt ? (bytes - st->tick_bytes) * 1000000 / dt : 0;
+	rate = dt ? (bytes - st->tick_bytes) * 1000000 / dt : 0;
 	st->rate = rate > st->rate / 2 ? rate : st->rate / 2;
 	st->tick_ns = now;
 	st->tick_bytes = bytes;
@@ -578,9 +578,10 @@ struct stream *stream_open(struct tracing *t, struct tep_handle *tep, unsigned i
 	st->timer = !tracing_set_wakeup(t, 50);
 	if (st->timer) {
 		st->ring_bytes = tracing_buffer_bytes(t);
-		/* the first rounds as if busy (1 ms, doubling while quiet): a workload may
+		/* the first rounds as if busy (2 ms, doubling while quiet): a workload may
 		 * start at full speed with the probes */
 		st->rate = st->ring_bytes / 4;
+		st->tick_ns = now_ns();
 	}
 	/* before the drain publishes a watermark: a few tries for one not preempted */
 	for (int i = 0; i < 5 && !stream_clock_skew(st); i++)

@@ -1368,13 +1368,10 @@ int tracing_subbuf_size(struct tracing *t)
 
 uint64_t tracing_buffer_bytes(struct tracing *t)
 {
-	char *kb = tracefs_instance_file_read(t->inst, "buffer_size_kb", NULL);
-	/* "1410" or, before the buffer is expanded on some kernels, "7 (expanded: 1408)" */
-	char *exp = kb ? strstr(kb, "expanded: ") : NULL;
-	long n = exp ? atol(exp + 10) : kb ? atol(kb) : 0;
+	/* the kernel's size of CPU 0's ring (every CPU's is the same: buffer_size_kb set them) */
+	ssize_t kb = tracefs_instance_get_buffer_size(t->inst, 0);
 
-	free(kb);
-	return n > 0 ? (uint64_t)n * 1024 : 0;
+	return kb > 0 ? (uint64_t)kb * 1024 : 0;
 }
 
 bool tracing_set_wakeup(struct tracing *t, unsigned int percent)

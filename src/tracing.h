@@ -230,8 +230,8 @@ void tracing_off(struct tracing *t);
 int tracing_subbuf_size(struct tracing *t);
 
 /**
- * tracing_buffer_bytes() - bytes of ring buffer per CPU of the instance (buffer_size_kb,
- * which every kernel has), 0 when it cannot be read
+ * tracing_buffer_bytes() - bytes of ring buffer per CPU of the instance (its per_cpu
+ * buffer_size_kb), 0 when it cannot be read
  */
 uint64_t tracing_buffer_bytes(struct tracing *t);
 
