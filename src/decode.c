@@ -1337,9 +1337,14 @@ void decode_stack(struct decoder *dc, const void *data, int size, struct event *
 		ustack_unwind(dc->us, ev->pid, ev->tid, dc->last_rec, dc->last_stack,
 			      dc->last_base, &f);
 	} else {
-		if (!dc->stacks || !rec || size < dc->us_caller_off + dc->us_nr * 8 ||
-		    (int)rd_s(rec + dc->us_pid_off, 4) != ev->tid)
+		if (!dc->stacks)
 			return;
+		/* none after the event: the kernel's buffer overwrote it (stream.h) */
+		if (!rec || size < dc->us_caller_off + dc->us_nr * 8 ||
+		    (int)rd_s(rec + dc->us_pid_off, 4) != ev->tid) {
+			ev->ustack_cut = "lost";
+			return;
+		}
 		for (int i = 0; i < dc->us_nr; i++) {
 			uint64_t a = rd_u(rec + dc->us_caller_off + i * 8, 8);
 

@@ -86,7 +86,8 @@ struct event {
 	 * --stack=dwarf: NULL when the stack is whole (unwound to its outermost frame), else why
 	 * it stops after the last frame: "copy" (the caller's frame is past the stack copied),
 	 * "cfi" (no CFI describes the last frame's code), "frames" (too many). NULL for the
-	 * kernel's frame-pointer walk, which does not say.
+	 * kernel's frame-pointer walk, which does not say, but "lost" when its record was
+	 * overwritten in the kernel's buffer (no frames then).
 	 */
 	const char *ustack_cut;
 	/*

@@ -335,7 +335,7 @@ static int json_open(struct render *r)
  * innermost first, before the function they were inlined into):
  * ,"stack":["leaf+0x0","inner","outer","main+0x2c"],"stack_inlined":[1,2]
  * and when the stack stops before its outermost frame (--stack=dwarf), why:
- * ,"stack_cut":"copy" (or "cfi", "frames")
+ * ,"stack_cut":"copy" (or "cfi", "frames"; "lost" when --stack=fp's record was overwritten)
  */
 static void json_stack(struct strbuf *sb, const struct event *ev)
 {

@@ -125,6 +125,8 @@ const char *render_stack_cut(const char *why)
 		return "stack cut: the next frame is past the stack copied (--stack=dwarf,BYTES)";
 	if (!strcmp(why, "cfi"))
 		return "stack cut: no CFI describes the frame above";
+	if (!strcmp(why, "lost"))
+		return "stack lost: the kernel's buffer overwrote its record, not the event's";
 	return "stack cut: more frames than are kept";
 }
 

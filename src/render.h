@@ -334,7 +334,7 @@ void render_s64(struct strbuf *sb, int64_t v);
 
 /**
  * render_stack_cut() - why a stack stops where it does, for the text and curses views
- * @why: an event's ustack_cut ("copy", "cfi", "frames"), not NULL
+ * @why: an event's ustack_cut ("copy", "cfi", "frames", "lost"), not NULL
  * Return: a static phrase ("stack cut: the next frame is past the 1024 bytes copied" is
  * made of it by the caller).
  */

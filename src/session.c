@@ -614,8 +614,9 @@ static bool wants_maps(const struct trace_opts *o, const struct trace_probe *tps
 
 /*
  * Label each event by what its task was when it fired: the kernel's task events, enabled in
- * our instance (and filtered by its pids as the probes are), go through the stream in time
- * order with the probes' records (tasks.h). A kernel without them: /proc as before.
+ * the session's tasks instance (filtered by its pids as the probes are; a ring of their own,
+ * so that the events' ring loses only events), go through the stream in time order with the
+ * probes' records (tasks.h). A kernel without them: /proc as before.
  */
 static void watch_tasks(struct session *s)
 {
@@ -626,7 +627,7 @@ static void watch_tasks(struct session *s)
 	for (size_t i = 0; i < ARRAY_SIZE(evs); i++) {
 		if (!tracing_event_exists("task", evs[i]) ||
 		    tep_load_event(s, "task", evs[i], &d) < 0 ||
-		    tracing_event_enable(s->t, "task", evs[i], &d) < 0)
+		    tracing_watch_task(s->t, "task", evs[i], &d) < 0)
 			pr_info("no task:%s: labels of reused thread ids may be wrong", evs[i]);
 		diag_release(&d);
 	}
@@ -1035,6 +1036,11 @@ static void print_counts(const struct session *s, const struct stream_stats *ss)
 		fprintf(stderr, "upfront: %s\n", strbuf_cstr(&why));
 		strbuf_release(&why);
 	}
+	/* not events: the task records have a ring of their own (tracing_watch_task()) */
+	if (ss->lost_tasks)
+		fprintf(stderr, "upfront: %llu of the kernel's task records lost: threads started "
+			"or renamed then may be shown with a wrong process or name\n",
+			(unsigned long long)ss->lost_tasks);
 }
 
 /* Every exit path: stop recording, drain what the kernel holds, render it. */

@@ -45,8 +45,10 @@
 #define TRIM_IDLE_ROUNDS 50
 #define SLOT_KEEP 8
 
+/* One CPU's ring of one of the session's rings (tracing_ring). */
 struct cpu_queue {
 	int cpu;
+	enum tracing_ring which;	/* the ring of the session it reads */
 	int fd;
 	/*
 	 * Filled sub-buffers, in order: the drain thread advances head, the consumer tail.
@@ -77,7 +79,14 @@ struct cpu_queue {
 	bool loaded;			/* the slot at tail is loaded into kbuf */
 	void *ev;			/* current record in the loaded slot, or NULL */
 	uint64_t ev_ts;
-	uint64_t missed;		/* lost events reported through sub-buffers */
+	uint64_t missed;		/* lost records reported through sub-buffers */
+	/*
+	 * With user_stack records attached (stream_set_attach()) each event is two records: a
+	 * run of lost records began with a stack (-1 each) or ended with an event (+1 each)
+	 */
+	int64_t pair_adj;
+	uint64_t lost_ev;		/* lost events counted from missed, pair_adj */
+	bool gap;			/* records were lost right before ev */
 	uint64_t pending_lost;		/* to report before the next record */
 	/* ring buffer stats at open, to report the difference at the end */
 	uint64_t stat_base;
@@ -92,7 +101,7 @@ struct stream {
 	uint64_t tick_ns;		/* mono ns of the last round */
 	uint64_t tick_bytes;		/* bytes read by then */
 	uint64_t rate;			/* bytes per ms, the last rounds' (decaying) */
-	int nr_cpus;
+	int nr_q;			/* queues: each ring's CPUs */
 	unsigned int nr_slots;		/* each CPU's ring */
 	/*
 	 * The queues' cap, all CPUs together, in slots (0: each CPU's nr_slots alone, as
@@ -120,6 +129,7 @@ struct stream {
 	uint64_t lost;
 	uint64_t lost_queue_full;	/* of lost: reported after the drain found the queue full */
 	uint64_t lost_end;		/* of lost: only the ring buffer's counters knew them */
+	uint64_t lost_tasks;		/* records of the tasks ring lost */
 	bool stats_done;
 	/* stream_set_attach(): a record waiting for the next one of its CPU */
 	int attach_id;
@@ -128,12 +138,12 @@ struct stream {
 	char *held_buf;			/* a copy when its sub-buffer had to be let go */
 };
 
-/* events the ring buffer of @cpu lost since it was created (0 when it cannot tell) */
-static uint64_t cpu_lost_stat(struct stream *st, int cpu, uint64_t *entries)
+/* records the ring buffer of @q lost since it was created (0 when it cannot tell) */
+static uint64_t cpu_lost_stat(struct stream *st, const struct cpu_queue *q, uint64_t *entries)
 {
 	struct tracing_cpu_stats cs;
 
-	tracing_cpu_stats(st->t, cpu, &cs);
+	tracing_cpu_stats(st->t, q->which, q->cpu, &cs);
 	if (entries)
 		*entries = cs.entries;
 	return cs.lost;
@@ -183,7 +193,7 @@ static char *slot_get(struct stream *st, struct cpu_queue *q)
 		 * The pool is taken: another CPU's queue holds the rest, maybe as freed slots
 		 * from a burst there that are not trimmed yet (a thread that moved): use those
 		 */
-		for (int c = 0; c < st->nr_cpus && !slot; c++)
+		for (int c = 0; c < st->nr_q && !slot; c++)
 			if (&st->q[c] != q)
 				slot = slot_reuse(st, &st->q[c]);
 		return slot;
@@ -334,10 +344,10 @@ static void drain_wake(struct stream *st)
 /* Every CPU's "entries" (unread events) is 0: the final pass has everything. */
 static bool rings_empty(struct stream *st)
 {
-	for (int c = 0; c < st->nr_cpus; c++) {
+	for (int c = 0; c < st->nr_q; c++) {
 		uint64_t entries = 0;
 
-		cpu_lost_stat(st, st->q[c].cpu, &entries);
+		cpu_lost_stat(st, &st->q[c], &entries);
 		pr_debug("final: cpu%d entries %llu", st->q[c].cpu, (unsigned long long)entries);
 		if (entries)
 			return false;
@@ -364,10 +374,10 @@ bool stream_clock_skew(struct stream *st)
 	struct tracing_cpu_stats cs;
 	uint64_t m0, m1;
 
-	if (!st->nr_cpus)
+	if (!st->nr_q)
 		return false;
 	m0 = ref_ns(st);
-	tracing_cpu_stats(st->t, st->q[0].cpu, &cs);
+	tracing_cpu_stats(st->t, st->q[0].which, st->q[0].cpu, &cs);
 	m1 = ref_ns(st);
 	if (!cs.now_ns || m1 - m0 > 1000000ULL)
 		return false;
@@ -448,7 +458,7 @@ static void *drain_main(void *arg)
 		bool finishing = atomic_load(&st->finish) == 1, any_qfull = false;
 		uint64_t inflight = 0;
 
-		for (int c = 0; c < st->nr_cpus; c++) {
+		for (int c = 0; c < st->nr_q; c++) {
 			uint64_t backlog;
 			bool qfull;
 
@@ -481,7 +491,7 @@ static void *drain_main(void *arg)
 		if (finishing && !got) {
 			/* recording is off; a 0-byte read is not the end: ask the ring buffer */
 			if (rings_empty(st) || atomic_load(&st->stop)) {
-				for (int c = 0; c < st->nr_cpus; c++)
+				for (int c = 0; c < st->nr_q; c++)
 					atomic_store(&st->q[c].empty_at, UINT64_MAX);
 				atomic_store(&st->finish, 2);
 				drain_wake(st);
@@ -500,7 +510,7 @@ static void *drain_main(void *arg)
 		if (st->timer)
 			poll(NULL, 0, any_qfull ? 1 : timer_ms(st));
 		else
-			poll(st->pfds, st->nr_cpus, any_qfull ? 1 : 20);
+			poll(st->pfds, st->nr_q, any_qfull ? 1 : 20);
 	}
 	return NULL;
 }
@@ -550,24 +560,29 @@ struct stream *stream_open(struct tracing *t, struct tep_handle *tep, unsigned i
 			st->nr_slots = 256;
 	}
 	atomic_store(&st->consumed_at, now_ns());
-	st->q = xcalloc(ncpu, sizeof(*st->q));
-	for (int cpu = 0; cpu < ncpu; cpu++) {
-		struct cpu_queue *q = &st->q[st->nr_cpus];
+	st->q = xcalloc((size_t)ncpu * TRACING_NR_RINGS, sizeof(*st->q));
+	for (int i = 0; i < ncpu * TRACING_NR_RINGS; i++) {
+		struct cpu_queue *q = &st->q[st->nr_q];
+		enum tracing_ring ring = i / ncpu;
+		int cpu = i % ncpu;
 
-		q->fd = tracing_cpu_open_raw(t, cpu, d);
+		if (!tracing_has_ring(t, ring))
+			continue;
+		q->fd = tracing_cpu_open_raw(t, ring, cpu, d);
 		if (q->fd == -ENOENT)	/* an offline or absent CPU */
 			continue;
 		if (q->fd < 0)
 			goto err;
 		q->cpu = cpu;
+		q->which = ring;
 		q->ring = xcalloc(st->nr_slots, sizeof(*q->ring));
 		q->after_full = xcalloc(st->nr_slots, sizeof(*q->after_full));
 		q->freed = xcalloc(st->nr_slots, sizeof(*q->freed));
 		q->cold = xcalloc(st->nr_slots, sizeof(*q->cold));
 		q->kbuf = kbuffer_alloc(tep && tep_get_long_size(tep) == 4 ? KBUFFER_LSIZE_4 :
 					KBUFFER_LSIZE_SAME_AS_HOST, KBUFFER_ENDIAN_SAME_AS_HOST);
-		q->stat_base = cpu_lost_stat(st, cpu, NULL);
-		st->nr_cpus++;
+		q->stat_base = cpu_lost_stat(st, q, NULL);
+		st->nr_q++;
 	}
 	/*
 	 * poll() wakes the drain when a CPU's buffer is this full (percent): whole sub-buffers
@@ -588,8 +603,8 @@ struct stream *stream_open(struct tracing *t, struct tep_handle *tep, unsigned i
 		;
 	pr_debug("trace clock - clock %d: %lld ns", (int)st->clock_ref,
 		 (long long)atomic_load(&st->skew));
-	st->pfds = xcalloc(st->nr_cpus + 1, sizeof(*st->pfds));
-	for (int c = 0; c < st->nr_cpus; c++) {
+	st->pfds = xcalloc(st->nr_q + 1, sizeof(*st->pfds));
+	for (int c = 0; c < st->nr_q; c++) {
 		st->pfds[c].fd = st->q[c].fd;
 		st->pfds[c].events = POLLIN;
 	}
@@ -614,6 +629,41 @@ struct stream *stream_open(struct tracing *t, struct tep_handle *tep, unsigned i
 err:
 	stream_free(st);
 	return NULL;
+}
+
+static int rec_type(const void *data);
+
+enum lost_why { LOST_LATE, LOST_QUEUE_FULL, LOST_END };
+
+/*
+ * @recs more records lost on @q (@adj: see pair_adj): count them as lost events (records of
+ * the events ring; two records an event with stacks attached) or lost task records. A run
+ * whose ends are not known yet may count half an event: that one is counted when they are.
+ */
+static void count_lost(struct stream *st, struct cpu_queue *q, uint64_t recs, int adj,
+		       enum lost_why why)
+{
+	int64_t pairs;
+	uint64_t ev, n;
+
+	q->missed += recs;
+	q->pair_adj += adj;
+	if (q->which == TRACING_RING_TASKS) {
+		st->lost_tasks += recs;
+		return;
+	}
+	pairs = (int64_t)q->missed + q->pair_adj;
+	ev = !st->attach_id ? q->missed : pairs > 0 ? (uint64_t)pairs / 2 : 0;
+	if (ev <= q->lost_ev)
+		return;
+	n = ev - q->lost_ev;
+	q->lost_ev = ev;
+	q->pending_lost += n;
+	st->lost += n;
+	if (why == LOST_QUEUE_FULL)
+		st->lost_queue_full += n;
+	else if (why == LOST_END)
+		st->lost_end += n;
 }
 
 /* Make q->ev the next record of this CPU if its queue has one; report missed events. */
@@ -641,31 +691,34 @@ static void cpu_advance(struct stream *st, struct cpu_queue *q)
 			continue;
 		}
 		q->loaded = true;
+		q->ev = kbuffer_read_event(q->kbuf, &ts);
+		q->ev_ts = ts;
+		q->gap = false;
 		{
 			int missed = kbuffer_missed_events(q->kbuf);
 
 			if (missed) {
 				/*
-				 * -1: the kernel knows events were lost but not how many: its
+				 * -1: the kernel knows records were lost but not how many: its
 				 * stats tell, maybe with losses of later sub-buffers in them
 				 * (those report them again): never count past the stats.
 				 */
 				uint64_t n = missed > 0 ? (uint64_t)missed : 1;
-				uint64_t now = cpu_lost_stat(st, q->cpu, NULL) - q->stat_base;
+				uint64_t now = cpu_lost_stat(st, q, NULL) - q->stat_base;
+				/* the run began with the stack of the event held, ended with
+				 * the event of the stack that comes first here */
+				int adj = (q->ev && rec_type(q->ev) == st->attach_id) -
+					  (st->held_q == q);
 
 				if (missed < 0 && now > q->missed)
 					n = now - q->missed;
 				else if (now < q->missed + n)
 					n = now > q->missed ? now - q->missed : 0;
-				q->pending_lost += n;
-				q->missed += n;
-				st->lost += n;
-				if (q->after_full[tail % st->nr_slots])
-					st->lost_queue_full += n;
+				q->gap = true;
+				count_lost(st, q, n, adj, q->after_full[tail % st->nr_slots] ?
+					   LOST_QUEUE_FULL : LOST_LATE);
 			}
 		}
-		q->ev = kbuffer_read_event(q->kbuf, &ts);
-		q->ev_ts = ts;
 	}
 }
 
@@ -675,26 +728,26 @@ static void cpu_consume(struct cpu_queue *q)
 
 	q->ev = kbuffer_next_event(q->kbuf, &ts);
 	q->ev_ts = ts;
+	q->gap = false;
 }
 
-/* After the final pass: lost events the ring buffer counted but no sub-buffer reported. */
+/*
+ * After the final pass, every sub-buffer used up (the runs they report end where they are
+ * known): lost events the ring buffer counted but no sub-buffer reported.
+ */
 static void stream_final_stats(struct stream *st)
 {
 	if (st->stats_done)
 		return;
 	st->stats_done = true;
-	for (int c = 0; c < st->nr_cpus; c++) {
+	for (int c = 0; c < st->nr_q; c++) {
 		struct cpu_queue *q = &st->q[c];
-		uint64_t lost = cpu_lost_stat(st, q->cpu, NULL) - q->stat_base;
+		uint64_t lost = cpu_lost_stat(st, q, NULL) - q->stat_base;
 
-		if (lost > q->missed) {
-			q->pending_lost += lost - q->missed;
-			st->lost += lost - q->missed;
-			/* a queue never full: the buffer filled before the drain read it */
-			if (atomic_load(&q->ever_full))
-				st->lost_end += lost - q->missed;
-			q->missed = lost;
-		}
+		/* a queue never full: the buffer filled before the drain read it */
+		if (lost > q->missed)
+			count_lost(st, q, lost - q->missed, 0,
+				   atomic_load(&q->ever_full) ? LOST_END : LOST_LATE);
 	}
 }
 
@@ -717,7 +770,8 @@ static bool held_ready(struct stream *st, struct stream_rec *rec)
 	q->wm = atomic_load_explicit(&q->empty_at, memory_order_acquire);
 	if (!q->ev)
 		cpu_advance(st, q);
-	if (q->ev && rec_type(q->ev) == st->attach_id) {
+	/* after a gap the stack is another event's: the held one's was lost */
+	if (q->ev && !q->gap && rec_type(q->ev) == st->attach_id) {
 		*rec = st->held;
 		rec->attach = q->ev;
 		rec->attach_size = kbuffer_event_size(q->kbuf);
@@ -784,14 +838,12 @@ enum stream_what stream_next(struct stream *st, struct stream_rec *rec, int time
 		/* before looking at the queues: a push after this ends the wait below */
 		uint32_t pushes = atomic_load_explicit(&st->pushes, memory_order_acquire);
 
-		if (done)
-			stream_final_stats(st);
 		if (st->held_q) {
 			if (held_ready(st, rec))
 				return STREAM_RECORD;
 			goto wait;
 		}
-		for (int c = 0; c < st->nr_cpus; c++) {
+		for (int c = 0; c < st->nr_q; c++) {
 			struct cpu_queue *q = &st->q[c];
 
 			/* the watermark first: pages pushed before it are visible after it */
@@ -809,7 +861,7 @@ enum stream_what stream_next(struct stream *st, struct stream_rec *rec, int time
 				best = q;
 		}
 		if (best) {
-			for (int c = 0; c < st->nr_cpus; c++) {
+			for (int c = 0; c < st->nr_q; c++) {
 				struct cpu_queue *q = &st->q[c];
 
 				if (q->ev || q->wm == UINT64_MAX)
@@ -822,6 +874,10 @@ enum stream_what stream_next(struct stream *st, struct stream_rec *rec, int time
 					return STREAM_RECORD;
 				goto wait;
 			}
+		} else if (done && !st->stats_done) {
+			/* every sub-buffer is used up: what the counters know besides */
+			stream_final_stats(st);
+			continue;
 		} else if (done) {
 			return STREAM_END;
 		}
@@ -866,7 +922,8 @@ void stream_stats(struct stream *st, struct stream_stats *out)
 	out->lost = st->lost;
 	out->lost_queue_full = st->lost_queue_full;
 	out->lost_end = st->lost_end;
-	out->queue_bytes = (uint64_t)(st->cap_slots ? st->cap_slots : st->nr_slots * st->nr_cpus) *
+	out->lost_tasks = st->lost_tasks;
+	out->queue_bytes = (uint64_t)(st->cap_slots ? st->cap_slots : st->nr_slots * st->nr_q) *
 			   st->subbuf;
 	out->full_stall_ns = atomic_load(&st->full_stall);
 }
@@ -909,7 +966,7 @@ unsigned int stream_backlog(struct stream *st)
 
 	if (!st)
 		return 0;
-	for (int c = 0; c < st->nr_cpus; c++) {
+	for (int c = 0; c < st->nr_q; c++) {
 		struct cpu_queue *q = &st->q[c];
 		uint64_t n = atomic_load_explicit(&q->head, memory_order_acquire) -
 			     atomic_load_explicit(&q->tail, memory_order_relaxed);
@@ -931,7 +988,7 @@ void stream_free(struct stream *st)
 	atomic_store(&st->stop, 1);
 	if (st->thread_started)
 		pthread_join(st->thread, NULL);
-	for (int c = 0; c < st->nr_cpus; c++) {
+	for (int c = 0; c < st->nr_q; c++) {
 		close(st->q[c].fd);
 		for (unsigned int b = 0; b < st->q[c].nr_blocks; b++)
 			munmap(st->q[c].blocks[b], (size_t)SLOT_BLOCK * st->subbuf);

@@ -46,6 +46,7 @@ struct stream_stats {
 	uint64_t lost_queue_full;
 	uint64_t lost_end;	/* counted by the ring buffer's stats at the end alone, on a CPU
 				 * whose queue was full at times (else they count as the rest) */
+	uint64_t lost_tasks;	/* the kernel's task records lost (tasks.h): not events */
 	uint64_t queue_full;	/* times the drain found a CPU's queue full */
 	uint64_t queue_bytes;	/* the queues' cap, all CPUs together */
 	uint64_t full_stall_ns;	/* when a queue filled, the longest the consumer had let no

@@ -144,6 +144,14 @@ static void split_glob(const char *glob, char **group, char **event)
  */
 #define SESSION_PREFIX "upfront_"
 
+/*
+ * A session's second instance, <name>_tasks: the kernel's task records (tracing_watch_task())
+ * in a ring of their own, so that the session's ring holds only its events and the kernel's
+ * lost count there is a count of events. It belongs to the session <name>: reaped with it.
+ */
+#define TASKS_SUFFIX "_tasks"
+#define TASKS_BUFFER_KB "128"
+
 /* The initial pid namespace's inode (the kernel's PROC_PID_INIT_INO, include/linux/proc_ns.h) */
 #define PID_NS_INIT_INO 0xEFFFFFFCU
 
@@ -185,6 +193,18 @@ static pid_t session_name_pid(const char *name)
 	if (*end == '_' && isdigit((unsigned char)end[1]))
 		strtol(end + 1, &end, 10);
 	return *end || pid <= 0 || pid != (pid_t)pid ? 0 : (pid_t)pid;
+}
+
+/* the session an instance belongs to: @name, or the session of a tasks instance (in @buf) */
+static const char *instance_session(const char *name, char *buf, size_t size)
+{
+	size_t n = strlen(name), sn = strlen(TASKS_SUFFIX);
+
+	if (n <= sn || strcmp(name + n - sn, TASKS_SUFFIX) || n - sn >= size)
+		return name;
+	memcpy(buf, name, n - sn);
+	buf[n - sn] = '\0';
+	return buf;
 }
 
 /* a session's group or instance name, live: never touched through a glob, never reaped */
@@ -662,6 +682,7 @@ void tracing_remove_probes(const struct trace_probe *tps, size_t nr)
 }
 
 static int destroy_instance(struct tracefs_instance *inst);
+static void remove_instances(const char *session, bool tell);
 
 /*
  * After -d deleted events of session group @group: once none is left, what a session gone
@@ -670,7 +691,6 @@ static int destroy_instance(struct tracefs_instance *inst);
 static void drop_session_remains(const char *group)
 {
 	struct tracefs_dynevent **left;
-	struct tracefs_instance *inst;
 	bool kept = lockfile_is_kept(group);
 
 	if (!session_name_pid(group) || (!kept && session_is_live(group)))
@@ -682,11 +702,7 @@ static void drop_session_remains(const char *group)
 		return;
 	}
 	tracefs_dynevent_list_free(left);
-	if (tracefs_instance_exists(group) && (inst = tracefs_instance_alloc(NULL, group))) {
-		if (destroy_instance(inst) < 0)
-			pr_warn("could not remove instance %s: %s", group, strerror(errno));
-		tracefs_instance_free(inst);
-	}
+	remove_instances(group, false);
 	if (kept)
 		lockfile_unmark_kept(group);
 }
@@ -793,12 +809,14 @@ next:
 struct tracing {
 	char group[64];			/* upfront_<pid>: the group and the instance */
 	struct tracefs_instance *inst;
-	bool keep;			/* --keep: tracing_free() leaves everything */
+	struct tracefs_instance *tinst;	/* <group>_tasks (tracing_watch_task()), or NULL */
+	bool keep;			/* --keep: tracing_free() leaves everything (but tinst) */
 	bool have_events;		/* something was added to uprobe_events */
 	int lock_fd;			/* the session's lock file, locked (or -1) */
 	int watchdog_fd;		/* write end of the watchdog's pipe (or -1) */
 	pid_t watchdog;			/* the cleanup watchdog (or 0) */
 	clockid_t clock_ref;		/* tracing_clock_ref() */
+	const char *clock;		/* the trace_clock set (a literal) */
 };
 
 /*
@@ -847,17 +865,31 @@ static int destroy_instance(struct tracefs_instance *inst)
 	return ret;
 }
 
-/* remove what session @name left: its instance (which disables its events), then its events */
+/* remove the instances of session @session: its own and its tasks instance */
+static void remove_instances(const char *session, bool tell)
+{
+	char *names[2] = { xstrdup(session), xasprintf("%s" TASKS_SUFFIX, session) };
+
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+		struct tracefs_instance *inst;
+
+		if (tracefs_instance_exists(names[i]) &&
+		    (inst = tracefs_instance_alloc(NULL, names[i]))) {
+			if (tell)
+				pr_info("removing instance %s of a dead run", names[i]);
+			if (destroy_instance(inst) < 0)
+				pr_warn("could not remove instance %s: %s", names[i],
+					strerror(errno));
+			tracefs_instance_free(inst);
+		}
+		free(names[i]);
+	}
+}
+
+/* remove what session @name left: its instances (which disables its events), then its events */
 static void reap_session(const char *name)
 {
-	struct tracefs_instance *inst;
-
-	if (tracefs_instance_exists(name) && (inst = tracefs_instance_alloc(NULL, name))) {
-		pr_info("removing instance %s of a dead run", name);
-		if (destroy_instance(inst) < 0)
-			pr_warn("could not remove instance %s: %s", name, strerror(errno));
-		tracefs_instance_free(inst);
-	}
+	remove_instances(name, true);
 	if (delete_group_events(name))
 		pr_info("removed the events of a dead run (%s)", name);
 }
@@ -878,9 +910,13 @@ static void reap_stale(void)
 	struct strlist names = STRLIST_INIT, locks = STRLIST_INIT;
 	struct tracefs_dynevent **devs;
 
-	for (size_t i = 0; insts && insts[i]; i++)
-		if (session_name_pid(insts[i]))
-			add_name(&names, insts[i]);
+	for (size_t i = 0; insts && insts[i]; i++) {
+		char buf[64];
+		const char *name = instance_session(insts[i], buf, sizeof(buf));
+
+		if (session_name_pid(name))
+			add_name(&names, name);
+	}
 	tracefs_list_free(insts);
 	devs = tracefs_dynevent_get_all(TRACEFS_DYNEVENT_UPROBE | TRACEFS_DYNEVENT_URETPROBE, NULL);
 	for (size_t i = 0; devs && devs[i]; i++) {
@@ -1083,6 +1119,7 @@ static void set_clock(struct tracing *t)
 	} else {
 		pr_debug("trace_clock %s", clk);
 	}
+	t->clock = !strcmp(clk, "local") ? "local" : !strcmp(clk, "boot") ? "boot" : "mono";
 	t->clock_ref = !strcmp(clk, "mono") ? CLOCK_MONOTONIC : !strcmp(clk, "boot") ?
 		       CLOCK_BOOTTIME : CLOCK_MONOTONIC_RAW;
 }
@@ -1134,6 +1171,13 @@ void tracing_free(struct tracing *t)
 {
 	if (!t)
 		return;
+	/* even when kept: only this session reads the task records */
+	if (t->tinst) {
+		if (destroy_instance(t->tinst) < 0)
+			pr_warn("could not remove instance %s" TASKS_SUFFIX ": %s", t->group,
+				strerror(errno));
+		tracefs_instance_free(t->tinst);
+	}
 	if (t->inst) {
 		tracefs_trace_off(t->inst);
 		if (!t->keep && destroy_instance(t->inst) < 0)
@@ -1184,6 +1228,56 @@ int tracing_add(struct tracing *t, struct trace_probe *tps, size_t nr, struct di
 int tracing_event_enable(struct tracing *t, const char *sys, const char *name, struct diag *d)
 {
 	if (tracefs_event_enable(t->inst, sys, name) < 0) {
+		int err = errno ? errno : EIO;
+
+		diag_fail(d, "cannot enable %s:%s: %s", sys, name, strerror(err));
+		return -err;
+	}
+	return 0;
+}
+
+/* the instance whose ring is @ring (NULL: none) */
+static struct tracefs_instance *ring_inst(struct tracing *t, enum tracing_ring ring)
+{
+	return ring == TRACING_RING_TASKS ? t->tinst : t->inst;
+}
+
+bool tracing_has_ring(struct tracing *t, enum tracing_ring ring)
+{
+	return ring_inst(t, ring) != NULL;
+}
+
+/* the tasks instance, created with recording off, the session's clock, a small ring */
+static struct tracefs_instance *tasks_instance(struct tracing *t, struct diag *d)
+{
+	char name[sizeof(t->group) + sizeof(TASKS_SUFFIX)];
+
+	if (t->tinst)
+		return t->tinst;
+	snprintf(name, sizeof(name), "%s" TASKS_SUFFIX, t->group);
+	t->tinst = tracefs_instance_create(name);
+	if (!t->tinst) {
+		diag_fail(d, "cannot create tracefs instance %s: %s", name, strerror(errno));
+		return NULL;
+	}
+	tracefs_trace_off(t->tinst);
+	if (tracefs_instance_file_write(t->tinst, "trace_clock", t->clock) < 0 ||
+	    tracefs_instance_file_write(t->tinst, "buffer_size_kb", TASKS_BUFFER_KB) < 0) {
+		diag_fail(d, "cannot set up tracefs instance %s: %s", name, strerror(errno));
+		destroy_instance(t->tinst);
+		tracefs_instance_free(t->tinst);
+		t->tinst = NULL;
+	}
+	return t->tinst;
+}
+
+int tracing_watch_task(struct tracing *t, const char *sys, const char *name, struct diag *d)
+{
+	struct tracefs_instance *inst = tasks_instance(t, d);
+
+	if (!inst)
+		return -EIO;
+	if (tracefs_event_enable(inst, sys, name) < 0) {
 		int err = errno ? errno : EIO;
 
 		diag_fail(d, "cannot enable %s:%s: %s", sys, name, strerror(err));
@@ -1323,14 +1417,20 @@ int tracing_set_pids(struct tracing *t, const pid_t *pids, size_t nr, bool threa
 		if (threads)
 			add_threads(&sb, pids[i]);
 	}
-	/* libtracefs 1.6 has no helper for set_event_pid: write the files */
-	if (caps()->has_event_fork)
-		tracefs_instance_file_write(t->inst, "options/event-fork", "1");
-	else
+	if (!caps()->has_event_fork)
 		pr_warn("this kernel has no options/event-fork: the processes the traced ones "
 			"start are not traced");
-	if (tracefs_instance_file_write(t->inst, "set_event_pid", sb.buf) < 0)
-		ret = diag_fail(d, "cannot write set_event_pid: %s", strerror(errno));
+	/* libtracefs 1.6 has no helper for set_event_pid: write the files, of both rings */
+	for (int r = 0; r < TRACING_NR_RINGS && !ret; r++) {
+		struct tracefs_instance *inst = ring_inst(t, r);
+
+		if (!inst)
+			continue;
+		if (caps()->has_event_fork)
+			tracefs_instance_file_write(inst, "options/event-fork", "1");
+		if (tracefs_instance_file_write(inst, "set_event_pid", sb.buf) < 0)
+			ret = diag_fail(d, "cannot write set_event_pid: %s", strerror(errno));
+	}
 out:
 	strbuf_release(&sb);
 	return ret;
@@ -1348,12 +1448,17 @@ int tracing_enable_user_stacks(struct tracing *t, struct diag *d)
 
 void tracing_on(struct tracing *t)
 {
+	/* the tasks first: a task record comes before the events of its task */
+	if (t->tinst)
+		tracefs_trace_on(t->tinst);
 	tracefs_trace_on(t->inst);
 }
 
 void tracing_off(struct tracing *t)
 {
 	tracefs_trace_off(t->inst);
+	if (t->tinst)
+		tracefs_trace_off(t->tinst);
 }
 
 int tracing_subbuf_size(struct tracing *t)
@@ -1382,14 +1487,16 @@ bool tracing_set_wakeup(struct tracing *t, unsigned int percent)
 		return false;
 
 	snprintf(text, sizeof(text), "%u", percent);
-	if (tracefs_instance_file_write(t->inst, "buffer_percent", text) < 0)
-		pr_debug("cannot set buffer_percent: %s", strerror(errno));
+	for (int r = 0; r < TRACING_NR_RINGS; r++)
+		if (ring_inst(t, r) &&
+		    tracefs_instance_file_write(ring_inst(t, r), "buffer_percent", text) < 0)
+			pr_debug("cannot set buffer_percent: %s", strerror(errno));
 	return true;
 }
 
-int tracing_cpu_open_raw(struct tracing *t, int cpu, struct diag *d)
+int tracing_cpu_open_raw(struct tracing *t, enum tracing_ring ring, int cpu, struct diag *d)
 {
-	char *dir = tracefs_instance_get_file(t->inst, "per_cpu");
+	char *dir = tracefs_instance_get_file(ring_inst(t, ring), "per_cpu");
 	char *file = xasprintf("%s/cpu%d/trace_pipe_raw", dir ? dir : "per_cpu", cpu);
 	int fd, err;
 
@@ -1402,13 +1509,14 @@ int tracing_cpu_open_raw(struct tracing *t, int cpu, struct diag *d)
 	return fd < 0 ? -err : fd;
 }
 
-int tracing_cpu_stats(struct tracing *t, int cpu, struct tracing_cpu_stats *out)
+int tracing_cpu_stats(struct tracing *t, enum tracing_ring ring, int cpu,
+		      struct tracing_cpu_stats *out)
 {
 	char path[64], *text, *p;
 
 	memset(out, 0, sizeof(*out));
 	snprintf(path, sizeof(path), "per_cpu/cpu%d/stats", cpu);
-	text = tracefs_instance_file_read(t->inst, path, NULL);
+	text = tracefs_instance_file_read(ring_inst(t, ring), path, NULL);
 	if (!text)
 		return errno ? -errno : -EIO;
 	if (!strncmp(text, "entries: ", 9))	/* "entries: N" comes first */

@@ -202,8 +202,8 @@ ssize_t tracing_pids(struct tracing *t, pid_t **out);
 
 /**
  * tracing_set_pids() - record only events of these processes and the children they fork
- * (set_event_pid, options/event-fork); @threads: also every thread each one has now
- * (set_event_pid filters by task). Replaces an earlier set.
+ * (set_event_pid, options/event-fork; in both rings); @threads: also every thread each one
+ * has now (set_event_pid filters by task). Replaces an earlier set.
  * Return: 0, or -errno with @d filled (-ESRCH: "no process N").
  */
 int tracing_set_pids(struct tracing *t, const pid_t *pids, size_t nr, bool threads,
@@ -217,7 +217,7 @@ int tracing_set_pids(struct tracing *t, const pid_t *pids, size_t nr, bool threa
 int tracing_enable_user_stacks(struct tracing *t, struct diag *d);
 
 /**
- * tracing_on() / tracing_off() - start or stop recording into the instance's ring buffers;
+ * tracing_on() / tracing_off() - start or stop recording into the session's rings;
  * after tracing_off() the buffers keep what they hold until it is read
  */
 void tracing_on(struct tracing *t);
@@ -251,13 +251,35 @@ clockid_t tracing_clock_ref(const struct tracing *t);
  */
 bool tracing_set_wakeup(struct tracing *t, unsigned int percent);
 
+/*
+ * A session's two rings: its events', and the kernel's task records' (tracing_watch_task()),
+ * kept apart so that what the first loses is a count of events.
+ */
+enum tracing_ring {
+	TRACING_RING_EVENTS,
+	TRACING_RING_TASKS,
+	TRACING_NR_RINGS
+};
+
 /**
- * tracing_cpu_open_raw() - open per_cpu/cpu@cpu/trace_pipe_raw of the instance, read-only,
+ * tracing_watch_task() - enable the kernel's task event @sys:@name in the session's tasks
+ * instance (<group>_tasks, made at the first call: a small ring, the same trace_clock, the
+ * same processes as tracing_set_pids() gives both); removed by tracing_free() even with
+ * --keep, reaped with its session
+ * Return: 0, or -errno with @d filled.
+ */
+int tracing_watch_task(struct tracing *t, const char *sys, const char *name, struct diag *d);
+
+/** tracing_has_ring() - the session has ring @ring (the tasks ring once a task is watched) */
+bool tracing_has_ring(struct tracing *t, enum tracing_ring ring);
+
+/**
+ * tracing_cpu_open_raw() - open per_cpu/cpu@cpu/trace_pipe_raw of ring @ring, read-only,
  * non-blocking, close-on-exec
  * Return: the file descriptor; -ENOENT for a CPU that is absent or offline; other -errno
  * with @d filled.
  */
-int tracing_cpu_open_raw(struct tracing *t, int cpu, struct diag *d);
+int tracing_cpu_open_raw(struct tracing *t, enum tracing_ring ring, int cpu, struct diag *d);
 
 /* The ring buffer's counters of one CPU (per_cpu/cpuN/stats). */
 struct tracing_cpu_stats {
@@ -267,9 +289,10 @@ struct tracing_cpu_stats {
 };
 
 /**
- * tracing_cpu_stats() - the counters of CPU @cpu of the instance
+ * tracing_cpu_stats() - the counters of CPU @cpu of ring @ring
  * Return: 0, or -errno with @out zeroed.
  */
-int tracing_cpu_stats(struct tracing *t, int cpu, struct tracing_cpu_stats *out);
+int tracing_cpu_stats(struct tracing *t, enum tracing_ring ring, int cpu,
+		      struct tracing_cpu_stats *out);
 
 #endif

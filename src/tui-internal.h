@@ -194,7 +194,7 @@ int tui_event(struct render *r, const struct event *ev);
 #define STACK_CUT_SHIFT 12		/* in the count of kept frame symbols (at most 255):
 					 * 1 + the index of the event's ustack_cut in
 					 * tui_stack_cuts[], 0 when the stack is whole */
-extern const char *const tui_stack_cuts[3];
+extern const char *const tui_stack_cuts[4];
 
 /**
  * tui_unpack() - the values of kept event @sl

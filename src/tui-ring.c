@@ -188,7 +188,7 @@ size_t tui_unpack(struct tui *t, const struct slot *sl, uint64_t **stack, size_t
 	return n;
 }
 
-const char *const tui_stack_cuts[3] = { "copy", "cfi", "frames" };
+const char *const tui_stack_cuts[4] = { "copy", "cfi", "frames", "lost" };
 
 /* STACK_CUT_SHIFT: how @ev's stack ends */
 static uint16_t stack_cut_bits(const struct event *ev)

@@ -30,9 +30,11 @@ crash_cleanup() {
 }
 trap crash_cleanup EXIT
 
-# has_session NAME - its instance or any event of its group exists
+# has_session NAME - one of its instances (its own, its tasks ring's) or any event of its group
+# exists
 has_session() {
-	[ -d "$UPFT_TRACEFS/instances/$1" ] || grep -q "^[pr]:$1/" "$UPFT_TRACEFS/uprobe_events"
+	[ -d "$UPFT_TRACEFS/instances/$1" ] || [ -d "$UPFT_TRACEFS/instances/${1}_tasks" ] ||
+		grep -q "^[pr]:$1/" "$UPFT_TRACEFS/uprobe_events"
 }
 
 # gone_within NAME SECONDS - poll until the session NAME left nothing in tracefs
@@ -191,6 +193,10 @@ FAKE+=("$G")
 for ((round = 1; round <= 5; round++)); do
 	echo "p:$G/fake $C:0x1000" >>"$UPFT_TRACEFS/uprobe_events" || t_bail "cannot define $G/fake"
 	mkdir "$UPFT_TRACEFS/instances/$G" || t_bail "cannot create instance $G"
+	# from round 2 a tasks instance too, and in round 5 that alone (its session's remains)
+	[ "$round" -ge 2 ] && { mkdir "$UPFT_TRACEFS/instances/${G}_tasks" ||
+		t_bail "cannot create instance ${G}_tasks"; }
+	[ "$round" = 5 ] && rmdir "$UPFT_TRACEFS/instances/$G"
 	R=()
 	for k in 1 2 3 4; do
 		"$UPFRONT" --stdio --max-events 1 -x "$C" process_order -- "$C" \
@@ -211,6 +217,7 @@ for ((round = 1; round <= 5; round++)); do
 	t_ok $? "round $round: ... and its remains are gone"
 done
 [ -d "$UPFT_TRACEFS/instances/$G" ] && rmdir "$UPFT_TRACEFS/instances/$G"
+[ -d "$UPFT_TRACEFS/instances/${G}_tasks" ] && rmdir "$UPFT_TRACEFS/instances/${G}_tasks"
 
 # a session in another pid namespace, at a pid number that is free here: a concurrent run
 # must not take it for dead

@@ -32,6 +32,7 @@ for p in "${pids[@]}"; do
 	done
 	grep -q "^[pr]:upfront_$p/" "$UPFT_TRACEFS/uprobe_events" && left+=" events:upfront_$p"
 	[ -d "$UPFT_TRACEFS/instances/upfront_$p" ] && left+=" instance:upfront_$p"
+	[ -d "$UPFT_TRACEFS/instances/upfront_${p}_tasks" ] && left+=" instance:upfront_${p}_tasks"
 done
 t_is "$left" "" "nothing of the 40 killed runs is left (lock files, events, instances)"
 t_done

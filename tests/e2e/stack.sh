@@ -86,4 +86,20 @@ else
 	lost=$(printf '%s\n' "$UPFT_ERR" | sed -n "s/^upfront: $shown events, \([0-9]*\) lost$/\1/p")
 	t_is "$((shown + ${lost:-4000}))" 4000 "busy: events shown + lost = 4000 (read on a timer)"
 fi
+
+# 7. the kernel's buffer overflows (16 KiB, read on a timer): the lost count is of events,
+#    an event and its stack record counting one (it was both), and the task records (the
+#    exec's rename) not at all; an event whose stack record alone was lost shows no frames
+#    and says so, and no event gets the stack of another
+for how in fp dwarf; do
+	UPFRONT_KERNEL_FEATURES=-buffer_percent UPFRONT_BUFFER_KB=16 \
+		upft_run --json --stack=$how -x "$O0" 'process_order o->id' -- "$O0" 20000
+	shown=$(printf '%s\n' "$UPFT_OUT" | grep -c '^{"time"')
+	lost=$(printf '%s\n' "$UPFT_ERR" | sed -n "s/^upfront: $shown events, \([0-9]*\) lost$/\1/p")
+	t_ok "$([ "${lost:-0}" -gt 0 ]; echo $?)" "overflow --stack=$how: events lost (${lost:-none})"
+	t_is "$((shown + ${lost:-40000}))" 40000 "overflow --stack=$how: shown + lost = 40000 calls"
+	t_is "$(printf '%s\n' "$UPFT_OUT" | grep '^{"time"' | grep -v '"stack":\["process_order+0x[0-9a-f]*","run_once+' |
+		grep -vc '"stack":\[\],"stack_cut":"lost"')" 0 \
+		"overflow --stack=$how: each event has its own stack, or none and \"stack_cut\":\"lost\""
+done
 t_done
