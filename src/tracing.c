@@ -1084,6 +1084,19 @@ int tracing_watchdog(const char *group, const char *pipe_arg, const char *lock_a
 }
 
 /*
+ * Set @inst's trace_clock to @clk unless it is that already: a write resets the ring buffers
+ * (20-30 ms on 6.18), and a new instance starts with "local".
+ */
+static int write_clock(struct tracefs_instance *inst, const char *clk)
+{
+	char *now = tracefs_get_clock(inst);
+	bool same = now && !strcmp(now, clk);
+
+	free(now);
+	return same ? 0 : tracefs_instance_file_write(inst, "trace_clock", clk) < 0 ? -1 : 0;
+}
+
+/*
  * The instance's trace_clock, which stamps every record. "local" (sched_clock(): the TSC
  * scaled) costs the traced thread ~4% of a bare probe's hit less than "mono" (a fenced TSC
  * read under the timekeeper's seqcount; bench/pa-cost.sh, 6.18). It is per CPU, which only
@@ -1111,10 +1124,10 @@ static void set_clock(struct tracing *t)
 		cs[strcspn(cs, "\n")] = '\0';
 		clk = synced && !strcmp(cs, synced) ? "local" : "mono";
 	}
-	if (tracefs_instance_file_write(t->inst, "trace_clock", clk) < 0) {
+	if (write_clock(t->inst, clk) < 0) {
 		pr_warn("cannot set trace_clock %s: %s", clk, strerror(errno));
 		clk = "mono";
-		if (tracefs_instance_file_write(t->inst, "trace_clock", clk) < 0)
+		if (write_clock(t->inst, clk) < 0)
 			pr_warn("cannot set trace_clock mono: %s", strerror(errno));
 	} else {
 		pr_debug("trace_clock %s", clk);
@@ -1261,7 +1274,7 @@ static struct tracefs_instance *tasks_instance(struct tracing *t, struct diag *d
 		return NULL;
 	}
 	tracefs_trace_off(t->tinst);
-	if (tracefs_instance_file_write(t->tinst, "trace_clock", t->clock) < 0 ||
+	if (write_clock(t->tinst, t->clock) < 0 ||
 	    tracefs_instance_file_write(t->tinst, "buffer_size_kb", TASKS_BUFFER_KB) < 0) {
 		diag_fail(d, "cannot set up tracefs instance %s: %s", name, strerror(errno));
 		destroy_instance(t->tinst);
