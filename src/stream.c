@@ -102,6 +102,7 @@ struct stream {
 	uint64_t tick_bytes;		/* bytes read by then */
 	uint64_t rate;			/* bytes per ms, the last rounds' (decaying) */
 	int nr_q;			/* queues: each ring's CPUs */
+	int nr_event_q;			/* of them, the events ring's */
 	unsigned int nr_slots;		/* each CPU's ring */
 	/*
 	 * The queues' cap, all CPUs together, in slots (0: each CPU's nr_slots alone, as
@@ -575,6 +576,7 @@ struct stream *stream_open(struct tracing *t, struct tep_handle *tep, unsigned i
 			goto err;
 		q->cpu = cpu;
 		q->which = ring;
+		st->nr_event_q += ring == TRACING_RING_EVENTS;
 		q->ring = xcalloc(st->nr_slots, sizeof(*q->ring));
 		q->after_full = xcalloc(st->nr_slots, sizeof(*q->after_full));
 		q->freed = xcalloc(st->nr_slots, sizeof(*q->freed));
@@ -923,7 +925,7 @@ void stream_stats(struct stream *st, struct stream_stats *out)
 	out->lost_queue_full = st->lost_queue_full;
 	out->lost_end = st->lost_end;
 	out->lost_tasks = st->lost_tasks;
-	out->queue_bytes = (uint64_t)(st->cap_slots ? st->cap_slots : st->nr_slots * st->nr_q) *
+	out->queue_bytes = (uint64_t)(st->cap_slots ? st->cap_slots : st->nr_slots * st->nr_event_q) *
 			   st->subbuf;
 	out->full_stall_ns = atomic_load(&st->full_stall);
 }
