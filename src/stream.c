@@ -799,7 +799,9 @@ static bool deliver_best(struct stream *st, struct cpu_queue *best, struct strea
 	rec->attach = NULL;
 	rec->attach_size = 0;
 	cpu_consume(best);
-	if (!st->attach_id || rec_type(rec->data) == st->attach_id)
+	/* (stacks follow the events ring's records only) */
+	if (!st->attach_id || best->which != TRACING_RING_EVENTS ||
+	    rec_type(rec->data) == st->attach_id)
 		return true;
 	if (best->ev) {
 		/* the common case: the next record is in the same sub-buffer */

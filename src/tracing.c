@@ -150,7 +150,7 @@ static void split_glob(const char *glob, char **group, char **event)
  * lost count there is a count of events. It belongs to the session <name>: reaped with it.
  */
 #define TASKS_SUFFIX "_tasks"
-#define TASKS_BUFFER_KB "128"
+#define TASKS_BUFFER_KB 128
 
 /* The initial pid namespace's inode (the kernel's PROC_PID_INIT_INO, include/linux/proc_ns.h) */
 #define PID_NS_INIT_INO 0xEFFFFFFCU
@@ -816,7 +816,6 @@ struct tracing {
 	int watchdog_fd;		/* write end of the watchdog's pipe (or -1) */
 	pid_t watchdog;			/* the cleanup watchdog (or 0) */
 	clockid_t clock_ref;		/* tracing_clock_ref() */
-	const char *clock;		/* the trace_clock set (a literal) */
 };
 
 /*
@@ -1132,7 +1131,6 @@ static void set_clock(struct tracing *t)
 	} else {
 		pr_debug("trace_clock %s", clk);
 	}
-	t->clock = !strcmp(clk, "local") ? "local" : !strcmp(clk, "boot") ? "boot" : "mono";
 	t->clock_ref = !strcmp(clk, "mono") ? CLOCK_MONOTONIC : !strcmp(clk, "boot") ?
 		       CLOCK_BOOTTIME : CLOCK_MONOTONIC_RAW;
 }
@@ -1140,6 +1138,13 @@ static void set_clock(struct tracing *t)
 clockid_t tracing_clock_ref(const struct tracing *t)
 {
 	return t->clock_ref;
+}
+
+/* the trace_clock set_clock() chose, by the clock it runs with */
+static const char *clock_name(const struct tracing *t)
+{
+	return t->clock_ref == CLOCK_MONOTONIC ? "mono" :
+	       t->clock_ref == CLOCK_BOOTTIME ? "boot" : "local";
 }
 
 struct tracing *tracing_new(unsigned long buffer_kb, bool keep, struct diag *d)
@@ -1170,13 +1175,8 @@ struct tracing *tracing_new(unsigned long buffer_kb, bool keep, struct diag *d)
 	if (caps()->has_record_tgid &&
 	    tracefs_instance_file_write(t->inst, "options/record-tgid", "1") < 0)
 		pr_debug("cannot set options/record-tgid: %s", strerror(errno));
-	if (buffer_kb) {
-		char kb[32];
-
-		snprintf(kb, sizeof(kb), "%lu", buffer_kb);
-		if (tracefs_instance_file_write(t->inst, "buffer_size_kb", kb) < 0)
-			pr_warn("cannot set buffer_size_kb %s: %s", kb, strerror(errno));
-	}
+	if (buffer_kb && tracefs_instance_set_buffer_size(t->inst, buffer_kb, -1) < 0)
+		pr_warn("cannot set buffer_size_kb %lu: %s", buffer_kb, strerror(errno));
 	return t;
 }
 
@@ -1274,8 +1274,8 @@ static struct tracefs_instance *tasks_instance(struct tracing *t, struct diag *d
 		return NULL;
 	}
 	tracefs_trace_off(t->tinst);
-	if (write_clock(t->tinst, t->clock) < 0 ||
-	    tracefs_instance_file_write(t->tinst, "buffer_size_kb", TASKS_BUFFER_KB) < 0) {
+	if (write_clock(t->tinst, clock_name(t)) < 0 ||
+	    tracefs_instance_set_buffer_size(t->tinst, TASKS_BUFFER_KB, -1) < 0) {
 		diag_fail(d, "cannot set up tracefs instance %s: %s", name, strerror(errno));
 		destroy_instance(t->tinst);
 		tracefs_instance_free(t->tinst);
@@ -1500,10 +1500,12 @@ bool tracing_set_wakeup(struct tracing *t, unsigned int percent)
 		return false;
 
 	snprintf(text, sizeof(text), "%u", percent);
-	for (int r = 0; r < TRACING_NR_RINGS; r++)
-		if (ring_inst(t, r) &&
-		    tracefs_instance_file_write(ring_inst(t, r), "buffer_percent", text) < 0)
+	for (int r = 0; r < TRACING_NR_RINGS; r++) {
+		struct tracefs_instance *inst = ring_inst(t, r);
+
+		if (inst && tracefs_instance_file_write(inst, "buffer_percent", text) < 0)
 			pr_debug("cannot set buffer_percent: %s", strerror(errno));
+	}
 	return true;
 }
 
